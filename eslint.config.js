@@ -1,0 +1,35 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", ".data/", "test-results/", "playwright-report/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-console": "off",
+    },
+  },
+  {
+    // The layering of DESIGN.md: UI components never talk to the network or to sip.js directly.
+    files: ["src/ui/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*"], message: "src/ui reads stores; sip.js stays in src/softphone." }] }],
+      "no-restricted-globals": ["error", { name: "fetch", message: "src/ui calls actions; HTTP stays in src/api." }, { name: "WebSocket", message: "src/ui reads stores." }],
+    },
+  },
+  {
+    files: ["src/softphone/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["../api", "../api/*", "../cc", "../cc/*", "../ui", "../ui/*"], message: "src/softphone is a reusable phone: no REST, no UI." }] }],
+    },
+  },
+  {
+    files: ["src/api/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*", "../softphone", "../softphone/*", "../ui", "../ui/*"], message: "src/api is the REST client only." }] }],
+    },
+  },
+);

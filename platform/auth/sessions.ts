@@ -1,0 +1,302 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+import { fail } from "../http/errors";
+import type { Db } from "../store/db";
+import { parseTimestamp, timestamp } from "../store/db";
+import type { ExtensionRow, UserRow } from "../store/users";
+import { UserStore } from "../store/users";
+import { verifyPassword } from "./passwords";
+import type { CaptchaService } from "./captcha";
+
+export interface AuthOptions {
+  /** Lifetime of ordinary tokens, seconds (the spec's session_expires; default 24 h). */
+  sessionExpires: number;
+  /** Lifetime of JWT refresh tokens, seconds; longer than sessionExpires. */
+  refreshExpires: number;
+  /** Whether a captcha is required after 2 failed logins. */
+  captcha: boolean;
+  /** How long a user stays locked after 5 failed logins, seconds (default 2 h). */
+  lockSeconds: number;
+}
+
+export const CAPTCHA_AFTER_FAILURES = 2;
+export const LOCK_AFTER_FAILURES = 5;
+
+/** Who is making a request, and with what. */
+export interface Principal {
+  user: UserRow;
+  token: string;
+  kind: "token" | "jwt" | "dev_key";
+}
+
+export type Carrier = "header" | "bearer" | "cookie";
+
+interface OpaqueToken {
+  userId: number;
+  expiresAt: number;
+  /** Set for extension tokens: the extension they let log in. */
+  extensionId?: number;
+}
+
+export interface LoginRequest {
+  login?: string;
+  password?: string;
+  dev_key?: string;
+  jwt?: boolean | string;
+  captcha_str?: string;
+  refresh_token?: string;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * Sessions and tokens. Ordinary tokens and JWTs live only as long as the process (the spec:
+ * "ordinary tokens are temporary", a restart expires them); developer keys are rows in the
+ * database and survive restarts.
+ */
+export class AuthService {
+  private readonly users: UserStore;
+  private readonly tokens = new Map<string, OpaqueToken>();
+  /** JWT ids that were logged out or (refresh tokens) already used, with their expiry. */
+  private readonly spentJwtIds = new Map<string, number>();
+  /** Extension tokens issued as JWTs, kept so that SIP digest can try them as passwords. */
+  private readonly extensionJwts = new Map<string, { extensionId: number; expiresAt: number }>();
+  private readonly secret = randomBytes(32);
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: AuthOptions,
+    private readonly captchas: CaptchaService,
+  ) {
+    this.users = new UserStore(db);
+  }
+
+  /** POST /api/sessions: password, developer key or refresh-token login. */
+  async login(req: LoginRequest) {
+    const wantsJwt = req.jwt === true || req.jwt === "true";
+    if (req.refresh_token !== undefined) return this.refresh(req.refresh_token);
+    if (req.dev_key !== undefined && req.password === undefined) return this.loginWithDevKey(req.dev_key, req.login, wantsJwt);
+    if (req.login === undefined) throw fail(400, "missing required field 'login'");
+    if (req.password === undefined) throw fail(400, "missing required field 'password' (or 'dev_key')");
+
+    const user = this.users.byLogin(req.login);
+    const now = new Date();
+    if (!user) throw fail(403, "Wrong username or password");
+    if (user.is_locked) {
+      const until = parseTimestamp(user.locked_until);
+      if (!until || until > now) {
+        throw fail(403, `User is locked until ${user.locked_until}`, { locked: true, locked_until: user.locked_until });
+      }
+      this.users.updateUser(user.id, { is_locked: 0, login_attempts: 0, locked_until: "" });
+      user.is_locked = 0;
+      user.login_attempts = 0;
+    }
+    if (user.disabled) throw fail(403, "User is disabled");
+
+    const captchaNeeded = this.options.captcha && user.login_attempts >= CAPTCHA_AFTER_FAILURES;
+    if (captchaNeeded) {
+      if (!req.captcha_str) throw fail(403, "Captcha required", { captcha_required: true });
+      if (!this.captchas.check(user.login, req.captcha_str)) {
+        throw fail(403, "Wrong captcha", { captcha_required: true });
+      }
+    }
+
+    if (!verifyPassword(req.password, user.password_hash)) {
+      const attempts = user.login_attempts + 1;
+      if (attempts >= LOCK_AFTER_FAILURES) {
+        const until = timestamp(new Date(now.getTime() + this.options.lockSeconds * 1000));
+        this.users.updateUser(user.id, {
+          login_attempts: attempts,
+          is_locked: 1,
+          locked_until: until,
+          last_login_attempt_at: timestamp(now),
+        });
+        throw fail(403, `User is locked until ${until}`, { locked: true, locked_until: until });
+      }
+      this.users.updateUser(user.id, { login_attempts: attempts, last_login_attempt_at: timestamp(now) });
+      throw fail(403, "Wrong username or password", {
+        attempts_left: LOCK_AFTER_FAILURES - attempts,
+        ...(this.options.captcha && attempts >= CAPTCHA_AFTER_FAILURES ? { captcha_required: true } : {}),
+      });
+    }
+
+    this.users.updateUser(user.id, {
+      login_attempts: 0,
+      last_login_at: timestamp(now),
+      last_login_attempt_at: timestamp(now),
+      ...(user.first_login ? {} : { first_login: timestamp(now) }),
+    });
+    return this.issueSession(user, wantsJwt);
+  }
+
+  private async loginWithDevKey(key: string, login: string | undefined, wantsJwt: boolean) {
+    const row = this.db.prepare("SELECT user_id FROM dev_keys WHERE k = ? AND enabled = 1").get(key) as
+      | { user_id: number }
+      | undefined;
+    const user = row ? this.users.byId(row.user_id) : undefined;
+    if (!user || (login !== undefined && login !== user.login)) throw fail(403, "Wrong username or password");
+    if (user.disabled) throw fail(403, "User is disabled");
+    return this.issueSession(user, wantsJwt);
+  }
+
+  private async refresh(refreshToken: string) {
+    const claims = await this.verifyJwt(refreshToken, "refresh");
+    if (!claims) throw fail(403, "Invalid or expired refresh token");
+    const user = this.users.byId(Number(claims.sub));
+    if (!user || user.disabled) throw fail(403, "Invalid or expired refresh token");
+    // Each refresh token is good for one refresh: the answer carries the next one.
+    this.spentJwtIds.set(claims.jti, claims.exp * 1000);
+    return this.issueSession(user, true);
+  }
+
+  private async issueSession(user: UserRow, wantsJwt: boolean) {
+    const nowMs = Date.now();
+    const expiresAt = nowMs + this.options.sessionExpires * 1000;
+    const base = {
+      code: 200,
+      expires: Math.floor(expiresAt / 1000),
+      user_id: user.id,
+      extn: user.extn,
+      currentAuthority: authorityOf(user),
+      system_roles: { senior_roles_str: user.is_admin ? "admin" : "", roles_str: user.roles },
+    };
+    if (!wantsJwt) {
+      const token = randomUUID();
+      this.tokens.set(token, { userId: user.id, expiresAt });
+      return { ...base, token };
+    }
+    const token = await this.signJwt(user.id, "access", expiresAt);
+    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000);
+    return { ...base, token, refresh_token };
+  }
+
+  private signJwt(userId: number, typ: "access" | "refresh" | "extension", expiresAt: number, extra = {}) {
+    return new SignJWT({ typ, ...extra })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(String(userId))
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt / 1000))
+      .sign(this.secret);
+  }
+
+  private async verifyJwt(token: string, typ: string) {
+    if (!JWT_SHAPE.test(token)) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"] });
+      if (payload.typ !== typ || !payload.jti || !payload.sub || !payload.exp) return undefined;
+      if (this.spentJwtIds.has(payload.jti)) return undefined;
+      return payload as typeof payload & { jti: string; sub: string; exp: number };
+    } catch (e) {
+      if (e instanceof joseErrors.JOSEError) return undefined;
+      throw e;
+    }
+  }
+
+  /** Resolves the token of a REST request; undefined for a missing, wrong or expired token. */
+  async authenticate(token: string, carrier: Carrier): Promise<Principal | undefined> {
+    const now = Date.now();
+    const opaque = this.tokens.get(token);
+    if (opaque) {
+      if (opaque.expiresAt <= now) {
+        this.tokens.delete(token);
+        return undefined;
+      }
+      if (opaque.extensionId !== undefined) return undefined; // extension tokens are not REST credentials
+      const user = this.activeUser(opaque.userId);
+      if (!user) return undefined;
+      // The web cookie's window slides: it expires only after session_expires without requests.
+      if (carrier === "cookie") opaque.expiresAt = now + this.options.sessionExpires * 1000;
+      return { user, token, kind: "token" };
+    }
+    const claims = await this.verifyJwt(token, "access");
+    if (claims) {
+      const user = this.activeUser(Number(claims.sub));
+      return user ? { user, token, kind: "jwt" } : undefined;
+    }
+    const key = this.db.prepare("SELECT user_id FROM dev_keys WHERE k = ? AND enabled = 1").get(token) as
+      | { user_id: number }
+      | undefined;
+    if (key) {
+      const user = this.activeUser(key.user_id);
+      return user ? { user, token, kind: "dev_key" } : undefined;
+    }
+    return undefined;
+  }
+
+  private activeUser(id: number): UserRow | undefined {
+    const user = this.users.byId(id);
+    return user && !user.disabled ? user : undefined;
+  }
+
+  /** DELETE /api/sessions. Returns false when the token names no active session. */
+  async logout(token: string): Promise<boolean> {
+    if (this.tokens.delete(token)) return true;
+    const claims = await this.verifyJwt(token, "access");
+    if (claims) {
+      this.spentJwtIds.set(claims.jti, claims.exp * 1000);
+      return true;
+    }
+    return false;
+  }
+
+  /** POST /api/users/extn_token: a token that logs the extension in (SIP digest password, /ws). */
+  async issueExtensionToken(userId: number, extension: ExtensionRow, wantsJwt: boolean) {
+    const expiresAt = Date.now() + this.options.sessionExpires * 1000;
+    let token: string;
+    if (wantsJwt) {
+      token = await this.signJwt(userId, "extension", expiresAt, { extn_id: extension.id });
+      this.extensionJwts.set(token, { extensionId: extension.id, expiresAt });
+    } else {
+      token = randomUUID();
+      this.tokens.set(token, { userId, expiresAt, extensionId: extension.id });
+    }
+    this.sweep();
+    return { extn_id: String(extension.id), token, domain: extension.domain };
+  }
+
+  /** The live extension tokens of an extension: the passwords SIP digest accepts besides its own. */
+  extensionTokens(extensionId: number): string[] {
+    const now = Date.now();
+    const out: string[] = [];
+    for (const [token, t] of this.tokens) if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
+    for (const [token, t] of this.extensionJwts) if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
+    return out;
+  }
+
+  /**
+   * Resolves a user or extension token presented on the /ws JSON-RPC channel (loginParams.xui_sessid).
+   */
+  async resolveAnyToken(token: string): Promise<{ user: UserRow; extensionId?: number } | undefined> {
+    const now = Date.now();
+    const opaque = this.tokens.get(token);
+    if (opaque && opaque.expiresAt > now) {
+      const user = this.activeUser(opaque.userId);
+      return user ? { user, ...(opaque.extensionId !== undefined ? { extensionId: opaque.extensionId } : {}) } : undefined;
+    }
+    const ext = this.extensionJwts.get(token);
+    if (ext && ext.expiresAt > now) {
+      const claims = await this.verifyJwt(token, "extension");
+      const user = claims ? this.activeUser(Number(claims.sub)) : undefined;
+      return user ? { user, extensionId: ext.extensionId } : undefined;
+    }
+    const principal = await this.authenticate(token, "header");
+    return principal ? { user: principal.user } : undefined;
+  }
+
+  /** Drops expired tokens and spent JWT ids so that the maps do not grow without bound. */
+  private sweep() {
+    const now = Date.now();
+    for (const [k, t] of this.tokens) if (t.expiresAt <= now) this.tokens.delete(k);
+    for (const [k, exp] of this.spentJwtIds) if (exp <= now) this.spentJwtIds.delete(k);
+    for (const [k, t] of this.extensionJwts) if (t.expiresAt <= now) this.extensionJwts.delete(k);
+  }
+}
+
+export function authorityOf(user: UserRow): string {
+  if (user.is_admin) return "admin";
+  const roles = user.roles.split(",").map((r) => r.trim());
+  if (roles.includes("supervisor")) return "supervisor";
+  if (user.type === "AGENT" || roles.includes("agent")) return "agent";
+  return "user";
+}

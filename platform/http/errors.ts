@@ -1,0 +1,24 @@
+/**
+ * An error answered to the HTTP client with `status` and a JSON body. The spec's error bodies are
+ * `{code, text}` (sessions, developer keys) or envelopes `{code, message}` (call-center control);
+ * `body` is sent as given.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.text ?? body.message ?? status));
+  }
+}
+
+/** `{code, text}` error body, the form of most platform errors. */
+export const fail = (status: number, text: string, extra: Record<string, unknown> = {}) =>
+  new HttpError(status, { code: status, text, ...extra });
+
+export const badRequest = (text: string) => fail(400, text);
+export const notFound = (text = "Not Found") => fail(404, text);
+export const noPermission = () => fail(403, "no permission");
+
+/** The success envelope `{code:200, message:'success', data}`. */
+export const envelope = <T>(data: T) => ({ code: 200, message: "success", data });

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from "fastify";
+import type { PlatformContext } from "../../context";
+import type { LoginRequest } from "../../auth/sessions";
+import { SESSION_COOKIE, tokenOf } from "../app";
+import { fail } from "../errors";
+
+const loginBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    login: { type: "string", minLength: 1 },
+    password: { type: "string" },
+    dev_key: { type: "string", minLength: 1 },
+    jwt: { type: ["boolean", "string"], enum: [true, false, "true", "false"] },
+    captcha_str: { type: "string" },
+    refresh_token: { type: "string", minLength: 1 },
+    domain: { type: "string" },
+  },
+} as const;
+
+export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  app.post<{ Body: LoginRequest }>("/api/sessions", { config: { public: true }, schema: { body: loginBody } }, async (req, reply) => {
+    const session = await ctx.auth.login(req.body ?? {});
+    // The web interface keeps its session in a cookie; it is HttpOnly and same-site so that it
+    // cannot be read by scripts or sent by other sites.
+    reply.setCookie(SESSION_COOKIE, session.token, {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      maxAge: ctx.options.sessionExpires,
+    });
+    return session;
+  });
+
+  app.delete("/api/sessions", { config: { public: true } }, async (req, reply) => {
+    const found = tokenOf(req);
+    if (!found) throw fail(403, "Missing token");
+    if (!(await ctx.auth.logout(found.token))) throw fail(404, "Session Does Not Exist");
+    reply.clearCookie(SESSION_COOKIE, { path: "/" });
+    return { code: 200, text: "OK" };
+  });
+
+  app.get<{ Querystring: { login?: string } }>(
+    "/api/captchas",
+    {
+      config: { public: true },
+      schema: {
+        querystring: { type: "object", additionalProperties: false, properties: { login: { type: "string" } } },
+      },
+    },
+    async (req) => {
+      const captcha = ctx.captchas.create(req.query.login ?? "");
+      return { code: 200, message: "success", data: { captcha_id: captcha.id, pic_path: `/api/captchas/${captcha.id}` } };
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    "/api/captchas/:id",
+    {
+      config: { public: true },
+      schema: { params: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } },
+    },
+    async (req, reply) => {
+      const svg = ctx.captchas.picture(req.params.id);
+      if (!svg) throw fail(404, "Captcha Does Not Exist");
+      return reply.type("image/svg+xml").header("Cache-Control", "no-store").send(svg);
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+
+export type WsHandler = (socket: WebSocket, req: IncomingMessage) => void;
+
+/**
+ * Routes WebSocket upgrades. `/ws` carries two protocols, chosen by Sec-WebSocket-Protocol as on
+ * the real platform's proxy: `sip` (RFC 7118) goes to SIP, no subprotocol to the JSON-RPC event
+ * channel. `/sip` is SIP only.
+ */
+export class UpgradeRouter {
+  private sip?: WsHandler;
+  private rpc?: WsHandler;
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 256 * 1024,
+    handleProtocols: (protocols) => (protocols.has("sip") ? "sip" : false),
+  });
+
+  onSip(handler: WsHandler) {
+    this.sip = handler;
+  }
+
+  onRpc(handler: WsHandler) {
+    this.rpc = handler;
+  }
+
+  handle = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? "").split("?")[0];
+    const offered = String(req.headers["sec-websocket-protocol"] ?? "")
+      .split(",")
+      .map((p) => p.trim());
+    const wantsSip = offered.includes("sip");
+    const handler = path === "/sip" ? (wantsSip ? this.sip : undefined) : path === "/ws" ? (wantsSip ? this.sip : this.rpc) : undefined;
+    if (!handler) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => handler(ws, req));
+  };
+
+  close() {
+    for (const client of this.wss.clients) client.terminate();
+    this.wss.close();
+  }
+}

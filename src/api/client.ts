@@ -1,0 +1,233 @@
+import * as v from "valibot";
+import { PlatformError } from "./errors";
+
+/** The spec's default time-out of synchronous requests. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** A signed-in session: the user token and, for JWTs, what renews it. */
+export interface Credentials {
+  token: string;
+  /** UNIX seconds. */
+  expires: number;
+  refreshToken?: string;
+}
+
+export interface PlatformClientOptions {
+  /** Platform address, e.g. "https://pbx.example.com"; "" means the page's own origin. */
+  baseUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Called once when the platform refuses the session (403), so the app can sign in again. */
+  onSessionExpired?: (error: PlatformError) => void;
+  /** Called whenever the credentials change (sign-in, refresh, sign-out), e.g. to persist them. */
+  onCredentialsChange?: (credentials: Credentials | null) => void;
+  /** Renews JWT credentials; set by the sessions module (the refresh request shape lives there). */
+  refresh?: (client: PlatformClient, refreshToken: string) => Promise<Credentials>;
+  /** Seconds before expiry at which a JWT is renewed. */
+  refreshMarginSeconds?: number;
+  now?: () => number;
+}
+
+export interface RequestOptions<T> {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Send the body as application/x-www-form-urlencoded instead of JSON. */
+  form?: boolean;
+  /** Whether the request carries the token (default true). */
+  auth?: boolean;
+  /** Schema of the successful answer. */
+  schema: v.GenericSchema<unknown, T>;
+  /** Answer is an envelope `{code, message, data}`: check `code` and decode `data` with `schema`. */
+  envelope?: boolean;
+  /** Accept a non-JSON answer (the schema then sees the text). */
+  text?: boolean;
+}
+
+/**
+ * The transport of the REST client: base URL, token, time-out, error mapping and JWT renewal.
+ * Endpoint functions (sessions.ts, users.ts, ...) describe each endpoint's path and real shape.
+ */
+export class PlatformClient {
+  private credentials: Credentials | null = null;
+  private refreshing: Promise<void> | null = null;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private expiredSignalled = false;
+  readonly baseUrl: string;
+
+  constructor(private readonly options: PlatformClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  }
+
+  get session(): Credentials | null {
+    return this.credentials;
+  }
+
+  setCredentials(credentials: Credentials | null): void {
+    this.credentials = credentials;
+    this.expiredSignalled = false;
+    this.scheduleRefresh();
+    this.options.onCredentialsChange?.(credentials);
+  }
+
+  /** Stops the renewal timer (sign-out, tests). */
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  private scheduleRefresh(): void {
+    clearTimeout(this.refreshTimer);
+    const c = this.credentials;
+    if (!c?.refreshToken || !this.options.refresh) return;
+    const margin = this.options.refreshMarginSeconds ?? 60;
+    const lifetimeLeft = c.expires * 1000 - this.now();
+    // Renew `margin` seconds early, or at 80 % of a short lifetime.
+    const delay = Math.max(0, Math.min(lifetimeLeft - margin * 1000, lifetimeLeft * 0.8));
+    // setTimeout cannot wait longer than 2^31-1 ms; a long lifetime is re-checked later.
+    this.refreshTimer = setTimeout(() => void this.refreshNow().catch(() => {}), Math.min(delay, 2 ** 31 - 1));
+  }
+
+  /** Renews JWT credentials now (single flight). */
+  refreshNow(): Promise<void> {
+    const c = this.credentials;
+    if (!c?.refreshToken || !this.options.refresh) return Promise.resolve();
+    this.refreshing ??= this.options
+      .refresh(this, c.refreshToken)
+      .then((next) => this.setCredentials(next))
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
+  }
+
+  /** Renews a JWT that is about to expire before using it. */
+  private async freshToken(): Promise<string | undefined> {
+    const c = this.credentials;
+    if (!c) return undefined;
+    const margin = Math.min(this.options.refreshMarginSeconds ?? 60, 30);
+    if (c.refreshToken && this.options.refresh && c.expires * 1000 - this.now() < margin * 1000) {
+      try {
+        await this.refreshNow();
+      } catch {
+        // The request below then fails with 403 and the session-expired path takes over.
+      }
+    }
+    return this.credentials?.token;
+  }
+
+  async request<T>(method: string, path: string, opts: RequestOptions<T>): Promise<T> {
+    const endpoint = `${method} ${path}`;
+    const url = new URL(this.baseUrl + path, typeof location !== "undefined" ? location.href : "http://localhost/");
+    for (const [k, val] of Object.entries(opts.query ?? {})) if (val !== undefined) url.searchParams.set(k, String(val));
+
+    const headers: Record<string, string> = { Accept: "application/json" };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      if (opts.form) {
+        headers["Content-Type"] = "application/x-www-form-urlencoded";
+        body = new URLSearchParams(
+          Object.entries(opts.body as Record<string, unknown>)
+            .filter(([, val]) => val !== undefined)
+            .map(([k, val]) => [k, String(val)]),
+        ).toString();
+      } else {
+        headers["Content-Type"] = "application/json";
+        body = JSON.stringify(opts.body);
+      }
+    }
+    const authed = opts.auth !== false;
+    if (authed) {
+      const token = await this.freshToken();
+      if (token) headers["X-XTRA-AUTH-ID"] = token;
+    }
+
+    const controller = new AbortController();
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
+      // Tokens travel in a header; cookies are left out so a stale cookie can never take precedence.
+      response = await doFetch(url.toString(), { method, headers, body, signal: controller.signal, credentials: "omit" });
+      text = await response.text();
+    } catch (e) {
+      if (controller.signal.aborted) {
+        throw new PlatformError("timeout", 0, 0, `no answer from the platform within ${Math.round(timeoutMs / 1000)} s`, endpoint);
+      }
+      throw new PlatformError("network", 0, 0, `platform unreachable (${(e as Error).message})`, endpoint);
+    } finally {
+      clearTimeout(timer);
+    }
+
+    let data: unknown = text;
+    const isJson = (response.headers.get("content-type") ?? "").includes("json");
+    if (isJson || (!opts.text && text)) {
+      try {
+        data = text ? JSON.parse(text) : undefined;
+      } catch {
+        if (!opts.text) {
+          if (!response.ok) throw this.httpError(response.status, undefined, endpoint, authed, response.statusText);
+          throw new PlatformError("decode", response.status, response.status, "the platform's answer is not JSON", endpoint);
+        }
+      }
+    }
+
+    if (!response.ok) throw this.httpError(response.status, data, endpoint, authed, response.statusText);
+    const failure = errorBodyOf(data);
+    if (failure && failure.code !== 200) {
+      const kind = failure.text !== undefined ? "http" : "platform";
+      const err = new PlatformError(kind, response.status, failure.code, failure.text ?? failure.message ?? "error", endpoint, data);
+      if (failure.code === 403) this.signalExpired(err, authed);
+      throw err;
+    }
+
+    const payload = opts.envelope ? (data as { data?: unknown } | undefined)?.data : data;
+    const result = v.safeParse(opts.schema, payload);
+    if (!result.success) {
+      const issue = result.issues[0];
+      const where = issue ? v.getDotPath(issue) : undefined;
+      throw new PlatformError(
+        "decode",
+        response.status,
+        response.status,
+        `unexpected answer from the platform${where ? ` at '${where}'` : ""}: ${issue?.message ?? "invalid"}`,
+        endpoint,
+        data,
+      );
+    }
+    return result.output;
+  }
+
+  private httpError(status: number, data: unknown, endpoint: string, authed: boolean, statusText: string): PlatformError {
+    const body = errorBodyOf(data);
+    const message = body?.text ?? body?.message ?? (typeof data === "string" && data ? data : statusText || `HTTP ${status}`);
+    const err = new PlatformError("http", status, body?.code ?? status, message, endpoint, data);
+    if (status === 403) this.signalExpired(err, authed);
+    return err;
+  }
+
+  /** A 403 on an authenticated request means the session is gone, unless it is about permissions. */
+  private signalExpired(err: PlatformError, authed: boolean): void {
+    if (!authed || !this.credentials || /permission|wrong auth id/i.test(err.message)) return;
+    if (this.expiredSignalled) return;
+    this.expiredSignalled = true;
+    this.options.onSessionExpired?.(err);
+  }
+}
+
+/** `{code, text}` or `{code, message}` bodies, the platform's two error forms. */
+function errorBodyOf(data: unknown): { code: number; text?: string; message?: string } | undefined {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
+  const d = data as Record<string, unknown>;
+  const code = typeof d.code === "number" ? d.code : typeof d.code === "string" && /^\d+$/.test(d.code) ? Number(d.code) : undefined;
+  if (code === undefined) return undefined;
+  const text = typeof d.text === "string" ? d.text : undefined;
+  const message = typeof d.message === "string" ? d.message : undefined;
+  if (text === undefined && message === undefined) return code === 200 || code === 0 ? undefined : { code };
+  // The envelope dictionary lists code 0 with message OK as success too.
+  return { code: code === 0 ? 200 : code, text, message };
+}

@@ -1,0 +1,6 @@
+export { PlatformClient, DEFAULT_TIMEOUT_MS, type Credentials, type PlatformClientOptions } from "./client";
+export { PlatformError, type PlatformErrorKind } from "./errors";
+export * from "./sessions";
+export * from "./users";
+export * from "./dev-keys";
+export type { Paged } from "./schemas";
