@@ -22,6 +22,12 @@ declare module "fastify" {
 
 export const SESSION_COOKIE = "svc_xtra_session_id";
 
+/**
+ * The web interface keeps its session in a cookie; it is HttpOnly and same-site so that scripts
+ * cannot read it and other sites cannot send it.
+ */
+export const sessionCookieOptions = (maxAge: number) => ({ path: "/", httpOnly: true, sameSite: "lax" as const, maxAge });
+
 /** The token of a request from any of the three carriers the spec allows. */
 export function tokenOf(req: FastifyRequest): { token: string; carrier: Carrier } | undefined {
   const header = req.headers["x-xtra-auth-id"];
@@ -68,13 +74,19 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
   await app.register(cookie);
   await app.register(formbody);
 
-  app.addHook("onRequest", async (req) => {
-    if (!req.url.startsWith("/api/") || req.routeOptions.config?.public) return;
+  app.addHook("onRequest", async (req, reply) => {
+    // An unknown route is a 404 whoever asks: the API's paths are public knowledge.
+    if (!req.url.startsWith("/api/") || req.is404 || req.routeOptions.config?.public) return;
     const found = tokenOf(req);
     if (!found) throw fail(403, "Missing token: send X-XTRA-AUTH-ID, Authorization: Bearer or the session cookie");
     const principal = await ctx.auth.authenticate(found.token, found.carrier);
     if (!principal) throw fail(403, "Wrong or expired token");
     req.principal = principal;
+    // The cookie's lifetime counts from the previous request; the browser's copy must follow, or
+    // it would drop a session that is still in use.
+    if (found.carrier === "cookie" && principal.kind === "token") {
+      reply.setCookie(SESSION_COOKIE, found.token, sessionCookieOptions(ctx.options.sessionExpires));
+    }
   });
 
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
