@@ -73,6 +73,14 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
   });
   await app.register(cookie);
   await app.register(formbody);
+  // Many clients send Content-Type: application/json on every request, and the spec shows it on
+  // DELETE /api/users/<id>/dev_keys, which has no body: an empty JSON body is no body.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    parseJson(req, body.toString(), done);
+  });
 
   app.addHook("onRequest", async (req, reply) => {
     // An unknown route is a 404 whoever asks: the API's paths are public knowledge.
