@@ -364,6 +364,15 @@ describe("creating, changing and deleting users", () => {
     expect(user.agent_info).toEqual({ ...SPEC_AGENT_DEFAULTS, wrap_up_time: "25" });
   });
 
+  it("gives a user made an AGENT the default agent_info, keeping settings given with the change", async () => {
+    const id = p.userId("supervisor");
+    const res = await p.call("PUT", `/api/users/${id}`, { token: admin, body: { type: "AGENT", agent_info: { max_no_answer: "5" } } });
+    expect(res.status).toBe(200);
+    const user = await get(id);
+    expect(user.type).toBe("AGENT");
+    expect(user.agent_info).toEqual({ ...SPEC_AGENT_DEFAULTS, max_no_answer: "5" });
+  });
+
   it("ignores an id in the body", async () => {
     const id = p.userId("agent3");
     const other = p.userId("agent4");
@@ -491,8 +500,11 @@ describe("extension tokens", () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: 403, text: "no permission" });
     const admin = await p.token("admin");
-    const asAdmin = await p.call("POST", "/api/users/extn_token", { token: admin, body: { extn: "1002", domain: DEMO_DOMAIN } });
+    const asAdmin = await p.call<{ token: string }>("POST", "/api/users/extn_token", { token: admin, body: { extn: "1002", domain: DEMO_DOMAIN } });
     expect(asAdmin.status).toBe(200);
+    // The extension signs in as its owner, not as the administrator who asked.
+    const holder = await p.platform.ctx.auth.resolveAnyToken(asAdmin.body.token);
+    expect(holder?.user.login).toBe("agent2");
   });
 
   it("answers 404 for an unknown extension and 400 naming a missing field", async () => {

@@ -294,6 +294,10 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
         (changes as Record<string, unknown>)[key] = value;
       }
     }
+    if (changes.type === "AGENT" && user.type !== "AGENT") {
+      // A user made an agent gets the agent defaults a new agent would, under what they already have.
+      changes.agent_info = JSON.stringify({ ...DEFAULT_AGENT_INFO, ...parseAgentInfo(changes.agent_info ?? user.agent_info) });
+    }
     if (changes.is_locked === 0) {
       changes.locked_until = "";
       changes.login_attempts ??= 0;
@@ -321,7 +325,8 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
         if (ext.user_id !== p.user.id && !p.user.is_admin) throw fail(403, "no permission");
         // Worded as a permission refusal: a bare 403 means "session over" to clients (spec: Errors).
         if (ext.disabled) throw fail(403, `no permission: extension ${ext.extn} is disabled`);
-        return ctx.auth.issueExtensionToken(p.user.id, ext, req.body.jwt === true || req.body.jwt === "true");
+        // The token stands for the extension: whoever asked for it, it signs in as the owner.
+        return ctx.auth.issueExtensionToken(ext.user_id ?? p.user.id, ext, req.body.jwt === true || req.body.jwt === "true");
       },
     );
   }
