@@ -37,14 +37,43 @@ export const defaultOptions: PlatformOptions = {
   logLevel: "warn",
 };
 
-/** Options from the environment, for `npm start`. */
+const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];
+
+/**
+ * Options from the environment, for `npm start`. A value that cannot be used stops the start with
+ * a message naming the variable, rather than a platform that half works.
+ */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<PlatformOptions> {
   const out: Partial<PlatformOptions> = {};
-  if (env.AGENTBAR_PORT) out.port = Number(env.AGENTBAR_PORT);
+  const integer = (name: string, min: number, max: number): number | undefined => {
+    const text = env[name];
+    if (!text) return undefined;
+    const n = Number(text);
+    if (!/^\d+$/.test(text.trim()) || n < min || n > max) {
+      throw new Error(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
+    }
+    return n;
+  };
+  const port = integer("AGENTBAR_PORT", 0, 65535);
+  if (port !== undefined) out.port = port;
   if (env.AGENTBAR_HOST) out.host = env.AGENTBAR_HOST;
   if (env.AGENTBAR_DATA_DIR) out.dataDir = resolve(env.AGENTBAR_DATA_DIR);
-  if (env.AGENTBAR_SESSION_EXPIRES) out.sessionExpires = Number(env.AGENTBAR_SESSION_EXPIRES);
-  if (env.AGENTBAR_CAPTCHA) out.captcha = env.AGENTBAR_CAPTCHA === "1" || env.AGENTBAR_CAPTCHA === "true";
-  if (env.AGENTBAR_LOG_LEVEL) out.logLevel = env.AGENTBAR_LOG_LEVEL as PlatformOptions["logLevel"];
+  const sessionExpires = integer("AGENTBAR_SESSION_EXPIRES", 1, 10 * 365 * 24 * 3600);
+  if (sessionExpires !== undefined) {
+    out.sessionExpires = sessionExpires;
+    // A refresh token must outlive the token it renews (spec, Authentication 6).
+    out.refreshExpires = Math.max(defaultOptions.refreshExpires, 2 * sessionExpires);
+  }
+  if (env.AGENTBAR_CAPTCHA) {
+    if (!["0", "1", "true", "false"].includes(env.AGENTBAR_CAPTCHA)) {
+      throw new Error(`AGENTBAR_CAPTCHA must be 1, 0, true or false, not '${env.AGENTBAR_CAPTCHA}'`);
+    }
+    out.captcha = env.AGENTBAR_CAPTCHA === "1" || env.AGENTBAR_CAPTCHA === "true";
+  }
+  if (env.AGENTBAR_LOG_LEVEL) {
+    const level = env.AGENTBAR_LOG_LEVEL as PlatformOptions["logLevel"];
+    if (!LOG_LEVELS.includes(level)) throw new Error(`AGENTBAR_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${level}'`);
+    out.logLevel = level;
+  }
   return out;
 }

@@ -29,8 +29,7 @@ export interface Platform {
  */
 export async function startPlatform(overrides: Partial<PlatformOptions> = {}): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
-  const { db, created } = openDatabase(options.dataDir);
-  if (created) seedDemoData(db, readDemoData(options.demoFile));
+  const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
   const captchas = new CaptchaService();
   const ctx: PlatformContext = {
@@ -41,15 +40,22 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}): P
     auth: new AuthService(db, options, captchas),
   };
 
-  const http = await buildHttpApp(ctx);
-  sessionRoutes(http, ctx);
-  userRoutes(http, ctx);
-  devKeyRoutes(http, ctx);
-
   const upgrades = new UpgradeRouter();
-  http.server.on("upgrade", upgrades.handle);
-
-  await http.listen({ port: options.port, host: options.host });
+  let http: FastifyInstance | undefined;
+  try {
+    http = await buildHttpApp(ctx);
+    sessionRoutes(http, ctx);
+    userRoutes(http, ctx);
+    devKeyRoutes(http, ctx);
+    http.server.on("upgrade", upgrades.handle);
+    await http.listen({ port: options.port, host: options.host });
+  } catch (e) {
+    // A port in use, say: release what was opened so that the caller can try again.
+    upgrades.close();
+    await http?.close();
+    db.close();
+    throw e;
+  }
   const port = (http.server.address() as AddressInfo).port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 

@@ -59,6 +59,12 @@ export class AuthService {
   private readonly tokens = new Map<string, OpaqueToken>();
   /** JWT ids that were logged out or (refresh tokens) already used, with their expiry. */
   private readonly spentJwtIds = new Map<string, number>();
+  /**
+   * Signed-out JWT sessions, with the time after which none of their tokens can be valid. A JWT
+   * session is the chain of access and refresh tokens that grew from one sign-in; signing out
+   * ends all of it, or a refresh token kept by someone else would carry the session on.
+   */
+  private readonly endedSessions = new Map<string, number>();
   /** Extension tokens issued as JWTs, kept so that SIP digest can try them as passwords. */
   private readonly extensionJwts = new Map<string, { extensionId: number; expiresAt: number }>();
   private readonly secret = randomBytes(32);
@@ -146,10 +152,11 @@ export class AuthService {
     if (!user || user.disabled) throw fail(403, "Invalid or expired refresh token");
     // Each refresh token is good for one refresh: the answer carries the next one.
     this.spentJwtIds.set(claims.jti, claims.exp * 1000);
-    return this.issueSession(user, true);
+    return this.issueSession(user, true, claims.sid);
   }
 
-  private async issueSession(user: UserRow, wantsJwt: boolean) {
+  private async issueSession(user: UserRow, wantsJwt: boolean, sid: string = randomUUID()) {
+    this.sweep();
     const nowMs = Date.now();
     const expiresAt = nowMs + this.options.sessionExpires * 1000;
     const base = {
@@ -165,8 +172,8 @@ export class AuthService {
       this.tokens.set(token, { userId: user.id, expiresAt });
       return { ...base, token };
     }
-    const token = await this.signJwt(user.id, "access", expiresAt);
-    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000);
+    const token = await this.signJwt(user.id, "access", expiresAt, { sid });
+    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000, { sid });
     return { ...base, token, refresh_token };
   }
 
@@ -186,7 +193,8 @@ export class AuthService {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"] });
       if (payload.typ !== typ || !payload.jti || !payload.sub || !payload.exp) return undefined;
       if (this.spentJwtIds.has(payload.jti)) return undefined;
-      return payload as typeof payload & { jti: string; sub: string; exp: number };
+      if (typeof payload.sid === "string" && this.endedSessions.has(payload.sid)) return undefined;
+      return payload as typeof payload & { jti: string; sub: string; exp: number; sid?: string };
     } catch (e) {
       if (e instanceof joseErrors.JOSEError) return undefined;
       throw e;
@@ -231,13 +239,17 @@ export class AuthService {
 
   /** DELETE /api/sessions. Returns false when the token names no active session. */
   async logout(token: string): Promise<boolean> {
-    if (this.tokens.delete(token)) return true;
-    const claims = await this.verifyJwt(token, "access");
-    if (claims) {
-      this.spentJwtIds.set(claims.jti, claims.exp * 1000);
-      return true;
+    const opaque = this.tokens.get(token);
+    if (opaque && opaque.extensionId === undefined) {
+      this.tokens.delete(token);
+      return opaque.expiresAt > Date.now();
     }
-    return false;
+    const claims = await this.verifyJwt(token, "access");
+    if (!claims) return false;
+    this.spentJwtIds.set(claims.jti, claims.exp * 1000);
+    if (claims.sid) this.endedSessions.set(claims.sid, Date.now() + this.options.refreshExpires * 1000);
+    this.sweep();
+    return true;
   }
 
   /** POST /api/users/extn_token: a token that logs the extension in (SIP digest password, /ws). */
@@ -289,6 +301,7 @@ export class AuthService {
     const now = Date.now();
     for (const [k, t] of this.tokens) if (t.expiresAt <= now) this.tokens.delete(k);
     for (const [k, exp] of this.spentJwtIds) if (exp <= now) this.spentJwtIds.delete(k);
+    for (const [k, exp] of this.endedSessions) if (exp <= now) this.endedSessions.delete(k);
     for (const [k, t] of this.extensionJwts) if (t.expiresAt <= now) this.extensionJwts.delete(k);
   }
 }

@@ -22,6 +22,12 @@ declare module "fastify" {
 
 export const SESSION_COOKIE = "svc_xtra_session_id";
 
+/**
+ * The web interface keeps its session in a cookie; it is HttpOnly and same-site so that scripts
+ * cannot read it and other sites cannot send it.
+ */
+export const sessionCookieOptions = (maxAge: number) => ({ path: "/", httpOnly: true, sameSite: "lax" as const, maxAge });
+
 /** The token of a request from any of the three carriers the spec allows. */
 export function tokenOf(req: FastifyRequest): { token: string; carrier: Carrier } | undefined {
   const header = req.headers["x-xtra-auth-id"];
@@ -67,14 +73,28 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
   });
   await app.register(cookie);
   await app.register(formbody);
+  // Many clients send Content-Type: application/json on every request, and the spec shows it on
+  // DELETE /api/users/<id>/dev_keys, which has no body: an empty JSON body is no body.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    parseJson(req, body.toString(), done);
+  });
 
-  app.addHook("onRequest", async (req) => {
-    if (!req.url.startsWith("/api/") || req.routeOptions.config?.public) return;
+  app.addHook("onRequest", async (req, reply) => {
+    // An unknown route is a 404 whoever asks: the API's paths are public knowledge.
+    if (!req.url.startsWith("/api/") || req.is404 || req.routeOptions.config?.public) return;
     const found = tokenOf(req);
     if (!found) throw fail(403, "Missing token: send X-XTRA-AUTH-ID, Authorization: Bearer or the session cookie");
     const principal = await ctx.auth.authenticate(found.token, found.carrier);
     if (!principal) throw fail(403, "Wrong or expired token");
     req.principal = principal;
+    // The cookie's lifetime counts from the previous request; the browser's copy must follow, or
+    // it would drop a session that is still in use.
+    if (found.carrier === "cookie" && principal.kind === "token") {
+      reply.setCookie(SESSION_COOKIE, found.token, sessionCookieOptions(ctx.options.sessionExpires));
+    }
   });
 
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {

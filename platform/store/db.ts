@@ -7,9 +7,11 @@ export type Db = Database.Database;
 
 /**
  * Opens (and creates on first use) the platform's SQLite database in `dataDir`, bringing its
- * schema up to date. `dataDir` ":memory:" gives a throw-away database.
+ * schema up to date. `dataDir` ":memory:" gives a throw-away database. `fill` runs on a new
+ * database in the same transaction as the schema, so that a failed first start (a broken demo
+ * file, say) leaves nothing behind and the next start fills it again.
  */
-export function openDatabase(dataDir: string): { db: Db; created: boolean } {
+export function openDatabase(dataDir: string, fill?: (db: Db) => void): { db: Db; created: boolean } {
   let file = ":memory:";
   if (dataDir !== ":memory:") {
     mkdirSync(dataDir, { recursive: true });
@@ -21,12 +23,18 @@ export function openDatabase(dataDir: string): { db: Db; created: boolean } {
   db.pragma("busy_timeout = 2000");
   const version = db.pragma("user_version", { simple: true }) as number;
   const created = version === 0;
-  db.transaction(() => {
-    for (let v = version; v < migrations.length; v++) {
-      db.exec(migrations[v]!);
-    }
-    db.pragma(`user_version = ${migrations.length}`);
-  })();
+  try {
+    db.transaction(() => {
+      for (let v = version; v < migrations.length; v++) {
+        db.exec(migrations[v]!);
+      }
+      db.pragma(`user_version = ${migrations.length}`);
+      if (created) fill?.(db);
+    })();
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   return { db, created };
 }
 

@@ -26,7 +26,11 @@ export interface DemoData {
 }
 
 export function readDemoData(file: string): DemoData {
-  return JSON.parse(readFileSync(file, "utf8")) as DemoData;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as DemoData;
+  } catch (e) {
+    throw new Error(`cannot read the demo data file ${file}: ${(e as Error).message}`, { cause: e });
+  }
 }
 
 /** Fills an empty database with the demo domain, users, extensions, queues and tiers. */

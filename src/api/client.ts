@@ -4,6 +4,13 @@ import { PlatformError } from "./errors";
 /** The spec's default time-out of synchronous requests. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** setTimeout cannot wait longer than this. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Shortest wait between two scheduled renewals, so that short-lived tokens cannot cause a storm. */
+const MIN_RENEWAL_GAP_MS = 1000;
+/** Wait before trying a failed renewal again (network trouble) while the token still holds. */
+const RENEWAL_RETRY_MS = 10_000;
+
 /** A signed-in session: the user token and, for JWTs, what renews it. */
 export interface Credentials {
   token: string;
@@ -35,6 +42,8 @@ export interface RequestOptions<T> {
   form?: boolean;
   /** Whether the request carries the token (default true). */
   auth?: boolean;
+  /** Whether a 403 answer reports the end of the session through onSessionExpired (default true). */
+  reportExpiry?: boolean;
   /** Schema of the successful answer. */
   schema: v.GenericSchema<unknown, T>;
   /** Answer is an envelope `{code, message, data}`: check `code` and decode `data` with `schema`. */
@@ -49,7 +58,7 @@ export interface RequestOptions<T> {
  */
 export class PlatformClient {
   private credentials: Credentials | null = null;
-  private refreshing: Promise<void> | null = null;
+  private refreshing: { from: Credentials; done: Promise<void> } | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private expiredSignalled = false;
   readonly baseUrl: string;
@@ -82,25 +91,52 @@ export class PlatformClient {
     clearTimeout(this.refreshTimer);
     const c = this.credentials;
     if (!c?.refreshToken || !this.options.refresh) return;
-    const margin = this.options.refreshMarginSeconds ?? 60;
-    const lifetimeLeft = c.expires * 1000 - this.now();
-    // Renew `margin` seconds early, or at 80 % of a short lifetime.
-    const delay = Math.max(0, Math.min(lifetimeLeft - margin * 1000, lifetimeLeft * 0.8));
-    // setTimeout cannot wait longer than 2^31-1 ms; a long lifetime is re-checked later.
-    this.refreshTimer = setTimeout(() => void this.refreshNow().catch(() => {}), Math.min(delay, 2 ** 31 - 1));
+    const margin = (this.options.refreshMarginSeconds ?? 60) * 1000;
+    const left = c.expires * 1000 - this.now();
+    // Renew `margin` early; a token with less life than that left is renewed halfway to its end.
+    const delay = Math.max(left - margin, left / 2, MIN_RENEWAL_GAP_MS);
+    if (delay > MAX_TIMER_MS) {
+      this.refreshTimer = setTimeout(() => this.scheduleRefresh(), MAX_TIMER_MS);
+      return;
+    }
+    this.refreshTimer = setTimeout(() => void this.renewInBackground(c), delay);
   }
 
-  /** Renews JWT credentials now (single flight). */
+  private async renewInBackground(from: Credentials): Promise<void> {
+    try {
+      await this.refreshNow();
+    } catch (e) {
+      // A refused refresh token has already been reported as the end of the session. Otherwise
+      // (network trouble) try again while the token still holds; requests also renew before use.
+      if (e instanceof PlatformError && e.status === 403) return;
+      if (this.credentials !== from) return;
+      const left = from.expires * 1000 - this.now();
+      if (left > 0) this.refreshTimer = setTimeout(() => void this.renewInBackground(from), Math.min(RENEWAL_RETRY_MS, Math.max(left / 2, MIN_RENEWAL_GAP_MS)));
+    }
+  }
+
+  /** Renews JWT credentials now (single flight). A refused refresh token ends the session. */
   refreshNow(): Promise<void> {
     const c = this.credentials;
     if (!c?.refreshToken || !this.options.refresh) return Promise.resolve();
-    this.refreshing ??= this.options
+    if (this.refreshing?.from === c) return this.refreshing.done;
+    const done = this.options
       .refresh(this, c.refreshToken)
-      .then((next) => this.setCredentials(next))
+      .then(
+        (next) => {
+          // Signed out, or signed in anew, meanwhile: the newer state stands.
+          if (this.credentials === c) this.setCredentials(next);
+        },
+        (e: unknown) => {
+          if (e instanceof PlatformError && e.status === 403 && this.credentials === c) this.signalExpired(e, true);
+          throw e;
+        },
+      )
       .finally(() => {
-        this.refreshing = null;
+        if (this.refreshing?.done === done) this.refreshing = null;
       });
-    return this.refreshing;
+    this.refreshing = { from: c, done };
+    return done;
   }
 
   /** Renews a JWT that is about to expire before using it. */
@@ -139,6 +175,7 @@ export class PlatformClient {
       }
     }
     const authed = opts.auth !== false;
+    const watchesSession = authed && opts.reportExpiry !== false;
     if (authed) {
       const token = await this.freshToken();
       if (token) headers["X-XTRA-AUTH-ID"] = token;
@@ -156,7 +193,8 @@ export class PlatformClient {
       text = await response.text();
     } catch (e) {
       if (controller.signal.aborted) {
-        throw new PlatformError("timeout", 0, 0, `no answer from the platform within ${Math.round(timeoutMs / 1000)} s`, endpoint);
+        const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+        throw new PlatformError("timeout", 0, 0, `no answer from the platform within ${limit}`, endpoint);
       }
       throw new PlatformError("network", 0, 0, `platform unreachable (${(e as Error).message})`, endpoint);
     } finally {
@@ -170,18 +208,18 @@ export class PlatformClient {
         data = text ? JSON.parse(text) : undefined;
       } catch {
         if (!opts.text) {
-          if (!response.ok) throw this.httpError(response.status, undefined, endpoint, authed, response.statusText);
+          if (!response.ok) throw this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
           throw new PlatformError("decode", response.status, response.status, "the platform's answer is not JSON", endpoint);
         }
       }
     }
 
-    if (!response.ok) throw this.httpError(response.status, data, endpoint, authed, response.statusText);
+    if (!response.ok) throw this.httpError(response.status, data, endpoint, watchesSession, response.statusText);
     const failure = errorBodyOf(data);
     if (failure && failure.code !== 200) {
       const kind = failure.text !== undefined ? "http" : "platform";
       const err = new PlatformError(kind, response.status, failure.code, failure.text ?? failure.message ?? "error", endpoint, data);
-      if (failure.code === 403) this.signalExpired(err, authed);
+      if (failure.code === 403) this.signalExpired(err, watchesSession);
       throw err;
     }
 
@@ -202,17 +240,17 @@ export class PlatformClient {
     return result.output;
   }
 
-  private httpError(status: number, data: unknown, endpoint: string, authed: boolean, statusText: string): PlatformError {
+  private httpError(status: number, data: unknown, endpoint: string, watchesSession: boolean, statusText: string): PlatformError {
     const body = errorBodyOf(data);
     const message = body?.text ?? body?.message ?? (typeof data === "string" && data ? data : statusText || `HTTP ${status}`);
     const err = new PlatformError("http", status, body?.code ?? status, message, endpoint, data);
-    if (status === 403) this.signalExpired(err, authed);
+    if (status === 403) this.signalExpired(err, watchesSession);
     return err;
   }
 
   /** A 403 on an authenticated request means the session is gone, unless it is about permissions. */
-  private signalExpired(err: PlatformError, authed: boolean): void {
-    if (!authed || !this.credentials || /permission|wrong auth id/i.test(err.message)) return;
+  private signalExpired(err: PlatformError, watchesSession: boolean): void {
+    if (!watchesSession || !this.credentials || /permission|wrong auth id/i.test(err.message)) return;
     if (this.expiredSignalled) return;
     this.expiredSignalled = true;
     this.options.onSessionExpired?.(err);

@@ -56,11 +56,21 @@ export function credentialsOf(s: Session): Credentials {
   return { token: s.token, expires: s.expires, ...(s.refresh_token ? { refreshToken: s.refresh_token } : {}) };
 }
 
-/** DELETE /api/sessions */
-export function signOut(client: PlatformClient): Promise<{ code: number; text: string }> {
-  return client.request("DELETE", "/api/sessions", {
-    schema: v.object({ code: numberish, text: v.string() }),
-  });
+/**
+ * DELETE /api/sessions. The client forgets its credentials whatever the platform answers: the
+ * user asked to be signed out, and a renewal timer left running would later report the revoked
+ * session as "expired".
+ */
+export async function signOut(client: PlatformClient): Promise<{ code: number; text: string }> {
+  try {
+    return await client.request("DELETE", "/api/sessions", {
+      // A session already over is what the user wants now, not news.
+      reportExpiry: false,
+      schema: v.object({ code: numberish, text: v.string() }),
+    });
+  } finally {
+    client.setCredentials(null);
+  }
 }
 
 const CaptchaSchema = v.object({ captcha_id: idString, pic_path: v.string() });

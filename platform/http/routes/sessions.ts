@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../../context";
 import type { LoginRequest } from "../../auth/sessions";
-import { SESSION_COOKIE, tokenOf } from "../app";
+import { SESSION_COOKIE, sessionCookieOptions, tokenOf } from "../app";
 import { fail } from "../errors";
 
 const loginBody = {
@@ -21,14 +21,7 @@ const loginBody = {
 export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
   app.post<{ Body: LoginRequest }>("/api/sessions", { config: { public: true }, schema: { body: loginBody } }, async (req, reply) => {
     const session = await ctx.auth.login(req.body ?? {});
-    // The web interface keeps its session in a cookie; it is HttpOnly and same-site so that it
-    // cannot be read by scripts or sent by other sites.
-    reply.setCookie(SESSION_COOKIE, session.token, {
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      maxAge: ctx.options.sessionExpires,
-    });
+    reply.setCookie(SESSION_COOKIE, session.token, sessionCookieOptions(ctx.options.sessionExpires));
     return session;
   });
 

@@ -188,13 +188,13 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const create = (b: CreateBody) => {
     const problem = userPasswordProblem(b.password);
     if (problem) throw fail(400, `password ${problem}`);
-    if (users.byLogin(b.login)) throw fail(409, `login '${b.login}' is already taken`);
+    if (users.byLogin(b.login)) throw fail(400, `login '${b.login}' is already taken`);
     const domain = (b.domain as string | undefined) ?? users.defaultDomain();
     if (!users.domainExists(domain)) throw fail(400, `unknown domain '${domain}'`);
     const extn = b.extn as string | undefined;
     if (extn !== undefined) {
       if (b.context === undefined) throw fail(400, "missing required field 'context' (needed to create the extension)");
-      if (users.extension(extn, domain)) throw fail(409, `extension ${extn} already exists in ${domain}`);
+      if (users.extension(extn, domain)) throw fail(400, `extension ${extn} already exists in ${domain}`);
       if (b.extn_password !== undefined) {
         const extnProblem = extensionPasswordProblem(b.extn_password);
         if (extnProblem) throw fail(400, `extn_password ${extnProblem}`);
@@ -280,7 +280,7 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       changes.password_hash = hashPassword(password);
     }
     if (typeof fields.login === "string" && fields.login !== user.login && users.byLogin(fields.login)) {
-      throw fail(409, `login '${fields.login}' is already taken`);
+      throw fail(400, `login '${fields.login}' is already taken`);
     }
     if (typeof fields.domain === "string" && !users.domainExists(fields.domain)) {
       throw fail(400, `unknown domain '${fields.domain}'`);
@@ -293,6 +293,10 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       } else {
         (changes as Record<string, unknown>)[key] = value;
       }
+    }
+    if (changes.type === "AGENT" && user.type !== "AGENT") {
+      // A user made an agent gets the agent defaults a new agent would, under what they already have.
+      changes.agent_info = JSON.stringify({ ...DEFAULT_AGENT_INFO, ...parseAgentInfo(changes.agent_info ?? user.agent_info) });
     }
     if (changes.is_locked === 0) {
       changes.locked_until = "";
@@ -319,8 +323,10 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
         const ext = users.extension(req.body.extn, req.body.domain);
         if (!ext) throw fail(404, `Extension ${req.body.extn}@${req.body.domain} Does Not Exist`);
         if (ext.user_id !== p.user.id && !p.user.is_admin) throw fail(403, "no permission");
-        if (ext.disabled) throw fail(403, "Extension is disabled");
-        return ctx.auth.issueExtensionToken(p.user.id, ext, req.body.jwt === true || req.body.jwt === "true");
+        // Worded as a permission refusal: a bare 403 means "session over" to clients (spec: Errors).
+        if (ext.disabled) throw fail(403, `no permission: extension ${ext.extn} is disabled`);
+        // The token stands for the extension: whoever asked for it, it signs in as the owner.
+        return ctx.auth.issueExtensionToken(ext.user_id ?? p.user.id, ext, req.body.jwt === true || req.body.jwt === "true");
       },
     );
   }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { resolve } from "node:path";
+import { defaultOptions, optionsFromEnv } from "./config";
+
+describe("optionsFromEnv", () => {
+  it("takes the port, data folder, lifetime, captcha and log level from the environment", () => {
+    expect(
+      optionsFromEnv({
+        AGENTBAR_PORT: "9090",
+        AGENTBAR_DATA_DIR: "some/where",
+        AGENTBAR_SESSION_EXPIRES: "3600",
+        AGENTBAR_CAPTCHA: "true",
+        AGENTBAR_LOG_LEVEL: "error",
+      }),
+    ).toEqual({
+      port: 9090,
+      dataDir: resolve("some/where"),
+      sessionExpires: 3600,
+      refreshExpires: defaultOptions.refreshExpires,
+      captcha: true,
+      logLevel: "error",
+    });
+    expect(optionsFromEnv({})).toEqual({});
+    expect(optionsFromEnv({ AGENTBAR_PORT: "0" })).toEqual({ port: 0 });
+  });
+
+  it("keeps refresh tokens longer-lived than a long session lifetime", () => {
+    const thirtyDays = 30 * 24 * 3600;
+    const o = optionsFromEnv({ AGENTBAR_SESSION_EXPIRES: String(thirtyDays) });
+    expect(o.refreshExpires).toBeGreaterThan(thirtyDays);
+  });
+
+  it("refuses values it cannot use, naming the variable", () => {
+    expect(() => optionsFromEnv({ AGENTBAR_PORT: "http" })).toThrow(/AGENTBAR_PORT.*'http'/);
+    expect(() => optionsFromEnv({ AGENTBAR_PORT: "70000" })).toThrow(/AGENTBAR_PORT/);
+    expect(() => optionsFromEnv({ AGENTBAR_SESSION_EXPIRES: "1.5h" })).toThrow(/AGENTBAR_SESSION_EXPIRES/);
+    expect(() => optionsFromEnv({ AGENTBAR_SESSION_EXPIRES: "0" })).toThrow(/AGENTBAR_SESSION_EXPIRES/);
+    expect(() => optionsFromEnv({ AGENTBAR_CAPTCHA: "yes" })).toThrow(/AGENTBAR_CAPTCHA/);
+    expect(() => optionsFromEnv({ AGENTBAR_LOG_LEVEL: "loud" })).toThrow(/AGENTBAR_LOG_LEVEL/);
+  });
+});
