@@ -77,6 +77,8 @@ interface WorkerFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   platformPool: [
+    // Playwright reads a fixture's dependencies from this pattern; the pool has none.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const pool = new PlatformPool();
       await use(pool);

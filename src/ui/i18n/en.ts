@@ -22,6 +22,7 @@ export const en = {
     platformAddressHint: (origin: string) => `Leave empty to use this site (${origin}).`,
     platformAddressPlaceholder: "https://pbx.example.com",
     captcha: "Characters in the picture",
+    captchaShort: "Characters",
     captchaPicture: "Picture of the characters to type",
     captchaMissing: "The picture could not be loaded.",
     newCaptcha: "New picture",

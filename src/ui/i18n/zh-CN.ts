@@ -20,6 +20,7 @@ export const zhCN: Messages = {
     platformAddressHint: (origin: string) => `留空则使用本站（${origin}）。`,
     platformAddressPlaceholder: "https://pbx.example.com",
     captcha: "图中字符",
+    captchaShort: "验证码",
     captchaPicture: "需要输入的字符图片",
     captchaMissing: "图片加载失败。",
     newCaptcha: "换一张",

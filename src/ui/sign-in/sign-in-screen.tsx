@@ -198,7 +198,7 @@ export function SignInScreen({ layout }: { layout: Layout }) {
           spellcheck={false}
           value={captcha}
           readOnly={busy}
-          placeholder={bar ? t.signIn.captcha : undefined}
+          placeholder={bar ? t.signIn.captchaShort : undefined}
           aria-invalid={problems.captcha ? true : undefined}
           aria-describedby={described("captcha")}
           onInput={edit("captcha", setCaptcha)}
@@ -227,7 +227,8 @@ export function SignInScreen({ layout }: { layout: Layout }) {
 
   const addressField = (
     <div class="field address" id={`${ids.address}-section`} hidden={!addressOpen}>
-      <label for={ids.address} class={bar ? "sr-only" : undefined}>
+      {/* The disclosure button above already says what this is. */}
+      <label for={ids.address} class="sr-only">
         {t.signIn.platformAddress}
       </label>
       <input
