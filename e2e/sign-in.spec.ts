@@ -28,6 +28,27 @@ test("agent1 signs in, sees who is signed in, signs out, and the login name is r
   await expect(form.password).toHaveValue("");
 });
 
+test("the Sign in button shows that it is busy while the platform answers", async ({ openApp }) => {
+  const page = await openApp();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let attempts = 0;
+  await page.route("**/api/sessions", async (route) => {
+    attempts++;
+    await held;
+    await route.continue();
+  });
+  await signIn(page, "agent1");
+  const busy = page.getByRole("button", { name: "Signing in…" });
+  await expect(busy).toHaveAttribute("aria-disabled", "true");
+  await expect(page.locator("form")).toHaveAttribute("aria-busy", "true");
+  // A second Enter while waiting sends nothing more.
+  await signInForm(page).password.press("Enter");
+  release();
+  await expect(page.getByTestId("identity")).toContainText("Alice Agent");
+  expect(attempts).toBe(1);
+});
+
 test("a wrong password says so, with the attempts left before the lock", async ({ openApp }) => {
   const page = await openApp();
   const form = signInForm(page);
