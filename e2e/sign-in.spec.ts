@@ -134,3 +134,19 @@ test("a session the platform ended sends the agent to sign in again, login name 
   await signIn(page, "agent3");
   await expect(page.getByTestId("identity")).toContainText("Carol Agent");
 });
+
+test("in the bar, what to fix is told in its one message slot", async ({ openApp }) => {
+  const page = await openApp("/?layout=bar");
+  const form = signInForm(page);
+  await form.submit.click();
+  await expect(form.message).toHaveText("Enter your login name.");
+  await expect(form.login).toHaveAccessibleDescription("Enter your login name.");
+  await expect(form.login).toBeFocused();
+  await form.login.fill("agent1");
+  await form.submit.click();
+  await expect(form.message).toHaveText("Enter your password.");
+  await expect(form.password).toBeFocused();
+  await form.password.fill(PASSWORD);
+  await form.submit.click();
+  await expect(page.getByTestId("identity")).toContainText("agent1 · Agent · Ext. 1001");
+});

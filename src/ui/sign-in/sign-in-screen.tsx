@@ -110,7 +110,9 @@ export function SignInScreen({ layout }: { layout: Layout }) {
         ? { tone: "info", text: t.signIn.sessionEnded }
         : null;
 
-  const described = (field: Field, extra?: string) => [problems[field] ? `${ids[field]}-problem` : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
+  // In the bar a field's problem is told in the one message slot; elsewhere right under the field.
+  const problemId = (field: Field) => (problems[field] ? (bar ? ids.message : `${ids[field]}-problem`) : "");
+  const described = (field: Field, extra?: string) => [problemId(field), extra ?? ""].filter(Boolean).join(" ") || undefined;
 
   const fieldProblem = (field: Field, hint?: string | null) => (
     <p class={`field-note ${problems[field] ? "is-problem" : ""}`} id={problems[field] ? `${ids[field]}-problem` : `${ids[field]}-hint`}>
@@ -154,7 +156,7 @@ export function SignInScreen({ layout }: { layout: Layout }) {
           readOnly={busy}
           placeholder={bar ? t.signIn.password : undefined}
           aria-invalid={problems.password ? true : undefined}
-          aria-describedby={described("password")}
+          aria-describedby={described("password", capsLock && !bar ? `${ids.password}-hint` : undefined)}
           onInput={edit("password", setPassword)}
           onKeyDown={capsKey}
           onKeyUp={capsKey}
