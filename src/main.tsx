@@ -19,12 +19,13 @@ const model = createUiModel({
   settings,
   browserLanguages: browserLanguages(navigator),
   pageOrigin: location.origin,
+  layout,
   root: document.documentElement,
 });
 
 render(
   <ModelContext.Provider value={model}>
-    <App layout={layout} />
+    <App />
   </ModelContext.Provider>,
   document.getElementById("app")!,
 );

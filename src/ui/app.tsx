@@ -1,12 +1,11 @@
 import { Announcer } from "./announcer";
 import { Brand } from "./brand";
-import type { Layout } from "./layout";
 import { useModel } from "./model";
 import { Shell } from "./shell/shell";
 import { SignInScreen } from "./sign-in/sign-in-screen";
 
-function Restoring({ layout }: { layout: Layout }) {
-  const { t } = useModel();
+function Restoring() {
+  const { t, layout } = useModel();
   return (
     <div class={`restoring layout-${layout}`} aria-busy="true">
       <Brand compact={layout === "bar"} />
@@ -18,12 +17,13 @@ function Restoring({ layout }: { layout: Layout }) {
   );
 }
 
-export function App({ layout }: { layout: Layout }) {
-  const status = useModel().session.value.status;
+export function App() {
+  const { session, layout } = useModel();
+  const status = session.value.status;
   return (
     <>
       {status === "restoring" ? (
-        <Restoring layout={layout} />
+        <Restoring />
       ) : status === "signed-in" || status === "signing-out" ? (
         <Shell layout={layout} />
       ) : (

@@ -3,6 +3,7 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { SessionState, SessionStore, SettingsState, SettingsStore } from "../cc";
 import { catalogues, chooseLanguage, type Language, type Messages } from "./i18n";
+import type { Layout } from "./layout";
 import { signInErrorText } from "./sign-in/error-text";
 import { storeSignal } from "./store-signal";
 
@@ -19,6 +20,8 @@ export interface UiModel {
   announce(text: string): void;
   /** Shown as the platform address when none is set. */
   pageOrigin: string;
+  /** The page's layout: components placed in the shell's regions render for it. */
+  layout: Layout;
 }
 
 export interface UiModelDeps {
@@ -26,6 +29,7 @@ export interface UiModelDeps {
   settings: SettingsStore;
   browserLanguages: readonly string[];
   pageOrigin: string;
+  layout?: Layout;
   /** The document whose `lang` follows the UI language. */
   root?: HTMLElement;
 }
@@ -66,6 +70,7 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     announcement,
     announce,
     pageOrigin: deps.pageOrigin,
+    layout: deps.layout ?? "full",
   };
 }
 
