@@ -61,6 +61,12 @@ export class PhoneError extends Error {
     if (info.detail !== undefined) this.detail = info.detail;
   }
 
+  /** The plain-data form of any thrown value. */
+  static infoOf(e: unknown): PhoneErrorInfo {
+    if (e instanceof PhoneError) return e.info;
+    return { kind: "sip", detail: e instanceof Error ? e.message : String(e) };
+  }
+
   get info(): PhoneErrorInfo {
     return {
       kind: this.kind,
