@@ -447,7 +447,9 @@ export class CallSession {
       if (c) this.applyTracks(c);
       this.attachAudio();
     } else if (s === SessionState.Terminated) {
-      this.finish();
+      // sip.js ends an outgoing call before it hands the final response to our request
+      // delegate, in the same call stack: collect how it ended first.
+      queueMicrotask(() => this.finish());
     }
   }
 

@@ -1,6 +1,6 @@
 import {
-  Invitation,
   Inviter,
+  type Invitation,
   UserAgent,
   type InviterOptions,
   type LogConnector,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PhoneError } from "./phone-error";
-import { FakeSwitch, isRequest, isResponse } from "./testing/fake-switch";
+import { FakeSwitch, isRequest, isResponse, type RequestRecord } from "./testing/fake-switch";
 import { history, settle, startPhone, until, type PhoneRig } from "./testing/phone-rig";
 import { Phone } from "./phone";
 
@@ -169,7 +169,7 @@ describe("connection loss", () => {
     const sw = new FakeSwitch();
     const { phone } = await rig(sw, { env: { random: () => 0 }, settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } } });
     await vi.advanceTimersByTimeAsync(30_000);
-    const options = sw.records((r) => r.direction === "from-ua" && isRequest(r, "OPTIONS"));
+    const options = sw.records((r): r is RequestRecord => r.direction === "from-ua" && isRequest(r, "OPTIONS"));
     expect(options.length).toBe(1);
     expect(options[0]?.message.ruri?.toString()).toBe("sip:pbx.test");
     expect(phone.phoneStore.getState().registration.status).toBe("registered");

@@ -14,10 +14,13 @@ export interface WireRecord {
   message: Message;
 }
 
-export const isRequest = (r: WireRecord, method?: string): r is WireRecord & { message: Core.IncomingRequestMessage } =>
+export type RequestRecord = WireRecord & { message: Core.IncomingRequestMessage };
+export type ResponseRecord = WireRecord & { message: Core.IncomingResponseMessage };
+
+export const isRequest = (r: WireRecord, method?: string): r is RequestRecord =>
   r.message instanceof Core.IncomingRequestMessage && (!method || r.message.method === method);
 
-export const isResponse = (r: WireRecord, status?: number, method?: string): r is WireRecord & { message: Core.IncomingResponseMessage } =>
+export const isResponse = (r: WireRecord, status?: number, method?: string): r is ResponseRecord =>
   r.message instanceof Core.IncomingResponseMessage &&
   (status === undefined || r.message.statusCode === status) &&
   (!method || r.message.cseq !== undefined && r.message.method === method);
@@ -91,11 +94,15 @@ export class FakeSwitch {
     return this.wire.length;
   }
 
+  records<T extends WireRecord>(pred: (r: WireRecord) => r is T, since?: number): T[];
+  records(pred: (r: WireRecord) => boolean, since?: number): WireRecord[];
   records(pred: (r: WireRecord) => boolean, since = 0): WireRecord[] {
     return this.wire.slice(since).filter(pred);
   }
 
   /** Resolves with the first record (from `since` on) that matches, waiting for it if need be. */
+  waitFor<T extends WireRecord>(pred: (r: WireRecord) => r is T, since?: number): Promise<T>;
+  waitFor(pred: (r: WireRecord) => boolean, since?: number): Promise<WireRecord>;
   waitFor(pred: (r: WireRecord) => boolean, since = 0): Promise<WireRecord> {
     return new Promise((resolve) => {
       const check = () => {
@@ -331,6 +338,8 @@ export class ServerCall {
   readonly requests: Core.IncomingRequestMessage[] = [];
   /** Status for re-INVITEs from the phone (200 answers with the mirrored direction). */
   reinviteStatus = 200;
+  /** Statuses for the next re-INVITEs, used before `reinviteStatus`. */
+  readonly nextReinviteStatuses: number[] = [];
   /** Lets a test answer a REFER from the phone (default 202). */
   onRefer: ((req: Core.IncomingRequestMessage) => void) | undefined;
   private lastInvite: string | undefined;
@@ -422,7 +431,8 @@ export class ServerCall {
     const to = this.transport;
     if (req.method === "ACK") return;
     if (req.method === "INVITE") {
-      if (this.reinviteStatus !== 200) return this.sw.respond(to, req, this.reinviteStatus, [], undefined, this.fromTag);
+      const status = this.nextReinviteStatuses.shift() ?? this.reinviteStatus;
+      if (status !== 200) return this.sw.respond(to, req, status, [], undefined, this.fromTag);
       const offered = /a=(sendrecv|sendonly|recvonly|inactive)/.exec(req.body)?.[1] ?? "sendrecv";
       const answer = offered === "sendonly" ? "recvonly" : offered === "recvonly" ? "sendonly" : offered;
       const body = { contentDisposition: "session", contentType: "application/sdp", content: platformSdp(answer) };
