@@ -6,7 +6,6 @@ import {
   type Cancel,
   type Core,
   type Referral,
-  type Session,
   type URI,
 } from "sip.js";
 import { answeredState, endKindForStatus, type Call, type CallDirection, type CallEnd, type CallId, type CallTransfer } from "./call";
@@ -315,17 +314,16 @@ export class CallSession {
   // ---- transfer out ----
 
   /**
-   * Transfers the call with a REFER: to an address (blind), or to the other party of `to`
-   * (attended, Refer-To with Replaces). sip.js leaves the call up after a REFER succeeds (#1069);
+   * Transfers the call with a REFER: to an address (blind), or to the other party of a
+   * consultation (attended, Refer-To with Replaces; see refer-to.ts). sip.js leaves the call up after a REFER succeeds (#1069);
    * we hang up once the transferee reports a 2xx in its sipfrag NOTIFY.
    */
-  transfer(to: URI | Session, target: string): Promise<void> {
+  transfer(referTo: URI, target: string, kind: CallTransfer["kind"]): Promise<void> {
     if (!this.isEstablished) return Promise.reject(invalidState("the call is not connected"));
     const current = this.call?.transfer;
     if (current && (current.state === "requested" || current.state === "accepted" || current.state === "trying")) {
       return Promise.reject(invalidState("a transfer is already under way"));
     }
-    const kind: CallTransfer["kind"] = to instanceof Invitation || to instanceof Inviter ? "attended" : "blind";
     this.update({ transfer: { kind, target, state: "requested" } });
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -360,7 +358,7 @@ export class CallSession {
       this.endedWaiters.add(onEnded);
       this.schedule(TRANSFER_TIMEOUT_MS, () => fail({ kind: "timeout", detail: "no final transfer report (NOTIFY)" }));
       this.session
-        .refer(to as URI, {
+        .refer(referTo, {
           requestDelegate: {
             onAccept: () => this.patchTransfer({ state: "accepted" }),
             onReject: (r) =>

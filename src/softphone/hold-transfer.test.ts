@@ -210,7 +210,7 @@ describe("blind transfer", () => {
     const m = sw.mark();
     await alice.phone.transfer(id, "3000");
     const [refer] = sw.records(fromAlice("REFER"), m);
-    expect(refer!.message.getHeader("Refer-To")).toBe("sip:3000@pbx.test");
+    expect(refer!.message.getHeader("Refer-To")).toBe("<sip:3000@pbx.test>");
     await sw.waitFor(fromAlice("BYE"), m);
     const c = await untilCall(alice.phone, id, (c) => c.state === "ended");
     expect(c.transfer).toMatchObject({ kind: "blind", state: "succeeded", status: 200 });
@@ -276,7 +276,10 @@ describe("attended transfer", () => {
     const m = sw.mark();
     const completing = alice.phone.completeConsult(consultId);
     const refer = await sw.waitFor(fromAlice("REFER"), m);
-    const referTo = decodeURIComponent(refer.message.getHeader("Refer-To") ?? "");
+    const rawReferTo = refer.message.getHeader("Refer-To") ?? "";
+    // Bracketed, with no display name; the contact's ;transport=ws stays a URI parameter.
+    expect(rawReferTo).toMatch(/^<sip:[^"]+;transport=ws\?Replaces=[^>]+>$/);
+    const referTo = decodeURIComponent(rawReferTo);
     // Refer-To names carol's leg and the consult dialog it replaces.
     const consultInvite = sw.records(fromAlice("INVITE")).find((r) => r.message.ruri?.user === "3000")!;
     expect(referTo).toContain(`Replaces=${consultInvite.message.callId}`);

@@ -25,6 +25,7 @@ import { PhoneError } from "./phone-error";
 import { PhoneEvents, type PhoneEventHandler, type PhoneEventName } from "./phone-events";
 import { createPhoneStore, dismissNotice, pushNotice, type PhoneStore } from "./phone-store";
 import { calleeOf, callerOf } from "./remote-party";
+import { attendedReferTo, blindReferTo } from "./refer-to";
 import { RemoteAudio, type AudioElementLike } from "./remote-audio";
 import { publicSettings, resolveSettings, type PhoneSettings, type ResolvedSettings } from "./settings";
 import { SipConnection } from "./sip-connection";
@@ -252,7 +253,7 @@ export class Phone {
   async transfer(id: CallId, target: string): Promise<void> {
     const cs = this.session(id);
     const uri = this.targetUri(target);
-    await cs.transfer(uri, uri.toString());
+    await cs.transfer(blindReferTo(uri), uri.toString(), "blind");
   }
 
   /** Attended transfer, step 1: hold the call and dial `target` on a second line. */
@@ -274,15 +275,15 @@ export class Phone {
    */
   async completeConsult(id: CallId): Promise<void> {
     const { original, consult } = this.consultPair(id);
-    if (consult.isEstablished) {
-      const target = consult.call?.remote.uri ?? "";
-      await original.transfer(consult.session, target);
+    const target = consult.call?.remote.uri ?? "";
+    const referTo = consult.isEstablished ? attendedReferTo(consult.session) : undefined;
+    if (referTo) {
+      await original.transfer(referTo, target, "attended");
       if (consult.isEstablished) await consult.hangup("transferred").catch(() => {});
       return;
     }
-    const target = consult.call?.remote.uri ?? "";
     await consult.hangup().catch(() => {});
-    await original.transfer(this.targetUri(target), target);
+    await original.transfer(blindReferTo(this.targetUri(target)), target, "blind");
   }
 
   /** Attended transfer abandoned: hang up the consultation and resume the first call. */
