@@ -58,6 +58,8 @@ export class CallSession {
   private pendingReferral: Referral | undefined;
   private holdRequest: { hold: boolean; done: Promise<void> } | undefined;
   private earlyMedia = false;
+  /** This is the consultation of an attended transfer under way: the far end will hang up on us. */
+  private replacedByTransfer = false;
   private finished = false;
   private readonly endedWaiters = new Set<() => void>();
   /** Microphone opened for this call; stopped when the call ends, whether or not media used it. */
@@ -95,6 +97,14 @@ export class CallSession {
   /** The header values of the INVITE that brought an incoming call (outgoing calls: none). */
   requestHeaders(name: string): string[] {
     return this.session instanceof Invitation ? this.session.request.getHeaders(name) : [];
+  }
+
+  /**
+   * Marks this call as the consultation leg of an attended transfer: the party we consulted drops
+   * it (BYE) once the transferee's INVITE/Replaces reaches them, and that is the transfer working.
+   */
+  expectReplacement(expect: boolean): void {
+    this.replacedByTransfer = expect;
   }
 
   /** Records how the call ended, unless that is already known. */
@@ -457,7 +467,7 @@ export class CallSession {
     const t = this.call?.transfer;
     const kind = isCompletedElsewhere(reasons)
       ? "completed-elsewhere"
-      : t && (t.state === "accepted" || t.state === "trying" || t.state === "succeeded")
+      : this.replacedByTransfer || (t && (t.state === "accepted" || t.state === "trying" || t.state === "succeeded"))
         ? "transferred"
         : "hangup";
     this.setEnd({ kind, by: "remote", ...(reasons.length ? { reasons } : {}) });

@@ -294,6 +294,8 @@ describe("attended transfer", () => {
     await untilCall(alice.phone, id, (c) => c.state === "ended");
     await untilCall(alice.phone, consultId, (c) => c.state === "ended");
     expect(alice.call(id).end?.kind).toBe("transferred");
+    expect(alice.call(consultId).end).toMatchObject({ kind: "transferred", by: "remote" });
+    expect(alice.call(id).transfer).toMatchObject({ kind: "attended", state: "succeeded" });
     expect(atBob.state).toBe(SessionState.Terminated);
     expect(atCarol.state).toBe(SessionState.Terminated);
     expect(replacing.state).toBe(SessionState.Established);

@@ -211,7 +211,8 @@ export class Phone {
       microphone?.getTracks().forEach((t) => t.stop());
       throw new PhoneError({ kind: "invalid-state", detail: "the call stopped ringing" });
     }
-    await this.holdOthers(id);
+    // A call that will not hold stays as it is (its hold-failed notice says so); answer anyway.
+    await this.holdOthers(id).catch(() => {});
     await cs.answer(microphone);
   }
 
@@ -278,7 +279,13 @@ export class Phone {
     const target = consult.call?.remote.uri ?? "";
     const referTo = consult.isEstablished ? attendedReferTo(consult.session) : undefined;
     if (referTo) {
-      await original.transfer(referTo, target, "attended");
+      consult.expectReplacement(true);
+      try {
+        await original.transfer(referTo, target, "attended");
+      } catch (e) {
+        consult.expectReplacement(false);
+        throw e;
+      }
       if (consult.isEstablished) await consult.hangup("transferred").catch(() => {});
       return;
     }
