@@ -323,6 +323,29 @@ describe("attended transfer", () => {
   });
 });
 
+describe("a call handed over to us", () => {
+  it("takes over a call named by INVITE/Replaces at once, without holding the call it replaces", async () => {
+    const sw = new FakeSwitch();
+    const alice = await phone(sw);
+    const bob = await peer(sw, "2000");
+    const carol = await peer(sw, "3000");
+    const { id } = await connect(alice, bob);
+    const invite = sw.records(fromAlice("INVITE"))[0]!.message;
+    const answer = sw.records((r) => r.direction === "to-ua" && r.user === "1001" && isResponse(r, 200, "INVITE"))[0]!.message;
+    const m = sw.mark();
+    // What bob's attended transfer would make carol send: our dialog with bob, as seen by us.
+    const replaces = `Replaces: ${invite.callId};to-tag=${invite.fromTag};from-tag=${answer.toTag}`;
+    await new Inviter(carol.ua, UserAgent.makeURI("sip:1001@pbx.test")!, { extraHeaders: [replaces] }).invite();
+    const s = await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.id !== id && c.state === "active"));
+    const takeover = s.calls.find((c) => c.id !== id)!;
+    expect(takeover.remote.number).toBe("3000");
+    const old = await untilCall(alice.phone, id, (c) => c.state === "ended");
+    expect(old.end).toMatchObject({ kind: "replaced" });
+    expect(sw.records(fromAlice("INVITE"), m).filter((r) => r.message.callId === invite.callId)).toEqual([]);
+    expect(sw.records(fromAlice("BYE"), m).map((r) => r.message.callId)).toEqual([invite.callId]);
+  });
+});
+
 describe("REFER received", () => {
   it("refuses it with 603 by default, dials nothing, and tells the UI", async () => {
     const sw = new FakeSwitch();

@@ -1,6 +1,6 @@
 import {
+  Invitation,
   Inviter,
-  type Invitation,
   UserAgent,
   type InviterOptions,
   type LogConnector,
@@ -212,7 +212,9 @@ export class Phone {
       throw new PhoneError({ kind: "invalid-state", detail: "the call stopped ringing" });
     }
     // A call that will not hold stays as it is (its hold-failed notice says so); answer anyway.
-    await this.holdOthers(id).catch(() => {});
+    // The call an INVITE/Replaces takes over is not held: sip.js ends it once we answer.
+    const replacee = cs.session instanceof Invitation && cs.session.replacee ? this.sessionOf(cs.session.replacee)?.id : undefined;
+    await this.holdOthers(id, replacee).catch(() => {});
     await cs.answer(microphone);
   }
 
@@ -492,10 +494,10 @@ export class Phone {
     return id;
   }
 
-  /** Puts every talking call except `exceptId` on hold. */
-  private async holdOthers(exceptId?: CallId): Promise<void> {
+  /** Puts every talking call but the given ones on hold. */
+  private async holdOthers(...except: Array<CallId | undefined>): Promise<void> {
     const holds = [...this.sessions.values()]
-      .filter((cs) => cs.id !== exceptId && cs.isEstablished && cs.call && !cs.call.held)
+      .filter((cs) => !except.includes(cs.id) && cs.isEstablished && cs.call && !cs.call.held)
       .map((cs) => cs.hold());
     const results = await Promise.allSettled(holds);
     const failed = results.find((r) => r.status === "rejected");
