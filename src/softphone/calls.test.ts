@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ENDED_CALLS_KEPT } from "./calls-store";
 import { FakeSwitch, isRequest, isResponse, type RequestRecord, ServerCall, type WireRecord } from "./testing/fake-switch";
 import { startPeer, type Peer } from "./testing/peer";
+import { FakeAudioElement } from "./testing/mock-media";
 import { settle, startPhone, until, untilCall, type PhoneRig } from "./testing/phone-rig";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -241,6 +242,33 @@ describe("in a call", () => {
     const { alice, id, incoming } = await talking();
     await incoming.bye();
     expect((await untilCall(alice.phone, id, (c) => c.state === "ended")).end).toEqual({ kind: "hangup", by: "remote" });
+  });
+});
+
+describe("audio playback", () => {
+  it("says when the browser blocks autoplay, and plays again on resumeAudio() from a click", async () => {
+    let allowed = false;
+    const elements: FakeAudioElement[] = [];
+    const { alice, bob } = await setup({
+      env: {
+        createAudioElement: () => {
+          const e = new FakeAudioElement();
+          const play = e.play.bind(e);
+          e.play = () => (allowed ? play() : Promise.reject(Object.assign(new Error("autoplay"), { name: "NotAllowedError" })));
+          elements.push(e);
+          return e;
+        },
+      },
+    });
+    const id = await alice.phone.call("2000");
+    await (await bob.nextInvitation()).accept();
+    await untilCall(alice.phone, id, (c) => c.state === "active");
+    await until(alice.phone.phoneStore, (s) => s.notices.some((n) => n.kind === "audio-blocked" && n.callId === id));
+    expect(elements[0]!.paused).toBe(true);
+    allowed = true;
+    alice.phone.resumeAudio();
+    await settle();
+    expect(elements[0]!.paused).toBe(false);
   });
 });
 

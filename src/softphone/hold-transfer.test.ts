@@ -411,6 +411,22 @@ describe("REFER received", () => {
   });
 });
 
+describe("when the media path breaks", () => {
+  it("renegotiates with an ICE restart when a call's ICE connection fails, the socket being fine", async () => {
+    const sw = new FakeSwitch();
+    const alice = await phone(sw);
+    const { id } = await connect(alice, await peer(sw, "2000"));
+    const m = sw.mark();
+    alice.sdh(id).setIceConnectionState("disconnected");
+    await settle();
+    expect(sw.records(fromAlice("INVITE"), m)).toEqual([]);
+    alice.sdh(id).setIceConnectionState("failed");
+    const reinvite = await sw.waitFor(fromAlice("INVITE"), m);
+    expect(reinvite.message.body).toContain("a=ice-ufrag:gen2");
+    expect(direction(reinvite.message.body)).toBe("sendrecv");
+  });
+});
+
 describe("after a reconnection", () => {
   it("sends an ICE-restart re-INVITE for each established call, keeping hold", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });

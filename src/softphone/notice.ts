@@ -24,6 +24,8 @@ export type NoticeBody =
   | { kind: "transfer-failed"; callId: CallId; error: PhoneErrorInfo }
   /** DTMF as RFC 4733 was not possible (telephone-event not negotiated); SIP INFO was used. */
   | { kind: "dtmf-fallback"; callId: CallId }
+  /** The browser refused to play the call's audio without a user gesture: offer a button that calls `resumeAudio()`. */
+  | { kind: "audio-blocked"; callId: CallId }
   /** After a reconnection the call's media could not be renegotiated. */
   | { kind: "ice-restart-failed"; callId: CallId; error: PhoneErrorInfo };
 

@@ -18,6 +18,8 @@ import { addCall, createCallsStore, findCall, removeCall, updateCall, type Calls
 import type { PreferenceStorage } from "./device-preferences";
 import { dialUri, parseDialInput } from "./dial-input";
 import type { IncomingCallDecision, IncomingCallHandler } from "./incoming-call";
+import { withEarlyIceCompletion } from "./ice-gathering";
+import { withIceFailureWatch } from "./ice-recovery";
 import { browserSessionDescriptionHandlerFactory } from "./media-stream-factory";
 import type { NoticeBody } from "./notice";
 import { PageLifecycle, type PageEventTarget } from "./page-lifecycle";
@@ -103,7 +105,11 @@ export class Phone {
       onSelectionChange: (role, deviceId) => this.onDeviceSelected(role, deviceId),
     });
     const createElement = env.createAudioElement === null ? undefined : (env.createAudioElement ?? (typeof Audio === "function" ? () => new Audio() : undefined));
-    this.remoteAudio = new RemoteAudio(createElement, (callId, e) => console.warn(`softphone: audio playback of call ${callId}:`, e));
+    this.remoteAudio = new RemoteAudio(createElement, (callId, e) => {
+      // Autoplay policy: no user gesture on the page yet (an auto-answered call, a CRM iframe).
+      if ((e as { name?: string })?.name === "NotAllowedError") this.notice({ kind: "audio-blocked", callId });
+      else console.warn(`softphone: audio playback of call ${callId}:`, e);
+    });
     this.remoteAudio.setSink(this.devices.selected("speaker"));
     this.page = new PageLifecycle(env.window === null ? undefined : (env.window ?? g.window), env.document === null ? undefined : (env.document ?? g.document), {
       onWake: () => this.connection?.checkNow(),
@@ -131,11 +137,12 @@ export class Phone {
     this.settings = resolved;
     this.phoneStore.setState({ settings: publicSettings(resolved) });
     const ice = { iceServers: resolved.iceServers, iceTransportPolicy: resolved.iceTransportPolicy };
+    const media = this.env.sessionDescriptionHandlerFactory ?? browserSessionDescriptionHandlerFactory(() => this.devices.openMicrophone());
     this.connection = new SipConnection(
       resolved,
       {
         ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
-        sessionDescriptionHandlerFactory: this.env.sessionDescriptionHandlerFactory ?? browserSessionDescriptionHandlerFactory(() => this.devices.openMicrophone(), ice),
+        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(media, ice), (session) => this.onIceFailed(session)),
         now: this.now,
         random: this.random,
         ...(this.env.logConnector ? { logConnector: this.env.logConnector } : {}),
@@ -502,6 +509,18 @@ export class Phone {
     const results = await Promise.allSettled(holds);
     const failed = results.find((r) => r.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  /** The media path of a call broke while signalling may be fine: renegotiate it. */
+  private onIceFailed(session: Session): void {
+    const cs = this.sessionOf(session);
+    // Without a connection the restart waits for onRecovered.
+    if (cs?.isEstablished && this.connection?.connected) void cs.restartIce();
+  }
+
+  /** Plays the calls' audio again after the browser refused to autoplay it; call from a click. */
+  resumeAudio(): void {
+    this.remoteAudio.retry();
   }
 
   private onRecovered(): void {

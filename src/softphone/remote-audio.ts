@@ -70,6 +70,11 @@ export class RemoteAudio {
     this.playbacks.delete(callId);
   }
 
+  /** Tries to play every call's audio again (after a user gesture unlocked autoplay). */
+  retry(): void {
+    for (const [callId, p] of this.playbacks) this.play(callId, p);
+  }
+
   /** Routes every call's audio to an output device ("" = default), where the browser allows it. */
   setSink(sinkId: string): void {
     this.sinkId = sinkId;

@@ -91,7 +91,9 @@ export class MockSdh implements SessionDescriptionHandler {
   readonly remoteMediaStream = new FakeStream();
   readonly receiverTrack = new FakeTrack("audio", "remote");
   private sender: FakeSender | undefined;
-  private _peerConnection: { getSenders(): FakeSender[]; getReceivers(): Array<{ track: FakeTrack }> } | undefined;
+  private _peerConnection:
+    | { getSenders(): FakeSender[]; getReceivers(): Array<{ track: FakeTrack }>; readonly iceConnectionState: RTCIceConnectionState; readonly iceGatheringState: RTCIceGatheringState }
+    | undefined;
   private signaling: "stable" | "have-local-offer" | "have-remote-offer" = "stable";
   private remoteOfferDirection: Direction = "sendrecv";
   private iceGeneration = 1;
@@ -101,15 +103,37 @@ export class MockSdh implements SessionDescriptionHandler {
   readonly dtmf: Array<{ tones: string; options: unknown }> = [];
   /** What sendDtmf returns: false when telephone-event was not negotiated. */
   dtmfWorks = true;
+  /** Set by the phone's wrappers, as on sip.js's handler. */
+  peerConnectionDelegate: { oniceconnectionstatechange?: (e: Event) => void; onicecandidate?: (e: unknown) => void } | undefined;
+  iceConnectionState: RTCIceConnectionState = "connected";
+  iceGatheringCompleted = 0;
   /** Make the next setDescription fail, as an unacceptable offer would. */
   failNextSetDescription = false;
   closed = false;
 
   constructor(readonly session: Session) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
     this._peerConnection = {
       getSenders: () => (this.sender ? [this.sender] : []),
       getReceivers: () => [{ track: this.receiverTrack }],
+      get iceConnectionState() {
+        return self.iceConnectionState;
+      },
+      get iceGatheringState(): RTCIceGatheringState {
+        return "complete";
+      },
     };
+  }
+
+  iceGatheringComplete(): void {
+    this.iceGatheringCompleted++;
+  }
+
+  /** The browser reports a new ICE connection state. */
+  setIceConnectionState(state: RTCIceConnectionState): void {
+    this.iceConnectionState = state;
+    this.peerConnectionDelegate?.oniceconnectionstatechange?.({} as Event);
   }
 
   get peerConnection() {
