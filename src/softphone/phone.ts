@@ -79,7 +79,7 @@ export class Phone {
   readonly phoneStore: PhoneStore = createPhoneStore();
   /** The calls, as plain data. */
   readonly callsStore: CallsStore = createCallsStore();
-  readonly devices: AudioDevices;
+  private readonly devices: AudioDevices;
   private readonly events = new PhoneEvents();
   private readonly remoteAudio: RemoteAudio;
   private readonly sessions = new Map<CallId, CallSession>();
@@ -351,6 +351,11 @@ export class Phone {
     return this.devices.choose(role, deviceId);
   }
 
+  /** Re-reads the device list (devicechange is followed by itself; this is for a "rescan" button). */
+  refreshDevices(): Promise<void> {
+    return this.devices.refresh();
+  }
+
   /** The output to play ringtones on ("" = default), for the UI's ringer element. */
   get ringerSinkId(): string {
     return this.devices.selected("ringer");
@@ -395,7 +400,13 @@ export class Phone {
       // A call that would not hold stays as it is; the new one is still placed.
     }
     const id = this.newCallId();
-    const inviter = new Inviter(connection.ua, uri, this.inviterOptions(microphone, options.extraHeaders));
+    let inviter: Inviter;
+    try {
+      inviter = new Inviter(connection.ua, uri, this.inviterOptions(microphone, options.extraHeaders));
+    } catch (e) {
+      microphone?.getTracks().forEach((t) => t.stop());
+      throw new PhoneError({ kind: "invalid-number", detail: e instanceof Error ? e.message : String(e) });
+    }
     const cs = new CallSession(this.ctx, id, inviter, "outbound");
     cs.microphone = microphone;
     this.sessions.set(id, cs);
@@ -447,7 +458,8 @@ export class Phone {
       console.error("softphone: the incoming-call handler failed", e);
     }
     const auto = this.autoAnswerFor(policy, decision, !!replaced);
-    const busy = this.liveCalls().some((c) => c.id !== id && (isTalking(c) || c.state === "connecting"));
+    // Talking, answering or dialling out: a marked call then rings instead of cutting in.
+    const busy = this.liveCalls().some((c) => c.id !== id && (isTalking(c) || c.state === "connecting" || c.state === "dialing" || c.state === "early"));
     const answerNow = !!auto && (!busy || !!replaced);
     addCall(this.callsStore, { ...call, context: { ...decision?.context }, ...(answerNow && auto ? { autoAnswer: auto } : {}) });
     if (decision?.reject) {
