@@ -1,4 +1,4 @@
-import { Registerer, RegistererState, SIPExtension, UserAgent, type Invitation, type UserAgentDelegate } from "sip.js";
+import { Registerer, RegistererState, SIPExtension, UserAgent, type Invitation, type SessionDescriptionHandlerFactory, type UserAgentDelegate } from "sip.js";
 import type { FakeSwitch } from "./fake-switch";
 import { mockMedia } from "./mock-media";
 
@@ -17,7 +17,7 @@ export interface Peer {
   stop(): Promise<void>;
 }
 
-export async function startPeer(sw: FakeSwitch, user: string, delegate: UserAgentDelegate = {}): Promise<Peer> {
+export async function startPeer(sw: FakeSwitch, user: string, delegate: UserAgentDelegate = {}, mediaFactory?: SessionDescriptionHandlerFactory): Promise<Peer> {
   const media = mockMedia();
   const invitations: Invitation[] = [];
   const waiting: Array<(i: Invitation) => void> = [];
@@ -25,7 +25,7 @@ export async function startPeer(sw: FakeSwitch, user: string, delegate: UserAgen
   const ua = new UserAgent({
     uri: UserAgent.makeURI(`sip:${user}@${sw.domain}`),
     transportConstructor: sw.Transport,
-    sessionDescriptionHandlerFactory: media.factory,
+    sessionDescriptionHandlerFactory: mediaFactory ?? media.factory,
     sipExtensionReplaces: SIPExtension.Supported,
     logBuiltinEnabled: false,
     logConfiguration: false,
