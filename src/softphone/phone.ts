@@ -351,6 +351,11 @@ export class Phone {
     return this.devices.choose(role, deviceId);
   }
 
+  /** Plays the calls' audio again after the browser refused to autoplay it; call from a click. */
+  resumeAudio(): void {
+    this.remoteAudio.retry();
+  }
+
   /** Re-reads the device list (devicechange is followed by itself; this is for a "rescan" button). */
   refreshDevices(): Promise<void> {
     return this.devices.refresh();
@@ -528,11 +533,6 @@ export class Phone {
     const cs = this.sessionOf(session);
     // Without a connection the restart waits for onRecovered.
     if (cs?.isEstablished && this.connection?.connected) void cs.restartIce();
-  }
-
-  /** Plays the calls' audio again after the browser refused to autoplay it; call from a click. */
-  resumeAudio(): void {
-    this.remoteAudio.retry();
   }
 
   private onRecovered(): void {
