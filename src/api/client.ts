@@ -240,6 +240,42 @@ export class PlatformClient {
     return result.output;
   }
 
+  /**
+   * GET a file (a recording) with the token in the header: the token must never travel in a URL,
+   * where it would end up in logs and history. The caller plays it through a blob URL.
+   */
+  async download(path: string): Promise<Blob> {
+    const endpoint = `GET ${path}`;
+    const url = new URL(this.baseUrl + path, typeof location !== "undefined" ? location.href : "http://localhost/");
+    const headers: Record<string, string> = {};
+    const token = await this.freshToken();
+    if (token) headers["X-XTRA-AUTH-ID"] = token;
+    const controller = new AbortController();
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
+      const response = await doFetch(url.toString(), { method: "GET", headers, signal: controller.signal, credentials: "omit" });
+      if (!response.ok) {
+        const text = await response.text().catch(() => "");
+        let data: unknown = text;
+        try {
+          data = text ? JSON.parse(text) : undefined;
+        } catch {
+          // An error page that is not JSON: its text is the message.
+        }
+        throw this.httpError(response.status, data, endpoint, true, response.statusText);
+      }
+      return await response.blob();
+    } catch (e) {
+      if (e instanceof PlatformError) throw e;
+      if (controller.signal.aborted) throw new PlatformError("timeout", 0, 0, "no answer from the platform in time", endpoint);
+      throw new PlatformError("network", 0, 0, `platform unreachable (${(e as Error).message})`, endpoint);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private httpError(status: number, data: unknown, endpoint: string, watchesSession: boolean, statusText: string): PlatformError {
     const body = errorBodyOf(data);
     const message = body?.text ?? body?.message ?? (typeof data === "string" && data ? data : statusText || `HTTP ${status}`);

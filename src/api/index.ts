@@ -4,3 +4,4 @@ export * from "./sessions";
 export * from "./users";
 export * from "./dev-keys";
 export type { Paged } from "./schemas";
+export * from "./cdrs";

@@ -58,4 +58,26 @@ describe("settings", () => {
     );
     expect(effectiveEventChannelUrl(settings, "https://pbx.example.com/tenant", page)).toBe("wss://pbx.example.com/tenant/ws");
   });
+
+  it("keeps the phone's settings, checking each value", () => {
+    const storage = memoryStorage();
+    const settings = createSettingsStore(storage);
+    expect(settings.getState()).toMatchObject({ iceServers: [], autoAnswer: "platform", dtmfMode: "rfc4733", referPolicy: "ask", desktopAlerts: true });
+    const turn = { urls: "turn:turn.example.com:3478", username: "u", credential: "p" };
+    settings.getState().change({ iceServers: [turn], autoAnswer: "never", dtmfMode: "info", desktopAlerts: false });
+    expect(JSON.parse(storage.getItem(SETTINGS_KEY)!)).toEqual({ iceServers: [turn], autoAnswer: "never", dtmfMode: "info", desktopAlerts: false });
+    settings.getState().change({ iceServers: [{ urls: "turn:turn.example.com" }], autoAnswer: "sometimes" as never, referPolicy: "accept" as never });
+    expect(settings.getState()).toMatchObject({ iceServers: [turn], autoAnswer: "never", referPolicy: "ask" });
+    // An empty list is the default again, and not written.
+    settings.getState().change({ iceServers: [] });
+    expect(JSON.parse(storage.getItem(SETTINGS_KEY)!)).not.toHaveProperty("iceServers");
+  });
+
+  it("an unchanged ICE server list keeps its identity when another setting changes", () => {
+    const settings = createSettingsStore(memoryStorage());
+    settings.getState().change({ iceServers: [{ urls: "stun:s.example.com" }] });
+    const before = settings.getState().iceServers;
+    settings.getState().change({ language: "en" });
+    expect(settings.getState().iceServers).toBe(before);
+  });
 });

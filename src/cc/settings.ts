@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { checkIceServer, type IceServerSetting } from "./ice-servers";
 import { platformWebSocketUrl } from "./platform-address";
 import { readJson, type KeyValueStorage } from "./storage";
 
@@ -16,6 +17,20 @@ export interface Settings {
   sipWebSocketUrl: string;
   /** JSON-RPC event channel endpoint; "" = the platform's `/ws`. */
   eventChannelUrl: string;
+  /** STUN/TURN servers for calls; none by default (no public STUN server is ever assumed). */
+  iceServers: readonly IceServerSetting[];
+  /**
+   * Calls marked for auto-answer (Call-Info answer-after, intercom, Alert-Info, Answer-Mode):
+   * `platform` answers only legs the platform itself originated, `always` any marked call,
+   * `never` none.
+   */
+  autoAnswer: "always" | "platform" | "never";
+  /** DTMF in the media (RFC 4733) or as SIP INFO, for servers that want that. */
+  dtmfMode: "rfc4733" | "info";
+  /** A request from the other side to transfer us elsewhere (REFER): ask the user, or refuse. Never followed silently. */
+  referPolicy: "ask" | "reject";
+  /** A desktop notification with Answer and Reject when a call rings while the tab is hidden. */
+  desktopAlerts: boolean;
 }
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -23,10 +38,33 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   language: "",
   sipWebSocketUrl: "",
   eventChannelUrl: "",
+  iceServers: Object.freeze([]) as readonly IceServerSetting[],
+  autoAnswer: "platform",
+  dtmfMode: "rfc4733",
+  referPolicy: "ask",
+  desktopAlerts: true,
 });
 
 type Decoder<T> = (raw: unknown) => T | undefined;
 const string: Decoder<string> = (raw) => (typeof raw === "string" ? raw : undefined);
+const oneOf =
+  <T extends string>(...values: T[]): Decoder<T> =>
+  (raw) =>
+    values.includes(raw as T) ? (raw as T) : undefined;
+const boolean: Decoder<boolean> = (raw) => (typeof raw === "boolean" ? raw : undefined);
+/** The stored array itself when every entry checks out, so that an unchanged list keeps its identity. */
+const iceServers: Decoder<readonly IceServerSetting[]> = (raw) => {
+  if (!Array.isArray(raw)) return undefined;
+  const ok = raw.every(
+    (s: unknown) =>
+      !!s &&
+      typeof s === "object" &&
+      typeof (s as IceServerSetting).urls === "string" &&
+      ["username", "credential"].every((k) => (s as Record<string, unknown>)[k] === undefined || typeof (s as Record<string, unknown>)[k] === "string") &&
+      !checkIceServer(s as IceServerSetting),
+  );
+  return ok ? (raw as IceServerSetting[]) : undefined;
+};
 const wsUrl: Decoder<string> = (raw) => (typeof raw === "string" && (raw === "" || /^wss?:\/\/\S+$/i.test(raw)) ? raw : undefined);
 
 /** Stored values come from an older version or another tab: each is checked before use. */
@@ -35,6 +73,11 @@ const decoders: { [K in keyof Settings]: Decoder<Settings[K]> } = {
   language: string,
   sipWebSocketUrl: wsUrl,
   eventChannelUrl: wsUrl,
+  iceServers,
+  autoAnswer: oneOf("always", "platform", "never"),
+  dtmfMode: oneOf("rfc4733", "info"),
+  referPolicy: oneOf("ask", "reject"),
+  desktopAlerts: boolean,
 };
 
 export interface SettingsActions {
@@ -53,15 +96,16 @@ export const SETTINGS_KEY = "agentbar.settings";
 
 const keys = Object.keys(defaultSettings) as (keyof Settings)[];
 
-function decode(raw: unknown): Settings {
-  const out: Settings = { ...defaultSettings };
-  if (!raw || typeof raw !== "object") return out;
+/** Each value of `raw` that checks out, over `base` (the defaults, or the settings now for a change). */
+function decode(raw: unknown, base: Settings = defaultSettings): Settings {
+  const out: Record<keyof Settings, unknown> = { ...base };
+  if (!raw || typeof raw !== "object") return out as Settings;
   const record = raw as Record<string, unknown>;
   for (const key of keys) {
     const value = decoders[key](record[key]);
     if (value !== undefined) out[key] = value;
   }
-  return out;
+  return out as Settings;
 }
 
 export function settingsOf(state: SettingsState): Settings {
@@ -73,7 +117,7 @@ export function settingsOf(state: SettingsState): Settings {
 export function createSettingsStore(storage: KeyValueStorage, storageKey = SETTINGS_KEY): SettingsStore {
   const store = createStore<SettingsState>()((set) => ({
     ...decode(readJson(storage, storageKey)),
-    change: (patch) => set(decode({ ...settingsOf(store.getState()), ...patch })),
+    change: (patch) => set(decode(patch, settingsOf(store.getState()))),
     reset: (...names) => {
       const which = names.length ? names : keys;
       set(Object.fromEntries(which.map((k) => [k, defaultSettings[k]])));
@@ -83,10 +127,15 @@ export function createSettingsStore(storage: KeyValueStorage, storageKey = SETTI
   store.subscribe((state, prev) => {
     if (keys.every((k) => state[k] === prev[k])) return;
     // Only values that differ from the defaults are written, so new defaults reach old users.
-    const changed = Object.fromEntries(keys.filter((k) => state[k] !== defaultSettings[k]).map((k) => [k, state[k]]));
+    const changed = Object.fromEntries(keys.filter((k) => !sameValue(state[k], defaultSettings[k])).map((k) => [k, state[k]]));
     storage.setItem(storageKey, JSON.stringify(changed));
   });
   return store;
+}
+
+/** Settings are plain data (strings, flags, lists of records): equal when their JSON is. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Keeps a tab's settings in step with changes made in other tabs of the same origin. */

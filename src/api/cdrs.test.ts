@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { PlatformClient } from "./client";
+import { PlatformError } from "./errors";
+import { fetchRecording, getCdr, listCdrs, parseStamp } from "./cdrs";
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+function clientAnswering(handler: (url: URL, headers: Record<string, string>) => Response) {
+  const seen: { url: URL; headers: Record<string, string> }[] = [];
+  const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const headers = { ...(init.headers as Record<string, string>) };
+    seen.push({ url, headers });
+    return handler(url, headers);
+  }) as typeof globalThis.fetch;
+  const client = new PlatformClient({ baseUrl: "http://pbx.test", fetch });
+  client.setCredentials({ token: "tok-1", expires: Date.now() / 1000 + 3600 });
+  return { client, seen };
+}
+
+const row = {
+  uuid: "a1b2",
+  bleg_uuid: "",
+  caller_id_name: "Alice Agent",
+  caller_id_number: "1001",
+  destination_number: "5550100",
+  start_stamp: "2031-05-06 14:35:00",
+  answer_stamp: "2031-05-06 14:35:04",
+  end_stamp: "2031-05-06 14:36:10",
+  duration: "70",
+  billsec: 66,
+  hangup_cause: "NORMAL_CLEARING",
+  direction: "inbound",
+  media_file_id: 17,
+  sip_call_id: "abc@host",
+  variables: { cc_queue: "support" },
+};
+
+describe("call records", () => {
+  it("lists a page with the filters as the spec names them, decoding numbers, stamps and the recording", async () => {
+    const { client, seen } = clientAnswering(() => json(200, { rowCount: 41, page: 2, pageCount: 5, data: [row] }));
+    const page = await listCdrs(client, { page: 2, perPage: 10, callerNumber: "1001", destinationNumber: "", startDate: "2031-05-01", endDate: "2031-05-06", lastDays: 7 });
+    const q = seen[0]!.url.searchParams;
+    expect(seen[0]!.url.pathname).toBe("/api/cdrs");
+    expect(Object.fromEntries(q)).toEqual({ page: "2", perPage: "10", cidNumber: "1001", startDate: "2031-05-01", endDate: "2031-05-06", last: "7" });
+    expect(seen[0]!.headers["X-XTRA-AUTH-ID"]).toBe("tok-1");
+    expect(page).toMatchObject({ rowCount: 41, page: 2, pageCount: 5 });
+    expect(page.data[0]).toEqual({
+      uuid: "a1b2",
+      callerName: "Alice Agent",
+      callerNumber: "1001",
+      destination: "5550100",
+      direction: "inbound",
+      startedAt: new Date(2031, 4, 6, 14, 35, 0).getTime(),
+      answeredAt: new Date(2031, 4, 6, 14, 35, 4).getTime(),
+      endedAt: new Date(2031, 4, 6, 14, 36, 10).getTime(),
+      duration: 70,
+      billsec: 66,
+      hangupCause: "NORMAL_CLEARING",
+      recordingId: "17",
+      sipCallId: "abc@host",
+    });
+  });
+
+  it("reads records with missing, null and empty fields: an unanswered, unrecorded call", async () => {
+    const { client } = clientAnswering(() =>
+      json(200, { rowCount: "1", data: [{ uuid: 99, caller_id_number: null, answer_stamp: "", duration: null, media_file_id: "", hangup_cause: "CALL_REJECTED" }] }),
+    );
+    const page = await listCdrs(client);
+    expect(page.pageCount).toBe(1);
+    expect(page.data[0]).toMatchObject({ uuid: "99", callerNumber: "", answeredAt: null, startedAt: null, duration: 0, recordingId: null, hangupCause: "CALL_REJECTED" });
+  });
+
+  it("reads the listing inside an envelope and as a bare array", async () => {
+    const enveloped = clientAnswering(() => json(200, { code: 200, message: "success", data: { rowCount: 1, page: 1, pageCount: 1, data: [row] } }));
+    expect((await listCdrs(enveloped.client)).data[0]!.uuid).toBe("a1b2");
+    const bare = clientAnswering(() => json(200, [row, { ...row, uuid: "c3" }]));
+    expect(await listCdrs(bare.client)).toMatchObject({ rowCount: 2, page: 1, pageCount: 1 });
+  });
+
+  it("gets one record by uuid, bare or enveloped", async () => {
+    const bare = clientAnswering(() => json(200, row));
+    expect((await getCdr(bare.client, "a/b")).hangupCause).toBe("NORMAL_CLEARING");
+    expect(bare.seen[0]!.url.pathname).toBe("/api/cdrs/a%2Fb");
+    const enveloped = clientAnswering(() => json(200, { code: 200, data: { ...row, hangup_cause: "USER_BUSY" } }));
+    expect((await getCdr(enveloped.client, "a1b2")).hangupCause).toBe("USER_BUSY");
+  });
+
+  it("names the field when a record cannot be read", async () => {
+    const { client } = clientAnswering(() => json(200, { rowCount: 1, data: [{ caller_id_number: "1" }] }));
+    const e = await listCdrs(client).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    expect((e as PlatformError).message).toContain("'data.0.uuid'");
+  });
+
+  it("fetches a recording with the token in a header and not in the URL", async () => {
+    const { client, seen } = clientAnswering(() => new Response(new Uint8Array([82, 73, 70, 70]), { status: 200, headers: { "content-type": "audio/wav" } }));
+    const blob = await fetchRecording(client, "17");
+    expect(blob.size).toBe(4);
+    expect(seen[0]!.url.href).toBe("http://pbx.test/api/media_files/17.wav");
+    expect(seen[0]!.url.search).toBe("");
+    expect(seen[0]!.headers["X-XTRA-AUTH-ID"]).toBe("tok-1");
+  });
+
+  it("turns a missing recording into a typed error", async () => {
+    const { client } = clientAnswering(() => json(404, { code: 404, text: "Media File Does Not Exist" }));
+    const e = (await fetchRecording(client, "18").catch((x: unknown) => x)) as PlatformError;
+    expect(e).toBeInstanceOf(PlatformError);
+    expect(e).toMatchObject({ kind: "http", status: 404, message: "Media File Does Not Exist", endpoint: "GET /api/media_files/18.wav" });
+  });
+
+  it("reads stamps: local time, ISO, epoch seconds and ms; empty and zero are no time", () => {
+    expect(parseStamp("2031-05-06 14:35")).toBe(new Date(2031, 4, 6, 14, 35).getTime());
+    expect(parseStamp("2031-05-06T14:35:00Z")).toBe(Date.UTC(2031, 4, 6, 14, 35));
+    expect(parseStamp("1958000000")).toBe(1958000000000);
+    expect(parseStamp("1958000000123")).toBe(1958000000123);
+    expect(parseStamp("")).toBeNull();
+    expect(parseStamp("0")).toBeNull();
+    expect(parseStamp("0000-00-00 00:00:00")).toBeNull();
+    expect(parseStamp("yesterday")).toBeNull();
+  });
+});
