@@ -1,7 +1,8 @@
 import { render } from "preact";
-import { browserStorage, createSessionStore, createSettingsStore, followOtherTabs } from "./cc";
+import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./cc";
+import { Phone } from "./softphone";
 import { App } from "./ui/app";
-import { browserLanguages } from "./ui/i18n";
+import { browserLanguages, chooseLanguage, loadMessages } from "./ui/i18n";
 import { layoutFrom } from "./ui/layout";
 import { ModelContext, createUiModel } from "./ui/model";
 import "./ui/styles.css";
@@ -11,8 +12,14 @@ const settings = createSettingsStore(deviceStorage);
 followOtherTabs(settings, window);
 const session = createSessionStore({ settings, tabStorage: browserStorage("sessionStorage"), deviceStorage, pageOrigin: location.origin });
 
+// One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out.
+const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
+
 const layout = layoutFrom(location.search);
 document.documentElement.dataset.layout = layout;
+
+// Only the user's language is downloaded, and before the first render so no text flashes.
+await loadMessages(chooseLanguage(settings.getState().language, browserLanguages(navigator)));
 
 const model = createUiModel({
   session,
@@ -21,6 +28,8 @@ const model = createUiModel({
   pageOrigin: location.origin,
   layout,
   root: document.documentElement,
+  phoneSession,
+  document,
 });
 
 render(

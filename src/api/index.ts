@@ -4,4 +4,4 @@ export * from "./sessions";
 export * from "./users";
 export * from "./dev-keys";
 export type { Paged } from "./schemas";
-export * from "./cdrs";
+// The call records (./cdrs) are imported directly: only the history loads them, on demand.

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { PlatformError, fetchRecording, listCdrs, type CallRecord, type CdrQuery } from "../api";
+import { fetchRecording, listCdrs, type CallRecord, type CdrQuery } from "../api/cdrs";
+import { PlatformError } from "../api/errors";
 import type { SessionStore } from "./session";
 
 export interface CallHistoryFilter {

@@ -4,5 +4,5 @@ export * from "./sign-in-error";
 export * from "./platform-address";
 export * from "./storage";
 export * from "./phone-session";
-export * from "./call-history";
 export * from "./ice-servers";
+// The call history (./call-history) is imported directly: only the history panel loads it, on demand.

@@ -1,8 +1,14 @@
 import { Announcer } from "./announcer";
 import { Brand } from "./brand";
 import { useModel } from "./model";
+import { lazy } from "./lazy";
+import { PhonePanel } from "./phone/phone-panel";
 import { Shell } from "./shell/shell";
-import { SignInScreen } from "./sign-in/sign-in-screen";
+
+// A tab that restores its session never shows the sign-in screen, so it never loads it.
+const SignInScreen = lazy(() => import("./sign-in/sign-in-screen").then((m) => m.SignInScreen));
+// The bar has no room for the history, so its page never loads it.
+const HistoryPanel = lazy(() => import("./history/history-panel").then((m) => m.HistoryPanel));
 
 function Restoring() {
   const { t, layout } = useModel();
@@ -18,14 +24,14 @@ function Restoring() {
 }
 
 export function App() {
-  const { session, layout } = useModel();
+  const { session, layout, phone } = useModel();
   const status = session.value.status;
   return (
     <>
       {status === "restoring" ? (
         <Restoring />
       ) : status === "signed-in" || status === "signing-out" ? (
-        <Shell layout={layout} />
+        <Shell layout={layout} regions={phone ? { phone: <PhonePanel layout={layout} />, ...(layout === "bar" ? {} : { history: <HistoryPanel /> }) } : {}} />
       ) : (
         <SignInScreen layout={layout} />
       )}

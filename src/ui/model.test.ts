@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createSessionStore, createSettingsStore, memoryStorage } from "../cc";
 import { alice, fakePlatform } from "../cc/test-support/fake-platform";
+import { loadMessages } from "./i18n";
 import { createUiModel } from "./model";
+
+// The app loads the catalogue it needs before rendering; these tests switch between both.
+beforeAll(() => Promise.all([loadMessages("en"), loadMessages("zh-CN")]));
 
 function setup(browserLanguages: string[] = ["en-US"]) {
   const platform = fakePlatform();

@@ -1,9 +1,10 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { SessionState, SessionStore, SettingsState, SettingsStore } from "../cc";
-import { catalogues, chooseLanguage, type Language, type Messages } from "./i18n";
+import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../cc";
+import { chooseLanguage, loadMessages, loadedMessages, type Language, type Messages } from "./i18n";
 import type { Layout } from "./layout";
+import { createPhoneUi, type PhoneUi } from "./phone/phone-ui";
 import { signInErrorText } from "./sign-in/error-text";
 import { storeSignal } from "./store-signal";
 
@@ -22,6 +23,8 @@ export interface UiModel {
   pageOrigin: string;
   /** The page's layout: components placed in the shell's regions render for it. */
   layout: Layout;
+  /** The phone and the call history, when the app has them (not in every test). */
+  phone: PhoneUi | null;
 }
 
 export interface UiModelDeps {
@@ -32,13 +35,32 @@ export interface UiModelDeps {
   layout?: Layout;
   /** The document whose `lang` follows the UI language. */
   root?: HTMLElement;
+  phoneSession?: PhoneSession;
+  /** The page: sound unlocking, tab title and icon for ringing calls. */
+  document?: Document;
 }
 
 export function createUiModel(deps: UiModelDeps): UiModel {
   const session = storeSignal(deps.session);
   const settings = storeSignal(deps.settings);
-  const language = computed(() => chooseLanguage(settings.value.language, deps.browserLanguages));
-  const t = computed(() => catalogues[language.value]);
+  const wanted = computed(() => chooseLanguage(settings.value.language, deps.browserLanguages));
+  // The language shown is the one asked for once its catalogue is here; until then the one before.
+  let shown: Language = wanted.value;
+  const language = computed(() => {
+    const have = loadedMessages.value;
+    if (have[wanted.value]) shown = wanted.value;
+    else if (!have[shown]) shown = (Object.keys(have)[0] as Language | undefined) ?? wanted.value;
+    return shown;
+  });
+  const t = computed(() => {
+    const m = loadedMessages.value[language.value];
+    if (!m) throw new Error(`no catalogue loaded for ${language.value}: await loadMessages() before rendering`);
+    return m;
+  });
+  effect(() => {
+    const lang = wanted.value;
+    if (!loadedMessages.value[lang]) loadMessages(lang).catch((e: unknown) => console.warn(`agentbar: could not load the ${lang} messages`, e));
+  });
   const announcement = signal({ text: "", serial: 0 });
   const announce = (text: string) => {
     announcement.value = { text, serial: announcement.value.serial + 1 };
@@ -60,6 +82,11 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     if (now.error && now.error !== before.error) announce(signInErrorText(now.error, m, language.value));
   });
 
+  const phone =
+    deps.phoneSession
+      ? createPhoneUi({ session: deps.phoneSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) })
+      : null;
+
   return {
     sessionStore: deps.session,
     settingsStore: deps.settings,
@@ -71,6 +98,7 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     announce,
     pageOrigin: deps.pageOrigin,
     layout: deps.layout ?? "full",
+    phone,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogues } from ".";
+import { catalogues } from "./all";
 import { en } from "./en";
 import { formatMoment } from "./format";
 import { browserLanguages, chooseLanguage, languageOf } from "./language";

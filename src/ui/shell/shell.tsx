@@ -70,6 +70,8 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
   }
 
   if (layout === "side") {
+    // With a phone the panel is for calls: who is signed in takes one line, the phone the space.
+    const compactAccount = !!regions.phone;
     return (
       <div class="shell layout-side">
         <header class="shell-top">
@@ -77,9 +79,16 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
           <LanguageSwitch />
         </header>
         <main class="side-regions">
-          <AccountCard user={user}>
-            <SignOutButton />
-          </AccountCard>
+          {compactAccount ? (
+            <div class="side-account">
+              <IdentityLine user={user} />
+              <SignOutButton />
+            </div>
+          ) : (
+            <AccountCard user={user}>
+              <SignOutButton />
+            </AccountCard>
+          )}
           {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
           {regions.history && <Region name="history">{regions.history}</Region>}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SignInError } from "../../cc";
-import { catalogues } from "../i18n";
+import { catalogues } from "../i18n/all";
 import { signInErrorText } from "./error-text";
 
 const now = new Date(2031, 4, 6, 9, 0).getTime();

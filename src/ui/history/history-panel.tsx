@@ -1,0 +1,209 @@
+import { useEffect, useId, useState } from "preact/hooks";
+import type { SessionStore } from "../../cc";
+import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore } from "../../cc/call-history";
+import type { CallRecord } from "../../api/cdrs";
+import { formatMoment } from "../i18n";
+import { storeSignal } from "../store-signal";
+import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon } from "../icons";
+import { useModel } from "../model";
+import { usePhone } from "../phone/use-phone";
+import { formatDuration } from "../phone/words";
+
+type Period = "all" | "1" | "7" | "30" | "dates";
+
+/**
+ * The history store lives with this module, so that a page without the history (the bar)
+ * loads neither its code nor the call-record client. One per session store.
+ */
+const stores = new WeakMap<SessionStore, CallHistoryStore>();
+
+function useHistory() {
+  const { sessionStore } = useModel();
+  let store = stores.get(sessionStore);
+  if (!store) stores.set(sessionStore, (store = createCallHistory({ session: sessionStore })));
+  return { history: store, state: storeSignal(store) };
+}
+
+function Filters() {
+  const { t } = useModel();
+  const { history, state } = useHistory();
+  const h = t.value.history;
+  const id = useId();
+  const current = state.value.filter;
+  const [f, setF] = useState<CallHistoryFilter>(current);
+  const [period, setPeriod] = useState<Period>(current.lastDays ? (String(current.lastDays) as Period) : current.startDate || current.endDate ? "dates" : "all");
+  const set = (patch: Partial<CallHistoryFilter>) => setF({ ...f, ...patch });
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const lastDays = period === "all" || period === "dates" ? 0 : Number(period);
+    void history.getState().setFilter({ ...f, lastDays, ...(period === "dates" ? {} : { startDate: "", endDate: "" }) });
+  };
+  const clear = () => {
+    const empty = { callerNumber: "", destinationNumber: "", startDate: "", endDate: "", lastDays: 0 };
+    setF(empty);
+    setPeriod("all");
+    void history.getState().setFilter(empty);
+  };
+
+  return (
+    <form class="history-filters" onSubmit={submit} aria-label={h.search}>
+      <div class="field">
+        <label for={`${id}-from`}>{h.callerNumber}</label>
+        <input id={`${id}-from`} type="search" inputMode="tel" value={f.callerNumber} onInput={(e) => set({ callerNumber: e.currentTarget.value })} />
+      </div>
+      <div class="field">
+        <label for={`${id}-to`}>{h.destinationNumber}</label>
+        <input id={`${id}-to`} type="search" inputMode="tel" value={f.destinationNumber} onInput={(e) => set({ destinationNumber: e.currentTarget.value })} />
+      </div>
+      <div class="field">
+        <label for={`${id}-period`}>{h.period}</label>
+        <select id={`${id}-period`} value={period} onChange={(e) => setPeriod(e.currentTarget.value as Period)}>
+          {(["all", "1", "7", "30", "dates"] as const).map((k) => (
+            <option key={k} value={k}>
+              {h.periodOption[k]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {period === "dates" && (
+        <>
+          <div class="field">
+            <label for={`${id}-start`}>{h.startDate}</label>
+            <input id={`${id}-start`} type="date" value={f.startDate} max={f.endDate || undefined} onInput={(e) => set({ startDate: e.currentTarget.value })} />
+          </div>
+          <div class="field">
+            <label for={`${id}-end`}>{h.endDate}</label>
+            <input id={`${id}-end`} type="date" value={f.endDate} min={f.startDate || undefined} onInput={(e) => set({ endDate: e.currentTarget.value })} />
+          </div>
+        </>
+      )}
+      <div class="filter-actions">
+        <button type="submit" class="primary">
+          {h.search}
+        </button>
+        <button type="button" class="secondary" onClick={clear}>
+          {h.clear}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Row({ record }: { record: CallRecord }) {
+  const { t, language, session } = useModel();
+  const p = usePhone();
+  const { history, state } = useHistory();
+  const h = t.value.history;
+  const me = session.value.user?.extension ?? "";
+  const other = otherPartyOf(record, me);
+  const playback = state.value.playback;
+  const playing = playback?.uuid === record.uuid ? playback : null;
+  const answered = record.billsec > 0 || record.answeredAt !== null;
+  const outcome = h.cause[record.hangupCause] ?? (answered ? h.cause.NORMAL_CLEARING : record.hangupCause || h.notAnswered);
+  const who = other.name && other.name !== other.number ? other.name : other.number || t.value.phone.unknownCaller;
+  return (
+    <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
+      <span class={`history-dir ${other.direction}`} title={other.direction === "incoming" ? h.incoming : h.outgoing}>
+        {other.direction === "incoming" ? <IncomingIcon /> : <OutgoingIcon />}
+        <span class="sr-only">{other.direction === "incoming" ? h.incoming : h.outgoing}</span>
+      </span>
+      <span class="history-who">
+        <span class="history-name">{who}</span>
+        {who !== other.number && other.number && <span class="history-number">{other.number}</span>}
+      </span>
+      <span class="history-when">{record.startedAt ? formatMoment(record.startedAt, language.value) : ""}</span>
+      <span class="history-duration">{answered ? formatDuration(record.billsec) : ""}</span>
+      <span class={`history-outcome${answered ? "" : " missed"}`}>{outcome}</span>
+      <span class="history-actions">
+        {record.recordingId && (
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={playing ? h.stop : h.play}
+            title={playing ? h.stop : h.play}
+            aria-pressed={!!playing}
+            onClick={() => (playing ? history.getState().stopPlayback() : void history.getState().play(record))}
+          >
+            {playing ? <PauseIcon /> : <PlayIcon />}
+          </button>
+        )}
+        {other.number && (
+          <button type="button" class="icon-button" aria-label={h.callBack(other.number)} title={h.callBack(other.number)} onClick={() => (p.dialText.value = other.number)}>
+            <PhoneIcon />
+          </button>
+        )}
+      </span>
+      {playing && (
+        <div class="history-playback">
+          {playing.status === "loading" && <span class="spinner" aria-hidden="true" />}
+          {playing.status === "failed" && <p class="field-note is-problem">{h.recordingFailed}</p>}
+          {playing.url && (
+            <audio controls autoplay src={playing.url} aria-label={h.play} onEnded={() => history.getState().stopPlayback()} />
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The user's calls from the platform's call records: filters, pages, recordings, call back. */
+export function HistoryPanel() {
+  const { t, session } = useModel();
+  const p = usePhone();
+  const { history, state } = useHistory();
+  const h = t.value.history;
+  const s = state.value;
+  const userId = session.value.user?.id;
+  useEffect(() => {
+    if (userId) void history.getState().load(1);
+  }, [userId]);
+  // The platform writes the call record as the call ends: the list picks it up a moment later.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = p.phone.on("call-ended", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void history.getState().load(), 1000);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, []);
+  return (
+    <section class="history-panel" aria-labelledby="history-title">
+      <div class="history-head">
+        <h2 id="history-title">{h.title}</h2>
+        <button type="button" class="icon-button" aria-label={h.refresh} title={h.refresh} onClick={() => void history.getState().load()}>
+          <RefreshIcon />
+        </button>
+      </div>
+      <Filters />
+      <div class="history-body" aria-busy={s.status === "loading"}>
+        {s.status === "failed" && s.error && <p class="form-message is-error">{h.failed(s.error.message)}</p>}
+        {s.status === "loading" && !s.records.length && <p class="history-note">{h.loading}</p>}
+        {s.status === "ready" && !s.records.length && <p class="history-note">{h.empty}</p>}
+        {s.records.length > 0 && (
+          <ol class="history-list">
+            {s.records.map((r) => (
+              <Row key={r.uuid} record={r} />
+            ))}
+          </ol>
+        )}
+      </div>
+      {s.pageCount > 1 || s.page > 1 ? (
+        <nav class="pager" aria-label={h.title}>
+          <button type="button" class="icon-button flip" aria-label={h.previous} title={h.previous} disabled={s.page <= 1} onClick={() => void history.getState().load(s.page - 1)}>
+            <ChevronIcon />
+          </button>
+          <span>
+            {h.page(s.page, s.pageCount)} · {h.total(s.rowCount)}
+          </span>
+          <button type="button" class="icon-button" aria-label={h.next} title={h.next} disabled={s.page >= s.pageCount} onClick={() => void history.getState().load(s.page + 1)}>
+            <ChevronIcon />
+          </button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+import { en, type Messages } from "./en";
+import type { Language } from "./language";
+import { zhCN } from "./zh-CN";
+
+/** Every catalogue at once, for tests that compare languages; the app loads them one by one. */
+export const catalogues: Record<Language, Messages> = { en, "zh-CN": zhCN };

@@ -1,0 +1,247 @@
+import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { parseDialInput, type Call } from "../../softphone";
+import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
+import { useModel } from "../model";
+import { Avatar } from "../shell/identity";
+import { dialProblemText } from "./dial-pad";
+import { Keypad } from "./keypad";
+import { usePhone } from "./use-phone";
+import { displayTarget, formatDuration, partyLines, stateText, whoOf } from "./words";
+
+/** Actions report their failures as notices (hold, transfer, microphone); the rest go to the log. */
+const act = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn("agentbar: phone action failed", e));
+
+type Panel = "keypad" | "transfer" | null;
+
+/**
+ * One call: who, where it stands, for how long, and what can be done with it now. `compact` is
+ * the bar's one-line form: icon buttons (still named), panels in popovers.
+ */
+export function CallCard({ call, compact = false }: { call: Call; compact?: boolean }) {
+  const { t } = useModel();
+  const p = usePhone();
+  const m = t.value.phone;
+  const [panel, setPanel] = useState<Panel>(null);
+  const answerRef = useRef<HTMLButtonElement>(null);
+  const phone = p.phone;
+  const who = whoOf(call, t.value);
+  const { name, number } = partyLines(call, t.value);
+  const others = p.live.value.filter((c) => c.id !== call.id);
+  const talkingElsewhere = others.some((c) => c.state === "active" || c.state === "remote-held" || c.state === "connecting");
+  const answered = call.state === "active" || call.state === "held" || call.state === "remote-held";
+  const ringingHere = call.direction === "inbound" && call.state === "ringing";
+  const now = p.now.value;
+
+  // A ringing call takes the focus when nothing else has it, so the keyboard lands on Answer.
+  useEffect(() => {
+    if (ringingHere && !call.autoAnswer && (!document.activeElement || document.activeElement === document.body)) answerRef.current?.focus();
+  }, [ringingHere]);
+  useEffect(() => {
+    if (!answered) setPanel(null);
+  }, [answered]);
+
+  const since = call.answeredAt ?? call.startedAt;
+  const timer = call.state === "ended" ? (call.answeredAt && call.endedAt ? formatDuration((call.endedAt - call.answeredAt) / 1000) : "") : formatDuration((now - since) / 1000);
+  const consultOf = call.consultForCallId ? p.calls.value.calls.find((c) => c.id === call.consultForCallId) : undefined;
+  const consultWith = call.consultCallId ? p.calls.value.calls.find((c) => c.id === call.consultCallId) : undefined;
+  const inConsult = !!consultOf || !!consultWith;
+  const tr = call.transfer;
+  const rr = call.referRequest;
+  const auto = call.autoAnswer && call.state === "ringing" ? Math.max(0, Math.ceil((call.autoAnswer.answerAt - now) / 1000)) : null;
+
+  const label = (text: string) => (compact ? undefined : <span>{text}</span>);
+  const button = (text: string, icon: preact.JSX.Element, onClick: () => void, cls = "secondary", extra: Record<string, unknown> = {}) => (
+    <button type="button" class={`call-action ${cls}`} aria-label={text} title={compact ? text : undefined} onClick={onClick} {...extra}>
+      {icon}
+      {label(text)}
+    </button>
+  );
+
+  return (
+    <article
+      class={`call-card state-${call.state}${compact ? " compact" : ""}`}
+      aria-label={ringingHere ? m.incomingFrom(who) : m.callWith(who)}
+      data-testid="call"
+      data-state={call.state}
+      data-direction={call.direction}
+    >
+      <div class="call-head">
+        {!compact && <Avatar name={name} />}
+        <div class="call-who">
+          <span class="call-name">{name}</span>
+          {number && <span class="call-number">{number}</span>}
+        </div>
+        <div class="call-status">
+          <span class="call-state" data-testid="call-state">
+            {stateText(call, t.value, ringingHere && talkingElsewhere)}
+          </span>
+          {timer && (
+            <span class="call-timer" role="timer" aria-hidden="true">
+              {timer}
+            </span>
+          )}
+        </div>
+      </div>
+
+      {(call.muted || call.remoteHeld || auto !== null || (call.autoAnswer && answered)) && (
+        <div class="call-badges">
+          {call.muted && call.state !== "ended" && <span class="badge">{m.mutedBadge}</span>}
+          {call.remoteHeld && call.state !== "ended" && (
+            <span class="badge warn" data-testid="remote-hold">
+              {m.remoteHeldBadge}
+            </span>
+          )}
+          {auto !== null && <span class="badge info">{m.autoAnswerIn(auto)}</span>}
+          {call.autoAnswer && answered && !compact && <span class="badge">{m.autoAnswered}</span>}
+        </div>
+      )}
+
+      {consultOf && !compact && <p class="call-note">{m.consultFor(whoOf(consultOf, t.value))}</p>}
+      {consultWith && !compact && <p class="call-note">{m.consulting(whoOf(consultWith, t.value))}</p>}
+      {tr && call.state !== "ended" && <p class="call-note" role="status">{m.transferState[tr.state](displayTarget(tr.target))}</p>}
+
+      {rr?.state === "pending" && (
+        <div class="call-refer">
+          <p>{m.referAsk(displayTarget(rr.target))}</p>
+          <div class="call-actions">
+            <button type="button" class="primary" onClick={() => act(phone.acceptRefer(call.id))}>
+              {m.acceptRefer}
+            </button>
+            <button type="button" class="secondary" onClick={() => phone.rejectRefer(call.id)}>
+              {m.rejectRefer}
+            </button>
+          </div>
+        </div>
+      )}
+
+      <div class="call-actions">
+        {ringingHere && (
+          <>
+            <button type="button" ref={answerRef} class="call-action answer" aria-label={m.answer} title={compact ? m.answer : undefined} onClick={() => act(phone.answer(call.id))}>
+              <PhoneIcon />
+              <span>{m.answer}</span>
+            </button>
+            {button(m.reject, <HangUpIcon />, () => act(phone.reject(call.id, 603)), "danger")}
+            {button(m.busy, <CloseIcon />, () => act(phone.reject(call.id, 486)))}
+          </>
+        )}
+        {answered && (
+          <>
+            {button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => phone.setMuted(call.id, !call.muted), call.muted ? "secondary on" : "secondary")}
+            {call.held && talkingElsewhere
+              ? button(m.swap, <SwapIcon />, () => act(phone.swap(call.id)))
+              : call.held
+                ? button(m.resume, <PlayIcon />, () => act(phone.resume(call.id)), "secondary on", { "aria-disabled": call.holdPending || undefined })
+                : button(m.hold, <PauseIcon />, () => act(phone.hold(call.id)), "secondary", { "aria-disabled": call.holdPending || undefined })}
+            {button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "secondary", { "aria-expanded": panel === "keypad" })}
+            {!inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "secondary", { "aria-expanded": panel === "transfer" })}
+          </>
+        )}
+        {inConsult && call.state !== "ended" && (
+          <>
+            <button type="button" class="primary" onClick={() => act(phone.completeConsult(call.id))}>
+              {m.completeTransfer}
+            </button>
+            <button type="button" class="secondary" onClick={() => act(phone.cancelConsult(call.id))}>
+              {m.cancelTransfer}
+            </button>
+          </>
+        )}
+        {call.state !== "ended" && !ringingHere && button(m.hangup, <HangUpIcon />, () => act(phone.hangup(call.id)), "danger hangup")}
+        {call.state === "ended" && (
+          <>
+            {call.remote.number && button(m.callBack, <PhoneIcon />, () => act(p.session.store.getState().dial(call.remote.number)))}
+            {button(m.dismiss, <CloseIcon />, () => phone.dismiss(call.id), "ghost")}
+          </>
+        )}
+      </div>
+
+      {panel === "keypad" && <DtmfPanel call={call} compact={compact} />}
+      {panel === "transfer" && <TransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
+    </article>
+  );
+}
+
+function DtmfPanel({ call, compact }: { call: Call; compact: boolean }) {
+  const { t } = useModel();
+  const p = usePhone();
+  const send = (key: string) => act(p.phone.sendDtmf(call.id, key));
+  return (
+    <div
+      class={`call-panel${compact ? " popover-panel" : ""}`}
+      onKeyDown={(e) => {
+        // Typing digits while the keypad has focus sends them, as on a desk phone.
+        if (/^[0-9*#A-Da-d]$/.test(e.key) && !(e.target instanceof HTMLInputElement)) {
+          e.preventDefault();
+          send(e.key.toUpperCase());
+        }
+      }}
+    >
+      <Keypad label={t.value.phone.keypad} onKey={send} />
+      <p class="dtmf-sent" aria-live="off">
+        <span class="sr-only">{t.value.phone.dtmfSent}: </span>
+        {call.dtmf.sent}
+      </p>
+    </div>
+  );
+}
+
+function TransferPanel({ call, compact, onDone }: { call: Call; compact: boolean; onDone: () => void }) {
+  const { t, announce } = useModel();
+  const p = usePhone();
+  const m = t.value.phone;
+  const id = useId();
+  const [target, setTarget] = useState("");
+  const [problem, setProblem] = useState("");
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+
+  const go = (kind: "blind" | "consult") => {
+    const parsed = parseDialInput(target);
+    if (!parsed.ok) {
+      const text = dialProblemText(parsed.problem, t.value);
+      setProblem(text);
+      announce(text);
+      return;
+    }
+    act(kind === "blind" ? p.phone.transfer(call.id, target) : p.phone.startConsult(call.id, target));
+    onDone();
+  };
+
+  return (
+    <div class={`call-panel transfer-panel${compact ? " popover-panel" : ""}`}>
+      <label for={id}>{m.transferTo}</label>
+      <input
+        id={id}
+        ref={field}
+        type="tel"
+        autoComplete="off"
+        value={target}
+        placeholder={m.numberPlaceholder}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onInput={(e) => {
+          setTarget(e.currentTarget.value);
+          setProblem("");
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") go("blind");
+          if (e.key === "Escape") onDone();
+        }}
+      />
+      {problem && (
+        <p id={`${id}-problem`} class="field-note is-problem">
+          {problem}
+        </p>
+      )}
+      <div class="call-actions">
+        <button type="button" class="primary" onClick={() => go("blind")}>
+          {m.transferNow}
+        </button>
+        <button type="button" class="secondary" onClick={() => go("consult")}>
+          {m.consult}
+        </button>
+      </div>
+    </div>
+  );
+}

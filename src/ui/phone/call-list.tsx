@@ -1,0 +1,24 @@
+import { CallCard } from "./call-card";
+import { usePhone } from "./use-phone";
+
+/** How long an ended call stays on screen (with Call back and Dismiss) unless dismissed. */
+export const ENDED_SHOWN_MS = 30_000;
+
+/** The live calls, oldest first, then the calls that just ended. */
+export function CallList({ compact = false }: { compact?: boolean }) {
+  const p = usePhone();
+  const now = p.now.value;
+  const all = p.calls.value.calls;
+  const live = all.filter((c) => c.state !== "ended");
+  // In the bar a finished call gives way at once to the next; elsewhere the last ones linger.
+  const ended = all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
+  const shown = compact && live.length ? live : [...live, ...ended];
+  if (!shown.length) return null;
+  return (
+    <div class={`call-list${compact ? " compact" : ""}`} data-testid="calls">
+      {shown.map((c) => (
+        <CallCard key={c.id} call={c} compact={compact} />
+      ))}
+    </div>
+  );
+}

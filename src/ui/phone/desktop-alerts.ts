@@ -1,0 +1,131 @@
+import { signal, type ReadonlySignal } from "@preact/signals";
+import type { Call, CallId, Phone } from "../../softphone";
+import type { Messages } from "../i18n";
+import { whoOf } from "./words";
+
+export type AlertPermission = NotificationPermission | "unsupported";
+
+interface Deps {
+  phone: Phone;
+  t: ReadonlySignal<Messages>;
+  enabled: () => boolean;
+  document: Document | undefined;
+}
+
+/** What the service worker posts back when a notification button is clicked. */
+interface ActionMessage {
+  type: "agentbar-call-action";
+  page: string;
+  callId: CallId;
+  action: "answer" | "reject" | "";
+}
+
+/**
+ * A desktop notification for a call ringing while the tab is hidden, with Answer and Reject.
+ * Buttons on notifications need a service worker (`showNotification`); where there is none, a
+ * plain notification brings the tab forward when clicked. Nothing is shown without permission,
+ * which is only asked for from a click in the settings.
+ */
+export class DesktopAlerts {
+  private readonly _permission = signal<AlertPermission>(currentPermission());
+  /** This page among the app's tabs: the worker's answer goes to every tab, only ours acts on it. */
+  private readonly page = Math.random().toString(36).slice(2);
+  private worker: Promise<ServiceWorkerRegistration | undefined> | undefined;
+  private readonly shown = new Map<CallId, { close(): void }>();
+
+  constructor(private readonly deps: Deps) {
+    serviceWorkers()?.addEventListener("message", (e: MessageEvent<ActionMessage>) => {
+      const m = e.data;
+      if (m?.type !== "agentbar-call-action" || m.page !== this.page) return;
+      if (m.action === "answer") void deps.phone.answer(m.callId).catch((x: unknown) => console.warn("agentbar: answering from the notification failed", x));
+      else if (m.action === "reject") void deps.phone.reject(m.callId, 603).catch(() => {});
+    });
+  }
+
+  get permission(): ReadonlySignal<AlertPermission> {
+    return this._permission;
+  }
+
+  /** From a click (browsers only ask then). */
+  async requestPermission(): Promise<void> {
+    if (typeof Notification === "undefined") return;
+    this._permission.value = await Notification.requestPermission();
+    if (this._permission.value === "granted") void this.registration();
+  }
+
+  /** Shows a notification for each ringing call (tab hidden), closes those that stopped ringing. */
+  follow(ringing: readonly Call[]): void {
+    const ids = new Set(ringing.map((c) => c.id));
+    for (const [id, n] of this.shown) {
+      if (!ids.has(id)) {
+        n.close();
+        this.shown.delete(id);
+      }
+    }
+    const doc = this.deps.document;
+    if (!doc || doc.visibilityState !== "hidden" || !this.deps.enabled() || currentPermission() !== "granted") return;
+    for (const c of ringing) if (!this.shown.has(c.id)) void this.show(c);
+  }
+
+  private async show(call: Call): Promise<void> {
+    const t = this.deps.t.value;
+    const title = t.phone.notification.title;
+    const body = t.phone.notification.body(whoOf(call, t) + (call.remote.name && call.remote.number ? ` (${call.remote.number})` : ""));
+    const tag = `agentbar-call-${this.page}-${call.id}`;
+    const placeholder = { close: () => {} };
+    this.shown.set(call.id, placeholder);
+    const reg = await this.registration();
+    if (this.shown.get(call.id) !== placeholder) return;
+    try {
+      if (reg) {
+        await reg.showNotification(title, {
+          body,
+          tag,
+          requireInteraction: true,
+          data: { page: this.page, callId: call.id },
+          actions: [
+            { action: "answer", title: t.phone.answer },
+            { action: "reject", title: t.phone.reject },
+          ],
+        } as NotificationOptions);
+        this.shown.set(call.id, { close: () => void reg.getNotifications({ tag }).then((list) => list.forEach((n) => n.close())) });
+      } else {
+        const n = new Notification(title, { body, tag, requireInteraction: true });
+        n.onclick = () => {
+          window.focus();
+          n.close();
+        };
+        this.shown.set(call.id, n);
+      }
+    } catch (e) {
+      // Some browsers (Android) throw on `new Notification`; the ringtone and the tab title still tell.
+      console.warn("agentbar: desktop notification failed", e);
+    }
+  }
+
+  private registration(): Promise<ServiceWorkerRegistration | undefined> {
+    const sw = serviceWorkers();
+    this.worker ??= sw
+      ? sw
+          .register(new URL("notify-sw.js", document.baseURI))
+          .then(() => sw.ready)
+          .then((reg) => {
+            reg.active?.postMessage({ type: "agentbar-page", page: this.page });
+            return reg;
+          })
+          .catch((e: unknown) => {
+            console.warn("agentbar: notifications without buttons (no service worker)", e);
+            return undefined;
+          })
+      : Promise.resolve(undefined);
+    return this.worker;
+  }
+}
+
+function serviceWorkers(): ServiceWorkerContainer | undefined {
+  return typeof navigator !== "undefined" ? navigator.serviceWorker : undefined;
+}
+
+function currentPermission(): AlertPermission {
+  return typeof Notification === "undefined" ? "unsupported" : Notification.permission;
+}

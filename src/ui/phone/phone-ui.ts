@@ -1,0 +1,190 @@
+import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
+import type { PhoneSession, PhoneSessionState, SettingsState } from "../../cc";
+import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
+import type { Language, Messages } from "../i18n";
+import { storeSignal } from "../store-signal";
+import { DesktopAlerts } from "./desktop-alerts";
+import { TonePlayer, type ToneName, type ToneOutput } from "./tones";
+import { displayTarget, noticeText, reasonText, stateText, whoOf } from "./words";
+
+/** What the phone's components see: the phone's stores as signals, its sounds and alerts. */
+export interface PhoneUi {
+  phone: Phone;
+  session: PhoneSession;
+  state: ReadonlySignal<PhoneState>;
+  calls: ReadonlySignal<CallsState>;
+  sessionState: ReadonlySignal<PhoneSessionState>;
+  /** Live calls, oldest first. */
+  live: ReadonlySignal<readonly Call[]>;
+  /** Wall clock, ticking each second: call timers and "next attempt at" read it. */
+  now: ReadonlySignal<number>;
+  tones: TonePlayer;
+  alerts: DesktopAlerts;
+  /** Text to put in the dial pad (Call back from the history fills it). */
+  dialText: ReturnType<typeof signal<string>>;
+  /** From a click: lets the browser play sound (ringtone and call audio). */
+  enableSound(): void;
+  testRinger(): void;
+  /** Time of day in the UI language. */
+  time(ms: number): string;
+}
+
+export interface PhoneUiDeps {
+  session: PhoneSession;
+  settings: ReadonlySignal<SettingsState>;
+  t: ReadonlySignal<Messages>;
+  language: ReadonlySignal<Language>;
+  announce(text: string): void;
+  /** The page, for gestures, title and favicon; absent in unit tests. */
+  document?: Document;
+}
+
+export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
+  const { phone } = deps.session;
+  const state = storeSignal(phone.phoneStore);
+  const calls = storeSignal(phone.callsStore);
+  const sessionState = storeSignal(deps.session.store);
+  const live = computed(() => calls.value.calls.filter((c) => c.state !== "ended"));
+  const now = signal(Date.now());
+  const tones = new TonePlayer();
+  const doc = deps.document;
+  const time = (ms: number) => new Intl.DateTimeFormat(deps.language.value, { timeStyle: "medium" }).format(ms);
+
+  // Timers on cards and the chip; a second is the finest they show.
+  setInterval(() => (now.value = Date.now()), 1000);
+
+  // Several things can change at once (answering call waiting holds the other call): one
+  // announcement says them all.
+  let pending: string[] = [];
+  const say = (text: string) => {
+    if (pending.push(text) === 1)
+      queueMicrotask(() => {
+        deps.announce(pending.join(" "));
+        pending = [];
+      });
+  };
+
+  const ui: PhoneUi = {
+    phone,
+    session: deps.session,
+    state,
+    calls,
+    sessionState,
+    live,
+    now,
+    tones,
+    alerts: new DesktopAlerts({ phone, t: deps.t, enabled: () => deps.settings.value.desktopAlerts, document: doc }),
+    dialText: signal(""),
+    enableSound() {
+      tones.unlock();
+      phone.resumeAudio();
+      for (const n of phone.phoneStore.getState().notices) if (n.kind === "audio-blocked") phone.dismissNotice(n.id);
+    },
+    testRinger() {
+      const stop = tones.play("ring", "ringer");
+      setTimeout(stop, 3000);
+    },
+    time,
+  };
+
+  // Sound is unlocked by the first gesture anywhere on the page, as browsers require.
+  if (doc) {
+    const unlock = () => ui.enableSound();
+    doc.addEventListener("pointerdown", unlock, { capture: true, once: true });
+    doc.addEventListener("keydown", unlock, { capture: true, once: true });
+  }
+
+  // Tones follow the device choice: the ringer and the speaker can be different outputs.
+  effect(() => {
+    const sel = state.value.devices.selected;
+    tones.setSink("ringer", sel.ringer);
+    tones.setSink("speaker", sel.speaker);
+  });
+  effect(() => {
+    if (sessionState.value.status === "on") tones.probe();
+  });
+
+  // Which tone the calls ask for: ringing (or the call-waiting beep while talking), or the local
+  // ringback while the far end rings without sending its own audio.
+  let playing: { key: string; stop: () => void } | undefined;
+  effect(() => {
+    const list = live.value;
+    const ringing = list.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer);
+    const busy = list.some((c) => c.state !== "ringing");
+    const ringback = list.some((c) => c.direction === "outbound" && c.state === "early" && !c.progress?.earlyMedia);
+    const want: [ToneName, ToneOutput] | undefined = ringing.length ? (busy ? ["waiting", "speaker"] : ["ring", "ringer"]) : ringback ? ["ringback", "speaker"] : undefined;
+    const key = want?.join(":") ?? "";
+    if (playing?.key === key) return;
+    playing?.stop();
+    playing = want ? { key, stop: tones.play(want[0], want[1]) } : undefined;
+  });
+
+  phone.on("auto-answer", ({ callId }) => {
+    tones.play("cue", "speaker");
+    const c = phone.callsStore.getState().calls.find((x) => x.id === callId);
+    if (c) say(deps.t.value.phone.announce.autoAnswer(whoOf(c, deps.t.value)));
+  });
+  phone.on("notice", (n) => say(noticeText(n, deps.t.value)));
+
+  phone.phoneStore.subscribe((s, prev) => {
+    const r = s.registration;
+    const p = prev.registration;
+    if (r.status === p.status) return;
+    const a = deps.t.value.phone.announce;
+    if (r.status === "registered") say(a.registered);
+    // Announced when the connection is lost, not at every attempt after that.
+    else if (r.status === "reconnecting" && (p.status === "registered" || p.status === "stopped")) say(a.reconnecting(time(r.nextAttemptAt)));
+    else if (r.status === "failed") say(a.failed(reasonText(r.error, deps.t.value)));
+  });
+
+  phone.callsStore.subscribe((s, prev) => {
+    const t = deps.t.value;
+    for (const c of s.calls) announceChange(c, prev.calls.find((o) => o.id === c.id), t, say);
+  });
+
+  // The tab's title and icon show a ringing call; a desktop notification when the tab is hidden.
+  if (doc) {
+    const title = doc.title;
+    const icon = doc.querySelector<HTMLLinkElement>("link[rel=icon]");
+    const iconHref = icon?.href ?? "";
+    effect(() => {
+      const ringing = live.value.find((c) => c.direction === "inbound" && c.state === "ringing");
+      doc.title = ringing ? `${deps.t.value.phone.tabRinging(whoOf(ringing, deps.t.value))} · ${title}` : title;
+      if (icon) icon.href = ringing ? RINGING_ICON : iconHref;
+    });
+  }
+  effect(() => ui.alerts.follow(live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer)));
+  return ui;
+}
+
+function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: string) => void): void {
+  const a = t.phone.announce;
+  const who = whoOf(c, t);
+  if (!o) {
+    if (c.state === "ringing") say(a.incoming(who));
+    else if (c.direction === "outbound") say(a.calling(who));
+    return;
+  }
+  if (c.state !== o.state) {
+    const wasAnswered = o.state === "active" || o.state === "held" || o.state === "remote-held";
+    if (c.state === "early" && o.state === "dialing") say(a.ringing(who));
+    else if (c.state === "ended") say(a.ended(who, stateText(c, t, false)));
+    else if (c.state === "held") say(a.held(who));
+    else if (o.state === "held") say(a.resumed(who));
+    else if (c.state === "remote-held") say(a.remoteHeld(who));
+    else if (o.state === "remote-held") say(a.remoteResumed(who));
+    else if (c.state === "active" && !wasAnswered) say(a.connected(who));
+  }
+  if (c.muted !== o.muted && c.state !== "ended") say(c.muted ? a.muted : a.unmuted);
+  const tr = c.transfer;
+  if (tr && tr.state !== o.transfer?.state && tr.state !== "accepted") say(t.phone.transferState[tr.state](displayTarget(tr.target)));
+  const rr = c.referRequest;
+  if (rr?.state === "pending" && o.referRequest?.state !== "pending") say(t.phone.referAsk(displayTarget(rr.target)));
+}
+
+/** The favicon with a red dot: a ringing call shows in the tab strip. */
+const RINGING_ICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#1d5fd1"/><circle cx="16" cy="16" r="7" fill="#fff"/><circle cx="25" cy="7" r="6" fill="#d92d20" stroke="#fff" stroke-width="2"/></svg>',
+  );
