@@ -1,18 +1,36 @@
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import preact from "@preact/preset-vite";
 
 /**
- * Modules the page loads only when it needs them: the user's language (not the other), panels
- * few open, the history (the bar has none) and the sign-in screen (a restored session skips it).
+ * Modules the page loads only when it needs them: the Chinese catalogue (English is built in),
+ * panels few open, and the history (the bar has none).
  */
-const LOADED_ON_DEMAND = /\/src\/(ui\/(i18n\/(en|zh-CN)|phone\/(devices|settings)-panel|history\/history-panel|sign-in\/sign-in-screen)|cc\/call-history|api\/cdrs)\.tsx?$/;
+const LOADED_ON_DEMAND = /\/src\/(ui\/(i18n\/zh-CN|phone\/((devices|settings)-panel|desktop-alerts)|history\/history-panel)|cc\/call-history|api\/cdrs)\.tsx?$/;
 
 // `npm run dev` serves the app with hot reload and forwards the platform's paths to the local
 // platform (AGENTBAR_PORT, default 8080), so the app talks to the same origin in dev and in production.
 const platform = `http://127.0.0.1:${process.env.AGENTBAR_PORT ?? "8080"}`;
 
+/**
+ * sip.js logs every step at its "log" and "debug" levels; the phone runs it at "warn", so those
+ * calls only build strings nobody reads. Each is one statement on one line in sip.js's compiled
+ * code (checked: none has side effects), replaced by an empty statement so that a braceless `if`
+ * above it keeps its meaning. Warnings and errors stay.
+ */
+function dropSipJsDebugLogs(): Plugin {
+  return {
+    name: "agentbar:drop-sipjs-debug-logs",
+    apply: "build",
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]/.test(id)) return null;
+      const out = code.replace(/^(\s*)[\w.]*logger\.(?:log|debug)\(.*\);[ \t]*$/gm, "$1;");
+      return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [preact()],
+  plugins: [preact(), dropSipJsDebugLogs()],
   build: {
     target: "es2022",
     outDir: "dist",

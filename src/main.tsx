@@ -2,7 +2,7 @@ import { render } from "preact";
 import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./cc";
 import { Phone } from "./softphone";
 import { App } from "./ui/app";
-import { browserLanguages, chooseLanguage, loadMessages } from "./ui/i18n";
+import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
 import { layoutFrom } from "./ui/layout";
 import { ModelContext, createUiModel } from "./ui/model";
 import "./ui/styles.css";
@@ -18,8 +18,9 @@ const phoneSession = createPhoneSession({ session, settings, phone: new Phone(),
 const layout = layoutFrom(location.search);
 document.documentElement.dataset.layout = layout;
 
-// Only the user's language is downloaded, and before the first render so no text flashes.
-await loadMessages(chooseLanguage(settings.getState().language, browserLanguages(navigator)));
+// A language other than English is downloaded before the first render, so no English flashes.
+const language = chooseLanguage(settings.getState().language, browserLanguages(navigator));
+if (!loadedMessages.value[language]) await loadMessages(language);
 
 const model = createUiModel({
   session,

@@ -4,9 +4,8 @@ import { useModel } from "./model";
 import { lazy } from "./lazy";
 import { PhonePanel } from "./phone/phone-panel";
 import { Shell } from "./shell/shell";
+import { SignInScreen } from "./sign-in/sign-in-screen";
 
-// A tab that restores its session never shows the sign-in screen, so it never loads it.
-const SignInScreen = lazy(() => import("./sign-in/sign-in-screen").then((m) => m.SignInScreen));
 // The bar has no room for the history, so its page never loads it.
 const HistoryPanel = lazy(() => import("./history/history-panel").then((m) => m.HistoryPanel));
 

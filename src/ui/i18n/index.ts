@@ -1,5 +1,5 @@
 import { signal, type ReadonlySignal } from "@preact/signals";
-import type { Messages } from "./en";
+import { en, type Messages } from "./en";
 import type { Language } from "./language";
 
 export type { Messages };
@@ -7,16 +7,16 @@ export * from "./language";
 export * from "./format";
 
 /**
- * Catalogues are loaded on demand, one per language: a page in English never downloads the
- * Chinese text and the other way round. The app loads the user's language before it first
- * renders; switching language loads the other one then.
+ * English comes with the app (it is also the fallback), so an English page renders at once;
+ * other catalogues are loaded when the language is chosen: an English page never downloads the
+ * Chinese text. The app awaits the user's language before it first renders.
  */
 const loaders: Record<Language, () => Promise<Messages>> = {
-  en: () => import("./en").then((m) => m.en),
+  en: () => Promise.resolve(en),
   "zh-CN": () => import("./zh-CN").then((m) => m.zhCN),
 };
 
-const loaded = signal<Partial<Record<Language, Messages>>>({});
+const loaded = signal<Partial<Record<Language, Messages>>>({ en });
 const pending = new Map<Language, Promise<Messages>>();
 
 /** The catalogues loaded so far. */

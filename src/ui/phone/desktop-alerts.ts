@@ -1,9 +1,7 @@
-import { signal, type ReadonlySignal } from "@preact/signals";
+import type { ReadonlySignal } from "@preact/signals";
 import type { Call, CallId, Phone } from "../../softphone";
 import type { Messages } from "../i18n";
 import { whoOf } from "./words";
-
-export type AlertPermission = NotificationPermission | "unsupported";
 
 interface Deps {
   phone: Phone;
@@ -27,7 +25,6 @@ interface ActionMessage {
  * which is only asked for from a click in the settings.
  */
 export class DesktopAlerts {
-  private readonly _permission = signal<AlertPermission>(currentPermission());
   /** This page among the app's tabs: the worker's answer goes to every tab, only ours acts on it. */
   private readonly page = Math.random().toString(36).slice(2);
   private worker: Promise<ServiceWorkerRegistration | undefined> | undefined;
@@ -42,15 +39,10 @@ export class DesktopAlerts {
     });
   }
 
-  get permission(): ReadonlySignal<AlertPermission> {
-    return this._permission;
-  }
-
   /** From a click (browsers only ask then). */
   async requestPermission(): Promise<void> {
     if (typeof Notification === "undefined") return;
-    this._permission.value = await Notification.requestPermission();
-    if (this._permission.value === "granted") void this.registration();
+    if ((await Notification.requestPermission()) === "granted") void this.registration();
   }
 
   /** Shows a notification for each ringing call (tab hidden), closes those that stopped ringing. */
@@ -126,6 +118,6 @@ function serviceWorkers(): ServiceWorkerContainer | undefined {
   return typeof navigator !== "undefined" ? navigator.serviceWorker : undefined;
 }
 
-function currentPermission(): AlertPermission {
+function currentPermission(): NotificationPermission | "unsupported" {
   return typeof Notification === "undefined" ? "unsupported" : Notification.permission;
 }

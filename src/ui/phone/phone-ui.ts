@@ -3,7 +3,7 @@ import type { PhoneSession, PhoneSessionState, SettingsState } from "../../cc";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
 import { storeSignal } from "../store-signal";
-import { DesktopAlerts } from "./desktop-alerts";
+import type { DesktopAlerts } from "./desktop-alerts";
 import { TonePlayer, type ToneName, type ToneOutput } from "./tones";
 import { displayTarget, noticeText, reasonText, stateText, whoOf } from "./words";
 
@@ -19,7 +19,7 @@ export interface PhoneUi {
   /** Wall clock, ticking each second: call timers and "next attempt at" read it. */
   now: ReadonlySignal<number>;
   tones: TonePlayer;
-  alerts: DesktopAlerts;
+  alerts: Alerts;
   /** Text to put in the dial pad (Call back from the history fills it). */
   dialText: ReturnType<typeof signal<string>>;
   /** From a click: lets the browser play sound (ringtone and call audio). */
@@ -73,7 +73,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     live,
     now,
     tones,
-    alerts: new DesktopAlerts({ phone, t: deps.t, enabled: () => deps.settings.value.desktopAlerts, document: doc }),
+    alerts: lazyAlerts(() => import("./desktop-alerts").then((m) => new m.DesktopAlerts({ phone, t: deps.t, enabled: () => deps.settings.value.desktopAlerts, document: doc }))),
     dialText: signal(""),
     enableSound() {
       tones.unlock();
@@ -180,6 +180,42 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
   if (tr && tr.state !== o.transfer?.state && tr.state !== "accepted") say(t.phone.transferState[tr.state](displayTarget(tr.target)));
   const rr = c.referRequest;
   if (rr?.state === "pending" && o.referRequest?.state !== "pending") say(t.phone.referAsk(displayTarget(rr.target)));
+}
+
+export type AlertPermission = NotificationPermission | "unsupported";
+
+/** Desktop notifications, as the rest of the phone sees them. */
+export interface Alerts {
+  permission: ReadonlySignal<AlertPermission>;
+  /** From a click (browsers only ask then). */
+  requestPermission(): Promise<void>;
+  /** The calls ringing now: notifications for them while the tab is hidden, none for the others. */
+  follow(ringing: readonly Call[]): void;
+}
+
+const notificationPermission = (): AlertPermission => (typeof Notification === "undefined" ? "unsupported" : Notification.permission);
+
+/**
+ * The notification code (and its service worker) is fetched only once it can be of use: when
+ * permission is asked for, or a call rings in a hidden tab with permission granted.
+ */
+function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
+  const permission = signal(notificationPermission());
+  let alerts: Promise<DesktopAlerts> | undefined;
+  let loaded: DesktopAlerts | undefined;
+  const get = () => (alerts ??= load().then((a) => (loaded = a)));
+  return {
+    permission,
+    async requestPermission() {
+      if (permission.value === "unsupported") return;
+      await (await get()).requestPermission();
+      permission.value = notificationPermission();
+    },
+    follow(ringing) {
+      if (loaded) return loaded.follow(ringing);
+      if (ringing.length && permission.value === "granted" && typeof document !== "undefined" && document.visibilityState === "hidden") void get().then((a) => a.follow(ringing));
+    },
+  };
 }
 
 /** The favicon with a red dot: a ringing call shows in the tab strip. */
