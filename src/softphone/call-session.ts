@@ -290,7 +290,11 @@ export class CallSession {
     const s = this.ctx.settings();
     let mode: DtmfMode = s.dtmfMode;
     if (mode === "rfc4733") {
-      const sent = callMediaOf(this.session)?.sendDtmf(n.tones, { duration: s.dtmfDurationMs, interToneGap: s.dtmfInterToneGapMs }) ?? false;
+      const media = callMediaOf(this.session);
+      // insertDTMF replaces the tones still waiting to be played: keys pressed in quick succession
+      // would lose all but the one playing and the last. The waiting ones go again, in front.
+      const waiting = media?.peerConnection?.getSenders().find((sender) => sender.dtmf)?.dtmf?.toneBuffer ?? "";
+      const sent = media?.sendDtmf(waiting + n.tones, { duration: s.dtmfDurationMs, interToneGap: s.dtmfInterToneGapMs }) ?? false;
       if (!sent) {
         // No telephone-event negotiated (or nothing to send it on): SIP INFO still reaches the server.
         mode = "info";

@@ -214,6 +214,16 @@ describe("in a call", () => {
     expect(alice.call(id).dtmf).toEqual({ sent: "12#", mode: "rfc4733" });
   });
 
+  it("keeps the tones still waiting to be played when another key is pressed (insertDTMF replaces them)", async () => {
+    const { alice, id } = await talking();
+    await alice.phone.sendDtmf(id, "1");
+    // The sender is still playing "1" with "59" queued behind it when "#" is pressed.
+    alice.sdh(id).senders[0]!.dtmf.toneBuffer = "59";
+    await alice.phone.sendDtmf(id, "#");
+    expect(alice.sdh(id).dtmf.map((d) => d.tones)).toEqual(["1", "59#"]);
+    expect(alice.call(id).dtmf.sent).toBe("1#");
+  });
+
   it("sends DTMF as SIP INFO application/dtmf-relay when so configured, one request per tone", async () => {
     const { sw, alice, id } = await talking();
     alice.phone.updateSettings({ dtmfMode: "info", dtmfDurationMs: 160 });

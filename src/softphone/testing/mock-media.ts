@@ -63,7 +63,8 @@ export class FakeStream {
 
 export class FakeSender {
   replaced: FakeTrack[] = [];
-  dtmf = {};
+  /** RTCDTMFSender: `toneBuffer` holds the tones not played yet. */
+  dtmf: { toneBuffer: string } = { toneBuffer: "" };
   constructor(public track: FakeTrack | null) {}
   async replaceTrack(t: FakeTrack | null): Promise<void> {
     if (t) this.replaced.push(t);

@@ -124,7 +124,7 @@ export const en = {
       other: "The call could not be placed.",
     },
     keypad: "Keypad",
-    hideKeypad: "Hide keypad",
+    dialPad: "Dial pad",
     clear: "Delete last digit",
     unknownCaller: "Unknown caller",
     callWith: (who: string) => `Call with ${who}`,
@@ -132,7 +132,6 @@ export const en = {
     state: {
       dialing: "Calling…",
       ringingOut: "Ringing…",
-      earlyMedia: "The other side is playing audio",
       ringing: "Incoming call",
       waiting: "Call waiting",
       connecting: "Connecting…",
@@ -265,7 +264,8 @@ export const en = {
       muted: "Microphone muted.",
       unmuted: "Microphone on.",
       ended: (who: string, how: string) => `Call with ${who}: ${how}.`,
-      autoAnswer: (who: string) => `Answering the call from ${who} automatically.`,
+      autoAnswer: (who: string) => `Call from ${who}, answering automatically.`,
+      autoConnected: (who: string) => `Answered automatically. Connected to ${who}.`,
     },
   },
   history: {

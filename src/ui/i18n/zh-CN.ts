@@ -119,8 +119,8 @@ export const zhCN: Messages = {
       microphone: "无法打开麦克风。",
       other: "无法发起呼叫。",
     },
-    keypad: "拨号盘",
-    hideKeypad: "隐藏拨号盘",
+    keypad: "按键",
+    dialPad: "拨号盘",
     clear: "删除最后一位",
     unknownCaller: "未知来电",
     callWith: (who: string) => `与 ${who} 的通话`,
@@ -128,7 +128,6 @@ export const zhCN: Messages = {
     state: {
       dialing: "正在呼叫…",
       ringingOut: "对方振铃中…",
-      earlyMedia: "对方正在播放语音",
       ringing: "来电",
       waiting: "呼叫等待",
       connecting: "正在接通…",
@@ -261,7 +260,8 @@ export const zhCN: Messages = {
       muted: "麦克风已静音。",
       unmuted: "麦克风已打开。",
       ended: (who: string, how: string) => `与 ${who} 的通话：${how}。`,
-      autoAnswer: (who: string) => `正在自动接听 ${who} 的来电。`,
+      autoAnswer: (who: string) => `${who} 来电，正在自动接听。`,
+      autoConnected: (who: string) => `已自动接听，与 ${who} 通话中。`,
     },
   },
   history: {

@@ -66,7 +66,14 @@ export function CallCard({ call, compact = false }: { call: Call; compact?: bool
       data-direction={call.direction}
     >
       <div class="call-head">
-        {!compact && <Avatar name={name} />}
+        {!compact &&
+          (call.remote.name ? (
+            <Avatar name={name} />
+          ) : (
+            <span class="avatar" aria-hidden="true">
+              <PhoneIcon />
+            </span>
+          ))}
         <div class="call-who">
           <span class="call-name">{name}</span>
           {number && <span class="call-number">{number}</span>}
@@ -127,14 +134,14 @@ export function CallCard({ call, compact = false }: { call: Call; compact?: bool
         )}
         {answered && (
           <>
-            {button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => phone.setMuted(call.id, !call.muted), call.muted ? "secondary on" : "secondary")}
+            {button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => phone.setMuted(call.id, !call.muted), call.muted ? "ctl on" : "ctl")}
             {call.held && talkingElsewhere
-              ? button(m.swap, <SwapIcon />, () => act(phone.swap(call.id)))
+              ? button(m.swap, <SwapIcon />, () => act(phone.swap(call.id)), "ctl")
               : call.held
-                ? button(m.resume, <PlayIcon />, () => act(phone.resume(call.id)), "secondary on", { "aria-disabled": call.holdPending || undefined })
-                : button(m.hold, <PauseIcon />, () => act(phone.hold(call.id)), "secondary", { "aria-disabled": call.holdPending || undefined })}
-            {button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "secondary", { "aria-expanded": panel === "keypad" })}
-            {!inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "secondary", { "aria-expanded": panel === "transfer" })}
+                ? button(m.resume, <PlayIcon />, () => act(phone.resume(call.id)), "ctl on", { "aria-disabled": call.holdPending || undefined })
+                : button(m.hold, <PauseIcon />, () => act(phone.hold(call.id)), "ctl", { "aria-disabled": call.holdPending || undefined })}
+            {button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", { "aria-expanded": panel === "keypad" })}
+            {!inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" })}
           </>
         )}
         {inConsult && call.state !== "ended" && (

@@ -136,7 +136,7 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
         <div class="dial-actions">
           {callButton}
           {redialButton}
-          <button type="button" class="icon-button" aria-label={m.keypad} aria-expanded={keypad} title={m.keypad} onClick={() => setKeypad(!keypad)}>
+          <button type="button" class="icon-button" aria-label={m.dialPad} aria-expanded={keypad} title={m.dialPad} onClick={() => setKeypad(!keypad)}>
             <KeypadIcon />
           </button>
         </div>
@@ -146,7 +146,7 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
       </p>
       {keypad && !compact && (
         <div class="dial-keypad">
-          <Keypad label={m.keypad} onKey={(k) => setValue((v) => v + k)} />
+          <Keypad label={m.dialPad} onKey={(k) => setValue((v) => v + k)} />
           <button type="button" class="icon-button backspace" aria-label={m.clear} title={m.clear} onClick={() => setValue((v) => v.slice(0, -1))}>
             <BackspaceIcon />
           </button>

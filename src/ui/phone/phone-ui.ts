@@ -119,11 +119,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     playing = want ? { key, stop: tones.play(want[0], want[1]) } : undefined;
   });
 
-  phone.on("auto-answer", ({ callId }) => {
-    tones.play("cue", "speaker");
-    const c = phone.callsStore.getState().calls.find((x) => x.id === callId);
-    if (c) say(deps.t.value.phone.announce.autoAnswer(whoOf(c, deps.t.value)));
-  });
+  phone.on("auto-answer", () => void tones.play("cue", "speaker"));
   phone.on("notice", (n) => say(noticeText(n, deps.t.value)));
 
   phone.phoneStore.subscribe((s, prev) => {
@@ -161,7 +157,7 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
   const a = t.phone.announce;
   const who = whoOf(c, t);
   if (!o) {
-    if (c.state === "ringing") say(a.incoming(who));
+    if (c.state === "ringing") say(c.autoAnswer ? a.autoAnswer(who) : a.incoming(who));
     else if (c.direction === "outbound") say(a.calling(who));
     return;
   }
@@ -173,7 +169,7 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
     else if (o.state === "held") say(a.resumed(who));
     else if (c.state === "remote-held") say(a.remoteHeld(who));
     else if (o.state === "remote-held") say(a.remoteResumed(who));
-    else if (c.state === "active" && !wasAnswered) say(a.connected(who));
+    else if (c.state === "active" && !wasAnswered) say(c.autoAnswer ? a.autoConnected(who) : a.connected(who));
   }
   if (c.muted !== o.muted && c.state !== "ended") say(c.muted ? a.muted : a.unmuted);
   const tr = c.transfer;

@@ -73,7 +73,8 @@ export function registrationWords(
 export function stateText(call: Call, t: Messages, waiting: boolean): string {
   const s = t.phone.state;
   if (call.state === "ended") return call.end ? t.phone.end[call.end.kind] : s.ended;
-  if (call.state === "early") return call.progress?.earlyMedia ? s.earlyMedia : s.ringingOut;
+  // Early media is almost always the far end's own ringback: it reads as ringing all the same.
+  if (call.state === "early") return s.ringingOut;
   if (call.state === "ringing") return waiting ? s.waiting : s.ringing;
   return s[call.state];
 }

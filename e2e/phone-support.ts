@@ -1,0 +1,246 @@
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Locator, Page } from "@playwright/test";
+import { PASSWORD, expect, signIn, type Party, type PartyOptions } from "./fixtures";
+
+/**
+ * What the phone tests need around the app: tone files for the fake microphones, a probe that
+ * listens to what a page receives (WebAudio FFT of the remote audio, as a person would hear it),
+ * and the platform's simulated outside world (/sim) and call records (REST).
+ */
+
+/** A 48 kHz mono 16-bit WAV of a sine tone (10 s; Chromium loops the fake microphone file). */
+export function toneWav(frequency: number): string {
+  const dir = join(tmpdir(), "agentbar-tones");
+  const path = join(dir, `${frequency}hz.wav`);
+  if (existsSync(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  const rate = 48000;
+  const samples = rate * 10;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), 44 + i * 2);
+  // Written under another name first: parallel workers may ask for the same tone.
+  const partial = `${path}.${process.pid}`;
+  writeFileSync(partial, wav);
+  renameSync(partial, path);
+  return path;
+}
+
+export interface Heard {
+  /** Strongest frequency between 100 Hz and 4 kHz, Hz; 0 when nothing is received. */
+  frequency: number;
+  /** Its level, dBFS. */
+  db: number;
+}
+
+/**
+ * Runs in the page before the app: keeps every RTCPeerConnection the page makes, and analyses the
+ * audio they receive. The analysis reads the received tracks (what the calls play to the
+ * speaker), not the app's state: a label cannot pass it.
+ */
+function installAudioProbe() {
+  const Native = window.RTCPeerConnection;
+  const pcs: RTCPeerConnection[] = [];
+  let created = 0;
+  let closed = 0;
+  let collected = 0;
+  const registry = new FinalizationRegistry(() => collected++);
+  class Probed extends Native {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      created++;
+      pcs.push(this);
+      registry.register(this, null);
+      let counted = false;
+      const countClose = () => {
+        if (counted || (this.connectionState !== "closed" && this.signalingState !== "closed")) return;
+        counted = true;
+        closed++;
+        pcs.splice(pcs.indexOf(this), 1);
+      };
+      this.addEventListener("signalingstatechange", countClose);
+      this.addEventListener("connectionstatechange", countClose);
+      const close = this.close.bind(this);
+      this.close = () => {
+        close();
+        countClose();
+      };
+    }
+  }
+  window.RTCPeerConnection = Probed;
+  const analysers = new Map<string, { ctx: AudioContext; analyser: AnalyserNode }>();
+  const w = window as unknown as { __agentbarTest: unknown };
+  w.__agentbarTest = {
+    /**
+     * The strongest tone received over every open connection whose track is playing (a held
+     * call's track is disabled): what the agent hears.
+     */
+    peak(): { frequency: number; db: number } {
+      let out = { frequency: 0, db: -Infinity };
+      for (const pc of pcs) {
+        if (pc.connectionState === "closed") continue;
+        for (const receiver of pc.getReceivers()) {
+          const track = receiver.track;
+          if (track.kind !== "audio" || track.readyState !== "live" || !track.enabled) continue;
+          let a = analysers.get(track.id);
+          if (!a) {
+            const ctx = new AudioContext({ sampleRate: 48000 });
+            const analyser = ctx.createAnalyser();
+            analyser.fftSize = 8192;
+            analyser.smoothingTimeConstant = 0;
+            ctx.createMediaStreamSource(new MediaStream([track])).connect(analyser);
+            a = { ctx, analyser };
+            analysers.set(track.id, a);
+          }
+          const bins = new Float32Array(a.analyser.frequencyBinCount);
+          a.analyser.getFloatFrequencyData(bins);
+          const hz = a.ctx.sampleRate / a.analyser.fftSize;
+          for (let i = Math.floor(100 / hz); i < Math.ceil(4000 / hz); i++) {
+            if (bins[i]! > out.db) out = { frequency: Math.round(i * hz), db: Math.round(bins[i]!) };
+          }
+        }
+      }
+      return out;
+    },
+    connections: () => ({ created, closed, open: pcs.length, collected }),
+  };
+}
+
+export async function addAudioProbe(page: Page): Promise<void> {
+  await page.addInitScript(installAudioProbe);
+}
+
+export function heard(page: Page): Promise<Heard> {
+  return page.evaluate(() => (window as unknown as { __agentbarTest: { peak(): Heard } }).__agentbarTest.peak());
+}
+
+const near = (h: Heard, frequency: number) => Math.abs(h.frequency - frequency) <= 15 && h.db > -70;
+
+/** Waits until the page's newest call receives a tone of `frequency` as its strongest sound. */
+export async function expectHears(page: Page, frequency: number, what: string): Promise<void> {
+  // The poll yields the expected frequency once it is heard, else what is heard: a failure shows it.
+  await expect
+    .poll(
+      async () => {
+        const h = await heard(page);
+        return near(h, frequency) ? frequency : `${h.frequency} Hz at ${h.db} dB`;
+      },
+      { message: `${what}: expected to hear ${frequency} Hz`, timeout: 15_000, intervals: [200] },
+    )
+    .toBe(frequency);
+}
+
+export interface Agent extends Party {
+  extension: string;
+  tone: number;
+  /** The call cards of this agent's page. */
+  calls: Locator;
+  card(state?: string): Locator;
+  dial(number: string): Promise<void>;
+  hears(frequency: number, what?: string): Promise<void>;
+}
+
+/** Signs a demo agent in, in its own browser whose microphone plays `tone`, and waits for the phone to register. */
+export async function agent(
+  newParty: (options?: PartyOptions) => Promise<Party>,
+  login: string,
+  extension: string,
+  tone: number,
+  options: { layout?: "bar" | "side" | "full"; locale?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Agent> {
+  const party = await newParty({ fakeAudioWav: toneWav(tone), ...(options.locale ? { locale: options.locale } : {}), ...(options.viewport ? { viewport: options.viewport } : {}) });
+  await addAudioProbe(party.page);
+  await party.open(options.layout ? { layout: options.layout } : {});
+  if (options.locale?.startsWith("zh")) {
+    await party.page.getByLabel("登录名").fill(login);
+    await party.page.getByLabel("密码", { exact: true }).fill(PASSWORD);
+    await party.page.getByRole("button", { name: "登录" }).click();
+  } else await signIn(party.page, login, PASSWORD);
+  await expect(party.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
+  const calls = party.page.getByTestId("call");
+  return {
+    ...party,
+    extension,
+    tone,
+    calls,
+    card: (state) => (state ? party.page.locator(`[data-testid=call][data-state=${state}]`) : calls.first()),
+    dial: async (number) => {
+      await party.page.getByLabel("Number to call").fill(number);
+      await party.page.getByLabel("Number to call").press("Enter");
+    },
+    hears: (frequency, what = `${login}'s page`) => expectHears(party.page, frequency, what),
+  };
+}
+
+/** What a simulated party reports through /sim. */
+export interface SimReport {
+  uuid: string;
+  state: string;
+  hearing: number[];
+  hearingMusic: boolean;
+  heard: { frequency: number; levelDb: number; from: string; to: string }[];
+  digits: { info: string; inband: string };
+  hangupCause: string | null;
+}
+
+export function sim(baseUrl: string) {
+  const json = async <T>(path: string, init?: RequestInit): Promise<T> => {
+    const r = await fetch(baseUrl + path, { ...init, headers: { "content-type": "application/json" } });
+    if (!r.ok) throw new Error(`${init?.method ?? "GET"} ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as T;
+  };
+  return {
+    /** Live simulated channels for a number (dialled or calling). */
+    channels: async (number: string) => (await json<{ data: SimReport[] }>(`/sim/channels?number=${encodeURIComponent(number)}`)).data,
+    channel: (uuid: string) => json<SimReport>(`/sim/channels/${uuid}`),
+    /** A simulated caller saying `frequency` Hz calls `destination`. */
+    call: (destination: string, frequency: number, callerIdNumber = "5550123", callerIdName = "Casey Customer") =>
+      json<SimReport>("/sim/calls", { method: "POST", body: JSON.stringify({ destination, frequency, callerIdNumber, callerIdName }) }),
+    hangup: (uuid: string) => json<SimReport>(`/sim/channels/${uuid}/hangup`, { method: "POST", body: "{}" }),
+  };
+}
+
+/** The one live simulated channel of a number, once it exists. */
+export async function simChannelOf(s: ReturnType<typeof sim>, number: string): Promise<SimReport> {
+  let found: SimReport | undefined;
+  await expect.poll(async () => (found = (await s.channels(number))[0]) !== undefined, { message: `a simulated channel for ${number}` }).toBe(true);
+  return found!;
+}
+
+/** Waits until the simulated party hears `frequency` (strongest or among the strongest tones). */
+export async function expectSimHears(s: ReturnType<typeof sim>, uuid: string, frequency: number, what: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const hearing = (await s.channel(uuid)).hearing;
+        return hearing.some((f) => Math.abs(f - frequency) <= 15) ? frequency : hearing;
+      },
+      { message: `${what}: expected to hear ${frequency} Hz`, timeout: 15_000, intervals: [200] },
+    )
+    .toBe(frequency);
+}
+
+/** Call records through the REST API, as an administrator sees them. */
+export async function cdrs(baseUrl: string, query: Record<string, string>): Promise<{ uuid: string; hangup_cause: string; caller_id_number: string; destination_number: string }[]> {
+  const session = await fetch(`${baseUrl}/api/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: "admin", password: PASSWORD }),
+  }).then((r) => r.json() as Promise<{ token: string }>);
+  const r = await fetch(`${baseUrl}/api/cdrs?${new URLSearchParams(query)}`, { headers: { "X-XTRA-AUTH-ID": session.token } });
+  if (!r.ok) throw new Error(`GET /api/cdrs: ${r.status}`);
+  return ((await r.json()) as { data: never[] }).data;
+}
