@@ -124,6 +124,8 @@ export type EavesdropMode =
 
 export interface SwitchEvents {
   "channel-create": (ch: Channel) => void;
+  /** An outbound channel rings (180/183 from the phone, a simulated party ringing) or an inbound one got early media. */
+  "channel-progress": (ch: Channel) => void;
   "channel-answer": (ch: Channel) => void;
   "channel-bridge": (a: Channel, b: Channel) => void;
   "channel-unbridge": (a: Channel, b: Channel) => void;
