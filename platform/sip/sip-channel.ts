@@ -290,7 +290,8 @@ export class SipOutboundChannel extends SipChannel {
     });
     inviter.stateChange.addListener((state) => {
       if (state === SessionState.Established) this.won(fork);
-      if (state === SessionState.Terminated && fork !== this.winner) this.failed(fork, fork.status ?? 487);
+      // sip.js ends the session before it hands the final response to the request delegate.
+      if (state === SessionState.Terminated && fork !== this.winner) setImmediate(() => this.failed(fork, fork.status ?? 487));
     });
     inviter
       .invite({

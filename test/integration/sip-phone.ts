@@ -266,6 +266,11 @@ export class TestCall {
     return this.session.state;
   }
 
+  /** The SIP Call-ID of the call as this phone sees it. */
+  get callId(): string {
+    return this.session instanceof Invitation ? this.session.request.callId : this.session.request.callId;
+  }
+
   /** A header of the INVITE this call came in with (incoming calls). */
   header(name: string): string | undefined {
     return this.session instanceof Invitation ? this.session.request.getHeader(name) : undefined;
