@@ -26,6 +26,21 @@ describe("DtmfDetector", () => {
     expect(receive("9955*", { toneMs: 40, gapMs: 40 })).toBe("9955*");
   });
 
+  it("counts repeated digits at minimal pauses not aligned to frames", () => {
+    expect(receive("7777", { toneMs: 45, gapMs: 45 })).toBe("7777");
+  });
+
+  it("does not split a digit in two when a codec glitch distorts 30 ms of it", () => {
+    const detector = new DtmfDetector();
+    const tone = new DtmfGenerator("5", { toneMs: 300, gapMs: 100 });
+    const glitch = withNoise(null, -15, 3);
+    for (let i = 0; i < 40; i++) {
+      const frame = tone.nextFrame() ?? new Int16Array(480);
+      detector.push(i >= 10 && i < 13 ? glitch.nextFrame()! : frame);
+    }
+    expect(detector.digits).toBe("5");
+  });
+
   it("receives digits in noise 10 dB below the tones", () => {
     expect(receive("5*08#", {}, -25)).toBe("5*08#");
   });

@@ -10,8 +10,11 @@ export interface DtmfDetectorOptions {
   maxReverseTwistDb?: number;
   /** Consecutive agreeing windows needed to accept a digit (each window 20 ms, 10 ms apart). */
   onWindows?: number;
-  /** Consecutive windows without the digit that end it; a repeated digit needs this gap. */
+  /** Consecutive quiet windows that end a digit; a repeated digit needs this pause. */
   offWindows?: number;
+  /** Windows of other sound (not quiet, not the digit) that end a digit: a codec glitch inside
+   * a tone is shorter than this and must not split the digit in two. */
+  maxDropoutWindows?: number;
 }
 
 const FREQUENCIES = [...DTMF_ROWS, ...DTMF_COLUMNS];
@@ -27,9 +30,11 @@ const MIN_GROUP_MARGIN_DB = 6;
  * frequencies with single-bin DFTs (a Goertzel bank, computed per frame and combined, so each
  * sample is visited once). A window shows a digit when one row and one column frequency stand out
  * in their groups, their levels are within the twist limits and together they carry most of the
- * window's power. A digit is accepted after `onWindows` agreeing windows (about 30 ms of tone)
- * and ends after `offWindows` windows without it, which debounces Opus glitches inside a tone and
- * makes a repeated digit count twice only when separated by a pause.
+ * window's power. A digit is accepted after `onWindows` agreeing windows (about 30 ms of tone).
+ * It ends after `offWindows` quiet windows (15 dB below the digit: the pause between key
+ * presses), or after `maxDropoutWindows` windows of anything else. The second rule is longer
+ * because an Opus or jitter-buffer glitch inside a tone briefly distorts it without making it
+ * quiet; ending the digit there would count one key press twice.
  */
 export class DtmfDetector {
   private readonly cos: Float64Array[];
@@ -43,7 +48,11 @@ export class DtmfDetector {
   private readonly maxReverseTwistDb: number;
   private readonly onWindows: number;
   private readonly offWindows: number;
+  private readonly maxDropoutWindows: number;
   private current: DtmfDigit | null = null;
+  private currentPower = 0;
+  private quietRun = 0;
+  private missingRun = 0;
   private candidate: DtmfDigit | null = null;
   private candidateCount = 0;
   private heard = "";
@@ -60,6 +69,7 @@ export class DtmfDetector {
     this.maxReverseTwistDb = options.maxReverseTwistDb ?? 8;
     this.onWindows = options.onWindows ?? 2;
     this.offWindows = options.offWindows ?? 2;
+    this.maxDropoutWindows = options.maxDropoutWindows ?? 5;
   }
 
   /** Digits received so far. */
@@ -103,7 +113,8 @@ export class DtmfDetector {
     const previous = this.previous;
     this.previous = { re, im, energy };
     if (!previous) return;
-    this.step(this.classify(previous, { re, im, energy }));
+    const windowPower = (previous.energy + energy) / WINDOW_SAMPLES;
+    this.step(this.classify(previous, { re, im, energy }), windowPower);
   }
 
   private classify(first: { re: Float64Array; im: Float64Array; energy: number }, second: { re: Float64Array; im: Float64Array; energy: number }): DtmfDigit | null {
@@ -128,15 +139,28 @@ export class DtmfDetector {
     return dtmfDigitAt(row.index, column.index - 4);
   }
 
-  private step(seen: DtmfDigit | null): void {
-    if (seen === this.candidate) this.candidateCount++;
+  private step(seen: DtmfDigit | null, windowPower: number): void {
+    if (this.current !== null) {
+      if (seen === this.current) {
+        this.quietRun = 0;
+        this.missingRun = 0;
+      } else {
+        this.missingRun++;
+        this.quietRun = windowPower < this.currentPower / 30 ? this.quietRun + 1 : 0;
+        if (this.quietRun >= this.offWindows || this.missingRun >= this.maxDropoutWindows) this.current = null;
+      }
+    }
+    if (seen !== null && seen === this.candidate) this.candidateCount++;
     else {
       this.candidate = seen;
-      this.candidateCount = 1;
+      this.candidateCount = seen === null ? 0 : 1;
     }
-    if (this.current !== null && this.candidate !== this.current && this.candidateCount >= this.offWindows) this.current = null;
-    if (this.current === null && this.candidate !== null && this.candidateCount >= this.onWindows) {
+    // A different digit that holds for `onWindows` replaces the current one without a pause.
+    if (this.candidate !== null && this.candidate !== this.current && this.candidateCount >= this.onWindows) {
       this.current = this.candidate;
+      this.currentPower = windowPower;
+      this.quietRun = 0;
+      this.missingRun = 0;
       this.heard += this.candidate;
       for (const listener of this.listeners) listener(this.candidate);
     }

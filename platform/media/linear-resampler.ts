@@ -9,8 +9,11 @@ import { clampSample } from "./frame";
  * as a tone. Opus arrives at 48 kHz and never passes through here.
  */
 export class LinearResampler {
-  private readonly step: number;
-  /** Position of the next output sample, in input samples from the start of the next chunk. */
+  /**
+   * Position of the next output sample in input samples from the start of the next chunk,
+   * counted in units of 1/outputRate so that the arithmetic is exact and chunked input gives the
+   * same samples as one long input.
+   */
   private position = 0;
   private previous = 0;
 
@@ -18,25 +21,27 @@ export class LinearResampler {
     readonly inputRate: number,
     readonly outputRate: number,
   ) {
-    if (!(inputRate > 0) || !(outputRate > 0)) throw new RangeError(`bad sample rates ${inputRate} -> ${outputRate}`);
-    this.step = inputRate / outputRate;
+    if (!Number.isInteger(inputRate) || !Number.isInteger(outputRate) || inputRate <= 0 || outputRate <= 0) {
+      throw new RangeError(`bad sample rates ${inputRate} -> ${outputRate}`);
+    }
   }
 
   process(input: Int16Array): Int16Array {
     if (this.inputRate === this.outputRate) return input.slice();
     const n = input.length;
     if (n === 0) return new Int16Array(0);
+    const unit = this.outputRate;
     const out: number[] = [];
     let t = this.position;
-    while (t <= n - 1) {
-      const i = Math.floor(t);
-      const frac = t - i;
+    while (t <= (n - 1) * unit) {
+      const i = Math.floor(t / unit);
+      const frac = (t - i * unit) / unit;
       const a = i < 0 ? this.previous : input[i]!;
       const b = input[i + 1] ?? a;
       out.push(clampSample(a + (b - a) * frac));
-      t += this.step;
+      t += this.inputRate;
     }
-    this.position = t - n;
+    this.position = t - n * unit;
     this.previous = input[n - 1]!;
     return Int16Array.from(out);
   }

@@ -185,6 +185,38 @@ describe("mixer", () => {
     expect(largestStep(around)).toBeLessThan(1200);
   });
 
+  it("switches within one frame, cross-fading so that the switch cannot click", () => {
+    plane = manualPlane();
+    const constant = (label: string, value: number) => ({ label, nextFrame: () => new Int16Array(FRAME_SAMPLES).fill(value) });
+    const listener = plane.createParty("listener");
+    const high = plane.createParty("high", constant("high", 8000));
+    const low = plane.createParty("low", constant("low", -8000));
+    const frames: Frame[] = [];
+    listener.onHeard((f) => frames.push(f));
+    plane.bridge(listener, high);
+    runTicks(plane, 50);
+    plane.bridge(listener, low);
+    runTicks(plane, 50);
+    expect(frames[4]!.every((s) => s === 8000)).toBe(true);
+    const fade = frames[5]!;
+    expect(fade[0]).toBeGreaterThan(7900);
+    expect(fade[479]).toBe(-8000);
+    expect(frames[6]!.every((s) => s === -8000)).toBe(true);
+    // A hard switch would jump by 16 000; the fade moves by 16 000 / 480 per sample.
+    expect(largestStep(frames)).toBeLessThanOrEqual(34);
+
+    // Muting fades out the same way, and unmuting fades back in.
+    low.inputEnabled = false;
+    runTicks(plane, 30);
+    low.inputEnabled = true;
+    runTicks(plane, 30);
+    expect(frames[10]![0]).toBeLessThan(-7900);
+    expect(frames[10]![479]).toBe(0);
+    expect(frames[11]!.every((s) => s === 0)).toBe(true);
+    expect(frames[13]![479]).toBe(-8000);
+    expect(largestStep(frames)).toBeLessThanOrEqual(34);
+  });
+
   it("clips a loud mix instead of wrapping around", () => {
     plane = manualPlane();
     const listener = plane.createParty("listener");

@@ -27,7 +27,7 @@ export async function connectPeerConnectionPair(prepare: (offerer: RTCPeerConnec
   };
   try {
     prepare(offerer, answerer);
-    const connected = Promise.all([offerer, answerer].map(waitConnected));
+    const connected = Promise.all([waitConnected(offerer), waitConnected(answerer)]);
     const offer = await offerer.createOffer();
     await offerer.setLocalDescription(offer);
     await answerer.setRemoteDescription(offer);

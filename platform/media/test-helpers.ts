@@ -63,3 +63,12 @@ export function largestStep(frames: readonly Frame[]): number {
   }
   return largest;
 }
+
+/** Waits for a condition by polling; fails with `what` if it does not hold within the time. */
+export async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
