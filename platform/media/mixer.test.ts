@@ -257,6 +257,23 @@ describe("mixer", () => {
     expect(plane.mixer.endpointCount).toBe(1);
   });
 
+  it("forgets rooms that calls have left, and takes them back when used again", () => {
+    plane = manualPlane();
+    const a = party("A", 440);
+    const b = party("B", 1000);
+    const first = plane.bridge(a.party, b.party);
+    const second = plane.bridge(a.party, b.party);
+    runTicks(plane, 20);
+    expect(first.size).toBe(0);
+    expect(plane.mixer.roomCount).toBe(1);
+    first.add(a.party);
+    runTicks(plane, 20);
+    expect(plane.mixer.roomCount).toBe(2);
+    second.close();
+    first.close();
+    expect(plane.mixer.roomCount).toBe(0);
+  });
+
   it("echo: a party says back what it hears", () => {
     plane = manualPlane();
     const caller = party("caller", 700);

@@ -51,9 +51,7 @@ export class Mixer implements RoomHost {
   }
 
   createRoom(label: string): Room {
-    const room = new Room(this, label, this.options.holdMusic);
-    this.rooms.add(room);
-    return room;
+    return new Room(this, label, this.options.holdMusic);
   }
 
   /** The room an endpoint is in, if any. */
@@ -71,6 +69,12 @@ export class Mixer implements RoomHost {
     return this.endpoints.size;
   }
 
+  /** Rooms with someone or something in them. */
+  get roomCount(): number {
+    this.rebuildIfStale();
+    return this.rooms.size;
+  }
+
   claim(endpoint: MediaEndpoint, room: Room): void {
     this.add(endpoint);
     const previous = this.roomOf.get(endpoint);
@@ -84,14 +88,16 @@ export class Mixer implements RoomHost {
     this.stale = true;
   }
 
-  topologyChanged(): void {
+  roomChanged(room: Room): void {
+    // Rooms are tracked only while they have something in them, so that a room the caller
+    // forgot to close costs nothing once its call has moved on.
+    if (!room.closed) this.rooms.add(room);
     this.stale = true;
   }
 
   /** One media tick: read everything that speaks, mix, deliver to everything that hears. */
   tick(): void {
     this.rebuildIfStale();
-    for (const room of this.rooms) if (room.closed) this.rooms.delete(room);
 
     const frames = new Map<FrameSource, Frame | null>();
     const pull = (source: FrameSource) => {
@@ -125,7 +131,10 @@ export class Mixer implements RoomHost {
     const hearing = new Map<MediaEndpoint, FrameSource[]>();
     for (const endpoint of this.endpoints) hearing.set(endpoint, this.roomOf.get(endpoint)?.hearingOf(endpoint) ?? []);
     const sources = new Set<FrameSource>();
-    for (const room of this.rooms) if (!room.closed) for (const source of room.sources()) sources.add(source);
+    for (const room of this.rooms) {
+      if (room.closed || room.idle) this.rooms.delete(room);
+      else for (const source of room.sources()) sources.add(source);
+    }
     this.hearing = hearing;
     this.pulledSources = [...sources];
   }

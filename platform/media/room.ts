@@ -17,7 +17,8 @@ export type RoomRole = "talker" | "listener" | "held" | { whisperTo: readonly Me
 export interface RoomHost {
   claim(endpoint: MediaEndpoint, room: Room): void;
   release(endpoint: MediaEndpoint, room: Room): void;
-  topologyChanged(): void;
+  /** Something in the room changed: who is in it, a role, what it plays. */
+  roomChanged(room: Room): void;
 }
 
 /**
@@ -48,6 +49,11 @@ export class Room {
     return this.roles.size;
   }
 
+  /** Nobody in it, nothing playing, nobody on hold elsewhere: the mixer may forget it. */
+  get idle(): boolean {
+    return this.roles.size === 0 && this.players.size === 0 && this.heldAway.size === 0;
+  }
+
   members(): MediaEndpoint[] {
     return [...this.roles.keys()];
   }
@@ -67,7 +73,7 @@ export class Room {
     if (!this.roles.has(endpoint)) this.host.claim(endpoint, this);
     this.heldAway.delete(endpoint);
     this.roles.set(endpoint, role);
-    this.host.topologyChanged();
+    this.host.roomChanged(this);
     return this;
   }
 
@@ -78,10 +84,10 @@ export class Room {
 
   /** The endpoint leaves; it hears silence until it joins another room. */
   remove(endpoint: MediaEndpoint): void {
-    if (this.heldAway.delete(endpoint)) this.host.topologyChanged();
+    if (this.heldAway.delete(endpoint)) this.host.roomChanged(this);
     if (!this.roles.delete(endpoint)) return;
     this.host.release(endpoint, this);
-    this.host.topologyChanged();
+    this.host.roomChanged(this);
   }
 
   /** Called by the mixer when the endpoint joined another room. */
@@ -102,9 +108,9 @@ export class Room {
   /** Plays a source to every member that hears the room, until the returned function is called. */
   play(source: FrameSource): () => void {
     this.players.add(source);
-    this.host.topologyChanged();
+    this.host.roomChanged(this);
     return () => {
-      if (this.players.delete(source)) this.host.topologyChanged();
+      if (this.players.delete(source)) this.host.roomChanged(this);
     };
   }
 
@@ -137,7 +143,7 @@ export class Room {
     for (const endpoint of [...this.roles.keys()]) this.remove(endpoint);
     this.players.clear();
     this.heldAway.clear();
-    this.host.topologyChanged();
+    this.host.roomChanged(this);
   }
 
   private anyoneHeld(): boolean {
