@@ -268,7 +268,7 @@ function totalUnderruns(): number {
 }
 
 async function shutdown(code: number): Promise<never> {
-  // Sinks and tracks first, peer connections last: the teardown order wrtc survives.
+  // Legs first, then their connections; process.exit because a natural exit crashes inside wrtc.
   await plane.close();
   for (const call of calls) call.close();
   await farEnds.close();

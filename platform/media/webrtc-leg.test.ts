@@ -61,7 +61,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  // Stop sinks and tracks before closing the connections: the order that keeps wrtc from crashing.
+  // Legs (sinks, tracks) first, then the connections they ran on.
   await plane?.close();
   browserA?.close();
   browserB?.close();

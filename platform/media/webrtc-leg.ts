@@ -25,8 +25,11 @@ export interface WebRtcLegStats {
  * the remote track, whose chunks are normalised to frames and queued in a jitter buffer that the
  * mixer drains one frame per tick (what the leg says).
  *
- * The leg never closes the peer connection: the SIP side owns it and must close it after the
- * leg (sink and track stopped first, which is the order that avoids wrtc's crashes on teardown).
+ * The leg never closes the peer connection: the SIP side owns it. Close the leg, then the
+ * connection (bench/wrtc-churn.ts found either order stable over hundreds of connections, but
+ * stopping the sink first means no audio arrives for a leg that is being torn down). A process
+ * that has used wrtc audio must end with process.exit(): a natural exit crashes in wrtc's
+ * static destructors (measured: exit status 139 once an RTCAudioSource has existed).
  */
 export class WebRtcLeg extends MediaEndpoint {
   readonly localTrack: MediaStreamTrack;
