@@ -51,6 +51,7 @@ export class Room {
 
   /** Nobody in it, nothing playing, nobody on hold elsewhere: the mixer may forget it. */
   get idle(): boolean {
+    for (const away of this.heldAway) if (away.closed) this.heldAway.delete(away);
     return this.roles.size === 0 && this.players.size === 0 && this.heldAway.size === 0;
   }
 
