@@ -1,4 +1,4 @@
-import { DtmfGenerator, sineTone, type FrameSource, type MediaPlane, type SimulatedParty, type ToneAnalysis } from "../media";
+import { DtmfGenerator, recognizesHoldMusic, sineTone, type FrameSource, type MediaPlane, type SimulatedParty, type ToneAnalysis, type ToneDetector } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause } from "../switch/types";
 import type { SimBehaviour } from "./numbers";
@@ -36,6 +36,7 @@ export class SimChannel extends ChannelBase {
   readonly received: ReceivedDigit[] = [];
   /** The frequency the party says (0: silence; undefined: echo). */
   frequency: number | undefined;
+  private readonly tones: ToneDetector;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly open = new Map<HeardTone, number>();
   private latest: ToneAnalysis | undefined;
@@ -50,8 +51,8 @@ export class SimChannel extends ChannelBase {
   ) {
     super(host, init);
     this.party = media.createParty(`sim ${init.direction === "inbound" ? init.callerIdNumber : init.destinationNumber}`);
-    const tones = media.detectTones(this.party, "heard");
-    tones.onAnalysis((analysis) => this.noteTones(analysis));
+    this.tones = media.detectTones(this.party, "heard");
+    this.tones.onAnalysis((analysis) => this.noteTones(analysis));
     const dtmf = media.detectDtmf(this.party, "heard");
     dtmf.onDigit((digit) => this.noteDigit(digit, "inband"));
     this.context = init.direction === "inbound" ? "public" : init.context ?? "default";
@@ -64,6 +65,11 @@ export class SimChannel extends ChannelBase {
   /** The latest tones the party hears, strongest first (Hz, rounded). */
   get hearing(): number[] {
     return (this.latest?.tones ?? []).map((t) => Math.round(t.frequency));
+  }
+
+  /** Whether the last two and a half seconds sounded like the platform's hold music. */
+  get hearsMusic(): boolean {
+    return recognizesHoldMusic(this.tones.recent(2500));
   }
 
   async answer(): Promise<void> {
@@ -128,6 +134,7 @@ export class SimChannel extends ChannelBase {
       frequency: this.echoing ? null : (this.frequency ?? null),
       echo: this.echoing,
       hearing: this.hearing,
+      hearingMusic: this.hearsMusic,
       heard: this.heard.map((t) => ({ ...t, frequency: Math.round(t.frequency * 10) / 10, levelDb: Math.round(t.levelDb * 10) / 10 })),
       dtmf: this.received,
       digits: {
