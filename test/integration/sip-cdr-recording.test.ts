@@ -63,7 +63,6 @@ describe("recordings", () => {
       expect(b.abs_path.endsWith(b.rel_path)).toBe(true);
       expect(a.media_file_id).toBe(b.media_file_id);
 
-      let file: MediaFileJson | undefined;
       await until("the recording is complete", () => {
         const row = f.ctx.mediaFiles.byId(Number(b.media_file_id));
         return row !== undefined && row.processing_flag === 0;
@@ -71,7 +70,7 @@ describe("recordings", () => {
       const listed = await f.get<Paged<MediaFileJson>>(`/api/media_files?uuid=${b.uuid}&type=RECORD`);
       expect(listed.status).toBe(200);
       expect(listed.body.rowCount).toBe(1);
-      file = listed.body.data[0];
+      const file = listed.body.data[0];
       expect(file).toMatchObject({ id: b.media_file_id, channel_uuid: b.uuid, type: "RECORD", ext: "wav", mime: "audio/wav", sample_rate: 48000, channels: 2 });
       expect(file!.duration).toBeGreaterThanOrEqual(1);
       expect((await f.get<MediaFileJson>(`/api/media_files/${file!.id}`)).body.id).toBe(file!.id);

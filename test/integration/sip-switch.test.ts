@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { recognizesHoldMusic } from "../../platform/media";
 import type { SimChannel } from "../../platform/sim/sim-channel";
 import type { Channel, HangupCause } from "../../platform/switch/types";
 import { sipFixture } from "./sip-fixture";
@@ -35,7 +34,7 @@ async function customerInQueue(queue: string): Promise<Channel> {
       entered.push(caller);
     },
   );
-  const placed = await f.sim<{ uuid: string }>("POST", "/sim/calls", { destination: queue, callerIdNumber: "+15550001111", callerIdName: "Jane Customer", frequency: 660 });
+  await f.sim("POST", "/sim/calls", { destination: queue, callerIdNumber: "+15550001111", callerIdName: "Jane Customer", frequency: 660 });
   await until("the customer is in the queue", () => entered.length === 1);
   return entered[0]!;
 }
