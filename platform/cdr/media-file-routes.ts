@@ -19,11 +19,12 @@ const listQuery = {
   },
 } as const;
 
-const fileParams = {
-  type: "object",
-  required: ["file"],
-  properties: { file: { type: "string", pattern: "^[0-9]+(\\.[A-Za-z0-9]+)?$" } },
-} as const;
+/** "<id>" or "<id>.<ext>"; anything else names no media file. */
+function parseFile(file: string): { id: number; ext?: string } {
+  const m = /^([0-9]+)(?:\.([A-Za-z0-9]+))?$/.exec(file);
+  if (!m) throw fail(404, "Media File Does Not Exist");
+  return { id: Number(m[1]), ...(m[2] ? { ext: m[2] } : {}) };
+}
 
 /**
  * Media files (spec document 2: Media files) as far as the platform makes them: call recordings,
@@ -63,9 +64,9 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
     mediaFileJson(owned(req, ctx.mediaFiles.byChannel(req.params.uuid))),
   );
 
-  app.get<{ Params: { file: string } }>("/api/media_files/:file", { schema: { params: fileParams } }, async (req, reply) => {
-    const [id, ext] = req.params.file.split(".") as [string, string | undefined];
-    const row = owned(req, ctx.mediaFiles.byId(Number(id)));
+  app.get<{ Params: { file: string } }>("/api/media_files/:file", async (req, reply) => {
+    const { id, ext } = parseFile(req.params.file);
+    const row = owned(req, ctx.mediaFiles.byId(id));
     if (ext === undefined) return mediaFileJson(row);
     if (ext.toLowerCase() !== row.ext.toLowerCase() || !existsSync(row.abs_path)) throw fail(404, "Media File Does Not Exist");
     return reply
@@ -74,8 +75,8 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
       .send(createReadStream(row.abs_path));
   });
 
-  app.delete<{ Params: { file: string } }>("/api/media_files/:file", { schema: { params: fileParams } }, async (req) => {
-    const id = Number(req.params.file.split(".")[0]);
+  app.delete<{ Params: { file: string } }>("/api/media_files/:file", async (req) => {
+    const { id } = parseFile(req.params.file);
     owned(req, ctx.mediaFiles.byId(id));
     ctx.mediaFiles.delete(id);
     return envelope(String(id));

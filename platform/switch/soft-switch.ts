@@ -483,15 +483,18 @@ export class SoftSwitch implements Switch, ChannelHost {
 
   ended(ch: ChannelBase): void {
     this.clearTimer(ch);
+    // Who goes with it: its partner and its listeners, unless parked. They are hung up after this
+    // channel's own record and event, so events come in the order the call ended.
+    const followers: ChannelBase[] = [];
     const partner = this.partners.get(ch);
     if (partner) {
       this.separate(ch, partner);
-      if (!this.parked.has(partner)) partner.hangup("NORMAL_CLEARING");
+      if (!this.parked.has(partner)) followers.push(partner);
     }
     for (const [listener, target] of [...this.eavesdrops]) {
       if (target === ch) {
         this.eavesdrops.delete(listener);
-        if (!this.parked.has(listener) && !this.partners.has(listener)) listener.hangup("NORMAL_CLEARING");
+        if (!this.parked.has(listener) && !this.partners.has(listener)) followers.push(listener);
       }
     }
     this.eavesdrops.delete(ch);
@@ -514,6 +517,7 @@ export class SoftSwitch implements Switch, ChannelHost {
       this.log.error({ err: error }, `call record of ${ch.uuid} not written`);
     }
     this.fire("channel-hangup", ch, ch.hangupCause ?? "NORMAL_CLEARING");
+    for (const follower of followers) follower.hangup("NORMAL_CLEARING");
   }
 
   /** Hangs up every channel (platform shutdown); resolves when their recordings are complete. */
