@@ -36,7 +36,9 @@ export class SimChannel extends ChannelBase {
   readonly received: ReceivedDigit[] = [];
   /** The frequency the party says (0: silence; undefined: echo). */
   frequency: number | undefined;
-  private readonly tones: ToneDetector;
+  /** Its ears while it is up; dropped when it ends (the report keeps what they found). */
+  private tones: ToneDetector | undefined;
+  private musicAtEnd = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly open = new Map<HeardTone, number>();
   private latest: ToneAnalysis | undefined;
@@ -69,7 +71,7 @@ export class SimChannel extends ChannelBase {
 
   /** Whether the last two and a half seconds sounded like the platform's hold music. */
   get hearsMusic(): boolean {
-    return recognizesHoldMusic(this.tones.recent(2500));
+    return this.tones ? recognizesHoldMusic(this.tones.recent(2500)) : this.musicAtEnd;
   }
 
   async answer(): Promise<void> {
@@ -184,6 +186,9 @@ export class SimChannel extends ChannelBase {
   private finish(cause: HangupCause, disposition: string, detail = ""): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.closeSegments(Date.now());
+    this.musicAtEnd = this.hearsMusic;
+    this.tones = undefined;
+    this.latest = undefined;
     this.markHungup(cause, disposition, detail);
     this.party.close();
   }

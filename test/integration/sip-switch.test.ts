@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { SessionState } from "sip.js";
+import { recognizesHoldMusic } from "../../platform/media";
 import type { SimChannel } from "../../platform/sim/sim-channel";
 import type { Channel, HangupCause } from "../../platform/switch/types";
 import { sipFixture } from "./sip-fixture";
@@ -94,6 +96,26 @@ describe("a queue call, the way the call-center engine makes it", () => {
     const cdr = await f.cdr(leg.uuid);
     expect(cdr.variables).toMatchObject({ cc_queue: "support", cc_side: "agent" });
     expect(cdr.other_uuid).toBe(member.uuid);
+  });
+});
+
+describe("routes", () => {
+  it("a phone calling a destination claimed with addRoute is answered by the route's handler", async () => {
+    const caller = await f.phone("1002", 1000);
+    const seen: string[] = [];
+    sw().addRoute(
+      (d) => d === "sales-line",
+      async (ch, d) => {
+        seen.push(`${ch.callerIdNumber} ${ch.kind} ${d}`);
+        await ch.answer();
+        sw().playMusic(ch);
+      },
+    );
+    const call = caller.call("sales-line");
+    await call.waitState(SessionState.Established);
+    await until("the caller hears hold music", () => recognizesHoldMusic(call.ears!.recent(2500)));
+    expect(seen).toEqual(["1002 sip sales-line"]);
+    await call.hangup();
   });
 });
 
