@@ -1,4 +1,4 @@
-import { DtmfGenerator, recognizesHoldMusic, sineTone, type FrameSource, type MediaPlane, type SimulatedParty, type ToneAnalysis, type ToneDetector } from "../media";
+import { DtmfGenerator, SAMPLE_RATE, recognizesHoldMusic, sineTone, type FrameSource, type MediaPlane, type SimulatedParty, type ToneAnalysis, type ToneDetector } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause } from "../switch/types";
 import type { SimBehaviour } from "./numbers";
@@ -39,8 +39,12 @@ export class SimChannel extends ChannelBase {
   /** Its ears while it is up; dropped when it ends (the report keeps what they found). */
   private tones: ToneDetector | undefined;
   private musicAtEnd = false;
+  private analysesSeen = 0;
+  /** Whether it has heard the platform's hold music at any time (waiting, held, consulted). */
+  musicHeard = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly open = new Map<HeardTone, number>();
+  private readonly counts = new WeakMap<HeardTone, number>();
   private latest: ToneAnalysis | undefined;
   private echoing = false;
 
@@ -137,6 +141,7 @@ export class SimChannel extends ChannelBase {
       echo: this.echoing,
       hearing: this.hearing,
       hearingMusic: this.hearsMusic,
+      heardMusic: this.musicHeard,
       heard: this.heard.map((t) => ({ ...t, frequency: Math.round(t.frequency * 10) / 10, levelDb: Math.round(t.levelDb * 10) / 10 })),
       dtmf: this.received,
       digits: {
@@ -185,7 +190,7 @@ export class SimChannel extends ChannelBase {
 
   private finish(cause: HangupCause, disposition: string, detail = ""): void {
     for (const timer of this.timers) clearTimeout(timer);
-    this.closeSegments(Date.now());
+    this.closeSegments();
     this.musicAtEnd = this.hearsMusic;
     this.tones = undefined;
     this.latest = undefined;
@@ -208,13 +213,21 @@ export class SimChannel extends ChannelBase {
 
   private noteTones(analysis: ToneAnalysis): void {
     this.latest = analysis;
-    const now = Date.now();
+    // Hold music is recognised over seconds of analyses; looking twice a second is enough.
+    if (!this.musicHeard && ++this.analysesSeen % 10 === 0 && this.hearsMusic) this.musicHeard = true;
+    // Times are media time (samples heard since the party was made), which is wall time in a
+    // running platform and stays exact when a test turns the clock by hand.
+    const now = this.createdAt.getTime() + analysis.endSample / (SAMPLE_RATE / 1000);
     const at = new Date(now).toISOString();
     for (const tone of analysis.tones) {
       const tolerance = Math.max(3, tone.frequency * 0.01);
       let segment: HeardTone | undefined;
       for (const open of this.open.keys()) if (Math.abs(open.frequency - tone.frequency) <= tolerance) segment = open;
       if (segment) {
+        // The segment's frequency is the mean of its analyses (the first can be a cross-fade).
+        const n = this.counts.get(segment) ?? 1;
+        segment.frequency = (segment.frequency * n + tone.frequency) / (n + 1);
+        this.counts.set(segment, n + 1);
         segment.to = at;
         segment.levelDb = Math.max(segment.levelDb, tone.levelDb);
         this.open.set(segment, now);
@@ -227,7 +240,7 @@ export class SimChannel extends ChannelBase {
     for (const [segment, last] of this.open) if (now - last > SEGMENT_GAP_MS) this.open.delete(segment);
   }
 
-  private closeSegments(now: number): void {
-    for (const [segment, last] of this.open) if (now - last >= 0) this.open.delete(segment);
+  private closeSegments(): void {
+    this.open.clear();
   }
 }

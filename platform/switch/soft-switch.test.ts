@@ -9,6 +9,7 @@ import type { MediaPlane } from "../media";
 import { manualPlane, runTicks } from "../media/test-helpers";
 import type { SimChannel } from "../sim/sim-channel";
 import { SimWorld } from "../sim/sim-world";
+import { queueCallerWorld } from "../sim/queue-caller-world";
 import { openDatabase, type Db } from "../store/db";
 import { readDemoData, seedDemoData } from "../store/seed";
 import { UserStore } from "../store/users";
@@ -209,5 +210,35 @@ describe("dialplan", () => {
     runTicks(plane, 400);
     expect(hears(caller, 900)).toBe(true);
     expect(caller.variables.get("transfer_destination")).toBe("blind:55510900");
+  });
+});
+
+describe("the simulated world for the call-center engine's queue callers", () => {
+  it("calls a destination, reports music apart from steady tones, presses keys and hangs up", async () => {
+    const agent = await party(440);
+    sw.addRoute(
+      (d) => d === "support",
+      async (caller) => {
+        await caller.answer();
+        sw.playMusic(caller);
+      },
+    );
+    const world = queueCallerWorld(sim);
+    const caller = await world.call({ destination: "support", callerIdName: "Jane", callerIdNumber: "5550009", toneHz: 660 });
+    expect(caller.channel.state).toBe("answered");
+    // The route's handler finishes (music on) before the hand-turned clock moves.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    runTicks(plane, 3000);
+    sw.bridge(caller.channel, agent);
+    runTicks(plane, 600);
+    caller.pressDtmf("7");
+    runTicks(plane, 400);
+    const heard = caller.heard();
+    expect(heard.music).toBe(true);
+    expect(heard.tones).toHaveLength(1);
+    expect(heard.tones[0]!.frequency).toBeCloseTo(440, 0);
+    expect(agent.report().digits.inband).toBe("7");
+    caller.hangup();
+    expect(caller.channel.state).toBe("hungup");
   });
 });
