@@ -1,4 +1,5 @@
 import {
+  type Core,
   Inviter,
   SessionState,
   UserAgent,
@@ -9,6 +10,7 @@ import {
   type Bye,
   type Cancel,
 } from "sip.js";
+import { NotifyUserAgentClient } from "sip.js/lib/core/user-agents/notify-user-agent-client.js";
 import type { MediaPlane, WebRtcLeg } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause, OriginateOptions } from "../switch/types";
@@ -216,6 +218,8 @@ export class SipInboundChannel extends SipChannel {
 interface Fork {
   binding: Binding;
   inviter: Inviter;
+  /** The early dialog the phone's 180 made, for NOTIFYs while it rings. */
+  early?: Core.Session;
   leg?: WebRtcLeg;
   status?: number;
   done: boolean;
@@ -297,6 +301,8 @@ export class SipOutboundChannel extends SipChannel {
       .invite({
         requestDelegate: {
           onProgress: (r) => {
+            const early = (r as Partial<Core.PrackableIncomingResponseWithSession>).session;
+            if (early) fork.early = early;
             if (r.message.statusCode && r.message.statusCode > 100) this.markProgress(false);
           },
           onReject: (r) => {
@@ -312,6 +318,25 @@ export class SipOutboundChannel extends SipChannel {
         fork.status ??= 503;
         this.failed(fork, fork.status);
       });
+  }
+
+  override phoneEvent(event: "talk" | "hold"): boolean {
+    const dialogs = this.winner ? [this.winner.inviter.dialog] : this.forks.filter((f) => !f.done).map((f) => f.early);
+    let sent = false;
+    for (const dialog of dialogs) {
+      if (!dialog) continue;
+      try {
+        // sip.js's dialog.notify() refuses early dialogs; FreeSWITCH sends this one while the
+        // phone rings, so the request is made by the core's user agent client directly.
+        new NotifyUserAgentClient(dialog as unknown as ConstructorParameters<typeof NotifyUserAgentClient>[0], undefined, {
+          extraHeaders: [`Event: ${event}`, "Subscription-State: terminated;reason=noresource"],
+        });
+        sent = true;
+      } catch (error) {
+        this.deps.log.debug({ err: error }, "phone event NOTIFY not sent");
+      }
+    }
+    return sent;
   }
 
   /** A contact's connection went away while it rang: it will never answer. */

@@ -120,6 +120,12 @@ export abstract class ChannelBase implements Channel {
   /** A digit the partner sent: phones are sent SIP INFO, simulated parties note it. */
   abstract deliverDtmf(digit: string, method: "info" | "inband"): void;
 
+  /**
+   * FreeSWITCH's uuid_phone_event: asks the phone to answer ("talk") or hold, with an in-dialog
+   * NOTIFY. Only phone legs have one; sip.js phones drop it while ringing (answer locally).
+   */
+  phoneEvent?(event: "talk" | "hold"): boolean;
+
   sendDtmf(digits: string): void {
     if (this.isUp) this.host.injectDtmf(this, digits);
   }

@@ -412,6 +412,14 @@ export class SoftSwitch implements Switch, ChannelHost {
     this.route(x, destination, hooks);
   }
 
+  /**
+   * uuid_phone_event: a NOTIFY with `Event: talk` (answer) or `Event: hold` to a phone leg, in its
+   * early dialog while it rings. False when the leg has no phone (or no dialog yet) to tell.
+   */
+  phoneEvent(ch: Channel, event: "talk" | "hold"): boolean {
+    return (ch as ChannelBase).phoneEvent?.(event) ?? false;
+  }
+
   // ---------------------------------------------------------------- Switch: recording
 
   record(ch: Channel): void {

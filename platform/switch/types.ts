@@ -167,6 +167,13 @@ export interface Switch {
   channels(): Channel[];
   /** Starts recording the call this channel is in (both sides) to a WAV file. */
   record(ch: Channel): void;
+  /**
+   * FreeSWITCH's uuid_phone_event: a NOTIFY with `Event: talk` (answer) or `Event: hold` to a
+   * phone leg, in its early dialog while it rings. Returns whether a NOTIFY went out (false for
+   * simulated legs, or before the phone's 180). sip.js phones drop it while ringing: they answer
+   * locally (see platform-facts §3.6).
+   */
+  phoneEvent?(ch: Channel, event: "talk" | "hold"): boolean;
 
   on<E extends keyof SwitchEvents>(event: E, listener: SwitchEvents[E]): this;
   off<E extends keyof SwitchEvents>(event: E, listener: SwitchEvents[E]): this;

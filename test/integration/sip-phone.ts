@@ -68,6 +68,8 @@ export class TestPhone {
   /** How the phone treats incoming calls: keep them ringing (default), answer, or reject. */
   incomingPolicy: "ring" | "answer" | { reject: number } = "ring";
   lastRegisterStatus?: number;
+  /** Every SIP message the phone received, as text. */
+  readonly wire: string[] = [];
   private readonly pendingLegs = new WeakMap<Session, TestCall>();
 
   constructor(readonly options: PhoneOptions) {
@@ -87,6 +89,12 @@ export class TestPhone {
         onInvite: (invitation) => this.onInvite(invitation),
       },
     });
+    const transport = this.ua.transport;
+    const deliver = transport.onMessage;
+    transport.onMessage = (message) => {
+      this.wire.push(message);
+      deliver?.(message);
+    };
   }
 
   static async start(options: PhoneOptions): Promise<TestPhone> {

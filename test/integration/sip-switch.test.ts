@@ -177,6 +177,19 @@ describe("supervision", () => {
     await supCall.hangup();
   });
 
+  it("uuid_phone_event: a ringing phone is sent NOTIFY Event: talk in its early dialog", async () => {
+    const agent = await f.phone("1002", 1000);
+    const leg = sw().originate({ extension: "1002" }, { callerIdName: "Queue", callerIdNumber: "5550100" });
+    await new Promise<void>((resolve) => leg.once("progress", () => resolve()));
+    const ringing = await agent.incoming();
+    expect(f.ctx.switch.phoneEvent?.(leg, "talk")).toBe(true);
+    await until("the phone received NOTIFY Event: talk", () =>
+      agent.wire.some((m) => m.startsWith("NOTIFY ") && /\r\nEvent: talk\r\n/i.test(m) && m.includes(ringing.callId)),
+    );
+    leg.hangup("ORIGINATOR_CANCEL");
+    await ringing.waitEnded();
+  });
+
   it("a ringing leg hung up as PICKED_OFF gets CANCEL as completed elsewhere", async () => {
     const agent = await f.phone("1002", 1000);
     const leg = sw().originate({ extension: "1002" }, { callerIdName: "Queue", callerIdNumber: "5550100" });
