@@ -135,6 +135,42 @@ describe("hold and music", () => {
   });
 });
 
+describe("consult, as the call-center engine does it", () => {
+  async function consulting() {
+    const customer = await party(1000);
+    const agent = await party(440);
+    const target = await party(700);
+    sw.bridge(customer, agent);
+    sw.unbridge(agent);
+    sw.playMusic(customer);
+    sw.playTone(agent, "ringback");
+    sw.bridge(agent, target, { parkAfterBridge: "both" });
+    runTicks(plane, 2600);
+    expect(customer.hearsMusic).toBe(true);
+    expect(hears(agent, 700) && hears(target, 440)).toBe(true);
+    return { customer, agent, target };
+  }
+
+  it("the target hangs up: the agent stays up and goes back to the customer", async () => {
+    const { customer, agent, target } = await consulting();
+    target.farEndHangup();
+    expect(agent.state).toBe("answered");
+    sw.bridge(agent, customer);
+    runTicks(plane, 400);
+    expect(hears(agent, 1000) && hears(customer, 440)).toBe(true);
+  });
+
+  it("the agent hangs up: the target stays up and takes the customer", async () => {
+    const { customer, agent, target } = await consulting();
+    agent.farEndHangup();
+    expect(target.state).toBe("answered");
+    expect(customer.state).toBe("answered");
+    sw.bridge(target, customer);
+    runTicks(plane, 400);
+    expect(hears(target, 1000) && hears(customer, 700)).toBe(true);
+  });
+});
+
 describe("eavesdropping", () => {
   it("listen, whisper and three-way", async () => {
     const agent = await party(440);
