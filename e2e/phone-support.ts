@@ -178,8 +178,9 @@ export async function agent(
     calls,
     card: (state) => (state ? party.page.locator(`[data-testid=call][data-state=${state}]`) : calls.first()),
     dial: async (number) => {
-      await party.page.getByLabel("Number to call").fill(number);
-      await party.page.getByLabel("Number to call").press("Enter");
+      const field = party.page.getByLabel(options.locale?.startsWith("zh") ? "要拨打的号码" : "Number to call");
+      await field.fill(number);
+      await field.press("Enter");
     },
     hears: (frequency, what = `${login}'s page`) => expectHears(party.page, frequency, what),
   };

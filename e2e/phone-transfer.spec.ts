@@ -75,7 +75,7 @@ test("a cancelled consultation returns agent1 to the customer", async ({ newPart
   await bob.card("ringing").getByRole("button", { name: "Answer" }).click();
   await alice.hears(1000, "alice hears bob while consulting");
 
-  await original.getByRole("button", { name: "Cancel transfer" }).click();
+  await alice.page.getByRole("article", { name: /Call with .*(Bob|1002)/ }).getByRole("button", { name: "Cancel transfer" }).click();
   await expect(bob.card()).toHaveAttribute("data-state", "ended");
   await expect(original).toHaveAttribute("data-state", "active");
   await alice.hears(700, "alice hears the customer again");

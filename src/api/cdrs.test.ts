@@ -47,6 +47,7 @@ describe("call records", () => {
     expect(page).toMatchObject({ rowCount: 41, page: 2, pageCount: 5 });
     expect(page.data[0]).toEqual({
       uuid: "a1b2",
+      bLegUuid: "",
       callerName: "Alice Agent",
       callerNumber: "1001",
       destination: "5550100",

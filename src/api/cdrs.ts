@@ -8,6 +8,8 @@ import { numberish, text, type Paged } from "./schemas";
  */
 export interface CallRecord {
   uuid: string;
+  /** The leg this one called (set on the calling leg): the two records are one call. */
+  bLegUuid: string;
   callerName: string;
   callerNumber: string;
   destination: string;
@@ -42,6 +44,7 @@ const count = v.optional(
 
 const CdrSchema = v.object({
   uuid: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
+  bleg_uuid: text,
   caller_id_name: text,
   caller_id_number: text,
   destination_number: text,
@@ -84,6 +87,7 @@ function toRecord(r: RawCdr): CallRecord {
   const recordingId = r.media_file_id && r.media_file_id !== "0" ? r.media_file_id : null;
   return {
     uuid: r.uuid,
+    bLegUuid: r.bleg_uuid,
     callerName: r.caller_id_name,
     callerNumber: r.caller_id_number,
     destination: r.destination_number,

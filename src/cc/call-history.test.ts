@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCallHistory, otherPartyOf } from "./call-history";
+import { createCallHistory, oneRecordPerCall, otherPartyOf } from "./call-history";
 import { createSessionStore } from "./session";
 import { createSettingsStore } from "./settings";
 import { memoryStorage } from "./storage";
@@ -102,9 +102,16 @@ describe("call history", () => {
 });
 
 describe("the other party of a record", () => {
-  const base = { uuid: "u", callerName: "Alice", callerNumber: "1001", destination: "5550100", direction: "inbound", startedAt: 0, answeredAt: null, endedAt: 0, duration: 0, billsec: 0, hangupCause: "", recordingId: null, sipCallId: "" };
+  const base = { uuid: "u", bLegUuid: "", callerName: "Alice", callerNumber: "1001", destination: "5550100", direction: "inbound", startedAt: 0, answeredAt: null, endedAt: 0, duration: 0, billsec: 0, hangupCause: "", recordingId: null, sipCallId: "" };
   it("is the number dialled when the user called, and the caller otherwise", () => {
     expect(otherPartyOf(base, "1001")).toEqual({ direction: "outgoing", number: "5550100", name: "" });
     expect(otherPartyOf({ ...base, callerNumber: "2000", callerName: "Bob", destination: "1001" }, "1001")).toEqual({ direction: "incoming", number: "2000", name: "Bob" });
+  });
+});
+
+describe("one record per call", () => {
+  const leg = (uuid: string, bLegUuid = "") => ({ uuid, bLegUuid, callerName: "", callerNumber: "1001", destination: "2000", direction: "inbound", startedAt: 0, answeredAt: null, endedAt: 0, duration: 0, billsec: 0, hangupCause: "", recordingId: null, sipCallId: "" });
+  it("keeps the calling leg of a call and drops the leg it called", () => {
+    expect(oneRecordPerCall([leg("b2"), leg("a2", "b2"), leg("b1"), leg("a1", "b1"), leg("lone")]).map((r) => r.uuid)).toEqual(["a2", "a1", "lone"]);
   });
 });

@@ -92,7 +92,7 @@ export function createCallHistory(deps: CallHistoryDeps): CallHistoryStore {
       try {
         const result = await listCdrs(client, queryOf(filter, wanted, perPage));
         if (serial !== loadSerial) return;
-        set({ status: "ready", records: result.data, page: result.page || wanted, pageCount: result.pageCount, rowCount: result.rowCount });
+        set({ status: "ready", records: oneRecordPerCall(result.data), page: result.page || wanted, pageCount: result.pageCount, rowCount: result.rowCount });
       } catch (e) {
         if (serial !== loadSerial) return;
         set({ status: "failed", error: e instanceof PlatformError ? { kind: e.kind, message: e.message } : { kind: "other", message: String(e) } });
@@ -146,6 +146,16 @@ function queryOf(f: CallHistoryFilter, page: number, perPage: number): CdrQuery 
     ...(f.destinationNumber.trim() ? { destinationNumber: f.destinationNumber.trim() } : {}),
     ...(f.lastDays > 0 ? { lastDays: f.lastDays } : { ...(f.startDate ? { startDate: f.startDate } : {}), ...(f.endDate ? { endDate: f.endDate } : {}) }),
   };
+}
+
+/**
+ * The platform records every leg (FreeSWITCH's log-b-leg): a call between the user and someone
+ * else is two records, the calling leg naming the called one in `bleg_uuid`. The calling leg
+ * stands for the call; a called leg whose caller is on another page still shows.
+ */
+export function oneRecordPerCall(records: readonly CallRecord[]): CallRecord[] {
+  const called = new Set(records.map((r) => r.bLegUuid).filter(Boolean));
+  return records.filter((r) => !called.has(r.uuid));
 }
 
 /**

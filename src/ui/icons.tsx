@@ -106,3 +106,9 @@ export const BackspaceIcon = path("M9 5h11v14H9l-6-7zM12 9l5 6M17 9l-5 6");
 export const IncomingIcon = path("M17 7 7 17M7 9v8h8");
 export const OutgoingIcon = path("M7 17 17 7M9 7h8v8");
 export const VolumeIcon = path("M4 9v6h4l5 4V5L8 9zM16 9a4 4 0 0 1 0 6M19 6a8 8 0 0 1 0 12");
+export const SearchIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="M16 16l4.5 4.5" />
+  </Svg>
+);

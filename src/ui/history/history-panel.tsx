@@ -4,7 +4,7 @@ import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHisto
 import type { CallRecord } from "../../api/cdrs";
 import { formatMoment } from "../i18n";
 import { storeSignal } from "../store-signal";
-import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon } from "../icons";
+import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon } from "../icons";
 import { useModel } from "../model";
 import { usePhone } from "../phone/use-phone";
 import { formatDuration } from "../phone/words";
@@ -100,7 +100,9 @@ function Row({ record }: { record: CallRecord }) {
   const playback = state.value.playback;
   const playing = playback?.uuid === record.uuid ? playback : null;
   const answered = record.billsec > 0 || record.answeredAt !== null;
-  const outcome = h.cause[record.hangupCause] ?? (answered ? h.cause.NORMAL_CLEARING : record.hangupCause || h.notAnswered);
+  // A call that ended normally without being answered was not answered, whoever hung up.
+  const normal = !record.hangupCause || record.hangupCause === "NORMAL_CLEARING";
+  const outcome = answered ? (normal ? h.cause.NORMAL_CLEARING : (h.cause[record.hangupCause] ?? record.hangupCause)) : normal ? h.notAnswered : (h.cause[record.hangupCause] ?? record.hangupCause);
   const who = other.name && other.name !== other.number ? other.name : other.number || t.value.phone.unknownCaller;
   return (
     <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
@@ -149,7 +151,9 @@ function Row({ record }: { record: CallRecord }) {
 
 /** The user's calls from the platform's call records: filters, pages, recordings, call back. */
 export function HistoryPanel() {
-  const { t, session } = useModel();
+  const { t, session, layout } = useModel();
+  // The side panel is narrow: its filters open on demand.
+  const [filtersOpen, setFiltersOpen] = useState(layout !== "side");
   const p = usePhone();
   const { history, state } = useHistory();
   const h = t.value.history;
@@ -174,11 +178,18 @@ export function HistoryPanel() {
     <section class="history-panel" aria-labelledby="history-title">
       <div class="history-head">
         <h2 id="history-title">{h.title}</h2>
-        <button type="button" class="icon-button" aria-label={h.refresh} title={h.refresh} onClick={() => void history.getState().load()}>
-          <RefreshIcon />
-        </button>
+        <div class="history-tools">
+          {layout === "side" && (
+            <button type="button" class="icon-button" aria-label={h.search} title={h.search} aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+              <SearchIcon />
+            </button>
+          )}
+          <button type="button" class="icon-button" aria-label={h.refresh} title={h.refresh} onClick={() => void history.getState().load()}>
+            <RefreshIcon />
+          </button>
+        </div>
       </div>
-      <Filters />
+      {filtersOpen && <Filters />}
       <div class="history-body" aria-busy={s.status === "loading"}>
         {s.status === "failed" && s.error && <p class="form-message is-error">{h.failed(s.error.message)}</p>}
         {s.status === "loading" && !s.records.length && <p class="history-note">{h.loading}</p>}

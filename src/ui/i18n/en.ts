@@ -283,7 +283,7 @@ export const en = {
     empty: "No calls found.",
     failed: (message: string) => `The call history could not be loaded: ${message}`,
     page: (page: number, count: number) => `Page ${page} of ${count}`,
-    total: (n: number) => (n === 1 ? "1 call" : `${n} calls`),
+    total: (n: number) => (n === 1 ? "1 record" : `${n} records`),
     previous: "Previous page",
     next: "Next page",
     incoming: "Incoming",

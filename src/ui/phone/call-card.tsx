@@ -15,9 +15,10 @@ type Panel = "keypad" | "transfer" | null;
 
 /**
  * One call: who, where it stands, for how long, and what can be done with it now. `compact` is
- * the bar's one-line form: icon buttons (still named), panels in popovers.
+ * the bar's one-line form: icon buttons (still named), panels in popovers. `minimal` (in the bar,
+ * for the calls other than the one talking) keeps only what gets to it: answer, or swap to it.
  */
-export function CallCard({ call, compact = false }: { call: Call; compact?: boolean }) {
+export function CallCard({ call, compact = false, minimal = false }: { call: Call; compact?: boolean; minimal?: boolean }) {
   const { t } = useModel();
   const p = usePhone();
   const m = t.value.phone;
@@ -56,6 +57,33 @@ export function CallCard({ call, compact = false }: { call: Call; compact?: bool
       {label(text)}
     </button>
   );
+
+  if (minimal) {
+    return (
+      <article class={`call-card compact minimal state-${call.state}`} aria-label={ringingHere ? m.incomingFrom(who) : m.callWith(who)} data-testid="call" data-state={call.state} data-direction={call.direction}>
+        <div class="call-head">
+          <div class="call-who">
+            <span class="call-name">{name}</span>
+            <span class="call-state" data-testid="call-state">
+              {stateText(call, t.value, ringingHere && talkingElsewhere)}
+            </span>
+          </div>
+        </div>
+        <div class="call-actions">
+          {ringingHere && (
+            <>
+              <button type="button" class="call-action answer" aria-label={m.answer} title={m.answer} onClick={() => act(phone.answer(call.id))}>
+                <PhoneIcon />
+                <span>{m.answer}</span>
+              </button>
+              {button(m.reject, <HangUpIcon />, () => act(phone.reject(call.id, 603)), "danger")}
+            </>
+          )}
+          {call.held && button(talkingElsewhere ? m.swap : m.resume, talkingElsewhere ? <SwapIcon /> : <PlayIcon />, () => act(talkingElsewhere ? phone.swap(call.id) : phone.resume(call.id)), "ctl")}
+        </div>
+      </article>
+    );
+  }
 
   return (
     <article
@@ -103,8 +131,8 @@ export function CallCard({ call, compact = false }: { call: Call; compact?: bool
         </div>
       )}
 
-      {consultOf && !compact && <p class="call-note">{m.consultFor(whoOf(consultOf, t.value))}</p>}
-      {consultWith && !compact && <p class="call-note">{m.consulting(whoOf(consultWith, t.value))}</p>}
+      {consultOf && !compact && call.state !== "ended" && <p class="call-note">{m.consultFor(whoOf(consultOf, t.value))}</p>}
+      {consultWith && !compact && call.state !== "ended" && <p class="call-note">{m.consulting(whoOf(consultWith, t.value))}</p>}
       {tr && call.state !== "ended" && <p class="call-note" role="status">{m.transferState[tr.state](displayTarget(tr.target))}</p>}
 
       {rr?.state === "pending" && (
@@ -144,14 +172,10 @@ export function CallCard({ call, compact = false }: { call: Call; compact?: bool
             {!inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" })}
           </>
         )}
-        {inConsult && call.state !== "ended" && (
+        {consultOf && call.state !== "ended" && (
           <>
-            <button type="button" class="primary" onClick={() => act(phone.completeConsult(call.id))}>
-              {m.completeTransfer}
-            </button>
-            <button type="button" class="secondary" onClick={() => act(phone.cancelConsult(call.id))}>
-              {m.cancelTransfer}
-            </button>
+            {button(m.completeTransfer, <TransferIcon />, () => act(phone.completeConsult(call.id)), "primary xfer")}
+            {button(m.cancelTransfer, <CloseIcon />, () => act(phone.cancelConsult(call.id)), "secondary xfer")}
           </>
         )}
         {call.state !== "ended" && !ringingHere && button(m.hangup, <HangUpIcon />, () => act(phone.hangup(call.id)), "danger hangup")}

@@ -14,10 +14,13 @@ export function CallList({ compact = false }: { compact?: boolean }) {
   const ended = all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
   const shown = compact && live.length ? live : [...live, ...ended];
   if (!shown.length) return null;
+  // The bar shows one call in full (the one talking, else the oldest) and the others in brief.
+  const talking = (c: (typeof live)[number]) => c.state !== "ringing" && c.state !== "held";
+  const primary = compact ? (shown.find(talking) ?? shown[0]) : undefined;
   return (
     <div class={`call-list${compact ? " compact" : ""}`} data-testid="calls">
       {shown.map((c) => (
-        <CallCard key={c.id} call={c} compact={compact} />
+        <CallCard key={c.id} call={c} compact={compact} minimal={compact && c !== primary} />
       ))}
     </div>
   );

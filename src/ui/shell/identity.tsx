@@ -52,12 +52,35 @@ export function IdentityLine({ user }: { user: SessionUser }) {
   );
 }
 
-/** The account card of the side panel and the full page. */
-export function AccountCard({ user, children }: { user: SessionUser; children?: ComponentChildren }) {
+/**
+ * The account card of the side panel and the full page. `compact` (next to the phone) keeps the
+ * name as the heading and puts the facts on one line, leaving the height to the calls.
+ */
+export function AccountCard({ user, children, compact = false }: { user: SessionUser; children?: ComponentChildren; compact?: boolean }) {
   const model = useModel();
   const t = model.t.value;
   const platformUrl = model.session.value.platformUrl;
   const ref = useLandingFocus();
+  const address = displayAddress(platformUrl, model.pageOrigin).replace(/^https?:\/\//, "");
+  if (compact) {
+    const facts = [user.login, roleName(user.role, t), user.extension ? t.shell.extensionShort(user.extension) : t.shell.noExtension, user.domain].filter(Boolean);
+    return (
+      <section class="account-card compact" aria-labelledby="account-name" data-testid="identity">
+        <div class="account-head">
+          <Avatar name={user.name} />
+          <div class="account-title">
+            <h1 id="account-name" tabIndex={-1} ref={ref as never}>
+              {user.name}
+            </h1>
+            <p class="account-role" title={`${t.shell.platform}: ${address}`}>
+              {facts.join(" · ")}
+            </p>
+          </div>
+        </div>
+        {children}
+      </section>
+    );
+  }
   return (
     <section class="account-card" aria-labelledby="account-name" data-testid="identity">
       <div class="account-head">
@@ -86,7 +109,7 @@ export function AccountCard({ user, children }: { user: SessionUser; children?: 
         )}
         <div>
           <dt>{t.shell.platform}</dt>
-          <dd>{displayAddress(platformUrl, model.pageOrigin).replace(/^https?:\/\//, "")}</dd>
+          <dd>{address}</dd>
         </div>
       </dl>
       {children}

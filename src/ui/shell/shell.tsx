@@ -109,7 +109,7 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
       </header>
       <main class="full-regions">
         <div class="full-column">
-          <AccountCard user={user} />
+          <AccountCard user={user} compact={!!regions.phone} />
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
         </div>
         {regions.history && <Region name="history">{regions.history}</Region>}
