@@ -4,7 +4,8 @@ import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
 import { storeSignal } from "../store-signal";
 import type { DesktopAlerts } from "./desktop-alerts";
-import { TonePlayer, type ToneName, type ToneOutput } from "./tones";
+import { toneFor } from "./tone-choice";
+import { TonePlayer } from "./tones";
 import { displayTarget, noticeText, reasonText, stateText, whoOf } from "./words";
 
 /** What the phone's components see: the phone's stores as signals, its sounds and alerts. */
@@ -104,15 +105,10 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     if (sessionState.value.status === "on") tones.probe();
   });
 
-  // Which tone the calls ask for: ringing (or the call-waiting beep while talking), or the local
-  // ringback while the far end rings without sending its own audio.
+  // The one tone the calls ask for, started and stopped as they change.
   let playing: { key: string; stop: () => void } | undefined;
   effect(() => {
-    const list = live.value;
-    const ringing = list.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer);
-    const busy = list.some((c) => c.state !== "ringing");
-    const ringback = list.some((c) => c.direction === "outbound" && c.state === "early" && !c.progress?.earlyMedia);
-    const want: [ToneName, ToneOutput] | undefined = ringing.length ? (busy ? ["waiting", "speaker"] : ["ring", "ringer"]) : ringback ? ["ringback", "speaker"] : undefined;
+    const want = toneFor(live.value);
     const key = want?.join(":") ?? "";
     if (playing?.key === key) return;
     playing?.stop();

@@ -1,0 +1,290 @@
+/**
+ * The browser phone's figures, in Chromium against the local platform, as an agent gets them:
+ * - the JavaScript the agent page downloads (measured, gzip as served compressed);
+ * - sign-in to registered: from the Sign in click to the status saying "Ready for calls";
+ * - INVITE to ringing card: from the INVITE reaching the page's WebSocket to the ringing call
+ *   card in the page;
+ * - Answer click to first remote audio: from the click to the first received audio above
+ *   -40 dBFS on the call's track (the simulated caller says 1000 Hz all along);
+ * - the page's heap (after garbage collection) and its RTCPeerConnections after 200 calls,
+ *   against after 20: a leak shows as growth.
+ * Every time is taken inside the page (event time stamps, performance.now), so Playwright's own
+ * round trips are not in the figures.
+ *
+ * Run: npm run bench -- phone   (or npx tsx bench/phone.bench.ts [--calls 200] [--timed 20])
+ */
+import { chromium, type Page } from "@playwright/test";
+import { execSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { startPlatform } from "../platform/platform";
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const CALLS = option("calls", 200);
+const TIMED = option("timed", 20);
+const SIGN_INS = 5;
+const PASSWORD = "Agentbar@2026";
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+execSync("npx vite build --logLevel error", { cwd: root, stdio: "inherit" });
+const dataDir = mkdtempSync(join(tmpdir(), "agentbar-phone-bench-"));
+const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
+
+function toneWav(frequency: number): string {
+  const dir = join(tmpdir(), "agentbar-tones");
+  const path = join(dir, `${frequency}hz.wav`);
+  if (existsSync(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  const rate = 48000;
+  const n = rate * 10;
+  const wav = Buffer.alloc(44 + n * 2);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + n * 2, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), 44 + i * 2);
+  writeFileSync(path, wav);
+  return path;
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    "--allow-loopback-in-peer-connection",
+    "--autoplay-policy=no-user-gesture-required",
+    `--use-file-for-fake-audio-capture=${toneWav(440)}`,
+  ],
+});
+
+/** In the page before the app: time stamps of what the bench measures, and a count of peer connections. */
+function instrument() {
+  const b = {
+    invites: [] as number[],
+    ringingCards: [] as number[],
+    answerClicks: [] as number[],
+    signInClicks: [] as number[],
+    registeredAt: [] as number[],
+    firstAudio: [] as number[],
+    pcs: { created: 0, closed: 0, collected: 0 },
+  };
+  (window as unknown as { __bench: typeof b }).__bench = b;
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      // Added before sip.js's own listener: the moment the message reaches the page.
+      this.addEventListener("message", (e: MessageEvent) => {
+        if (typeof e.data === "string" && e.data.startsWith("INVITE ") && !/^(To|t):[^\r\n]*;tag=/im.test(e.data)) b.invites.push(performance.now());
+      });
+    }
+  };
+  const NativePc = window.RTCPeerConnection;
+  const registry = new FinalizationRegistry(() => b.pcs.collected++);
+  const live: RTCPeerConnection[] = [];
+  window.RTCPeerConnection = class extends NativePc {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      b.pcs.created++;
+      registry.register(this, null);
+      live.push(this);
+      let counted = false;
+      const onClose = () => {
+        if (counted || (this.signalingState !== "closed" && this.connectionState !== "closed")) return;
+        counted = true;
+        b.pcs.closed++;
+        live.splice(live.indexOf(this), 1);
+      };
+      this.addEventListener("signalingstatechange", onClose);
+      const close = this.close.bind(this);
+      this.close = () => {
+        close();
+        onClose();
+      };
+    }
+  };
+  // The first audio after an Answer click: poll the newest connection's received track.
+  let ctx: AudioContext | undefined;
+  const watchForAudio = (since: number) => {
+    ctx ??= new AudioContext();
+    let analyser: AnalyserNode | undefined;
+    let source: MediaStreamAudioSourceNode | undefined;
+    const samples = new Float32Array(256);
+    const timer = setInterval(() => {
+      if (performance.now() - since > 5000) return clearInterval(timer);
+      if (!analyser) {
+        const track = live
+          .at(-1)
+          ?.getReceivers()
+          .map((r) => r.track)
+          .find((t) => t.kind === "audio" && t.readyState === "live");
+        if (!track) return;
+        analyser = ctx!.createAnalyser();
+        analyser.fftSize = 256;
+        source = ctx!.createMediaStreamSource(new MediaStream([track]));
+        source.connect(analyser);
+      }
+      analyser.getFloatTimeDomainData(samples);
+      let sum = 0;
+      for (const v of samples) sum += v * v;
+      if (Math.sqrt(sum / samples.length) > 0.01) {
+        b.firstAudio.push(performance.now());
+        clearInterval(timer);
+        source?.disconnect();
+      }
+    }, 2);
+  };
+  document.addEventListener(
+    "click",
+    (e) => {
+      const button = (e.target as Element | null)?.closest?.("button");
+      const name = button?.getAttribute("aria-label") ?? button?.textContent ?? "";
+      if (name === "Answer") {
+        b.answerClicks.push(e.timeStamp);
+        watchForAudio(e.timeStamp);
+      } else if (name === "Sign in") b.signInClicks.push(e.timeStamp);
+    },
+    true,
+  );
+  new MutationObserver(() => {
+    const t = performance.now();
+    const ringing = document.querySelector("[data-testid=call][data-state=ringing]");
+    if (ringing && !ringing.hasAttribute("data-bench-seen")) {
+      ringing.setAttribute("data-bench-seen", "");
+      b.ringingCards.push(t);
+    }
+    const reg = document.querySelector("[data-testid=registration]");
+    const status = reg?.getAttribute("data-status");
+    if (status === "registered" && !reg!.hasAttribute("data-bench-seen")) {
+      reg!.setAttribute("data-bench-seen", "");
+      b.registeredAt.push(t);
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state", "data-status"] });
+}
+
+interface Bench {
+  invites: number[];
+  ringingCards: number[];
+  answerClicks: number[];
+  signInClicks: number[];
+  registeredAt: number[];
+  firstAudio: number[];
+  pcs: { created: number; closed: number; collected: number };
+}
+const bench = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Bench }).__bench);
+
+const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1280, height: 800 } });
+const page = await context.newPage();
+// tsx keeps function names with a `__name` helper that the page does not have.
+await page.addInitScript({ content: `var __name = (f) => f; (${instrument.toString()})();` });
+const scripts: Buffer[] = [];
+page.on("response", (r) => {
+  if (r.request().resourceType() === "script") void r.body().then((b) => scripts.push(b));
+});
+page.on("pageerror", (e) => console.log("page error:", e.message));
+
+await page.goto("/");
+const loginField = page.getByLabel("Login name");
+for (let i = 0; i < SIGN_INS; i++) {
+  await loginField.fill("agent1");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("[data-testid=registration][data-status=registered]").waitFor();
+  if (i < SIGN_INS - 1) {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await loginField.waitFor();
+  }
+}
+const jsLoaded = scripts.reduce((s, b) => s + gzipSync(b, { level: 9 }).length, 0);
+
+const cdp = await context.newCDPSession(page);
+async function heapAfterGc(): Promise<number> {
+  for (let i = 0; i < 3; i++) await cdp.send("HeapProfiler.collectGarbage");
+  // Finalization callbacks (collected peer connections) run after the collection.
+  await page.waitForTimeout(300);
+  return (await cdp.send("Runtime.getHeapUsage")).usedSize;
+}
+
+async function simCall(): Promise<string> {
+  const r = await fetch(`${platform.url}/sim/calls`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ destination: "1001", frequency: 1000, callerIdNumber: "5550100", callerIdName: "Bench Caller" }),
+  });
+  return ((await r.json()) as { uuid: string }).uuid;
+}
+
+let at20: { heap: number; pcs: Bench["pcs"] } | undefined;
+/** Heap after GC along the way, to tell a leak (steady growth) from a level reached early. */
+const series: [number, number][] = [];
+const started = Date.now();
+for (let n = 1; n <= CALLS; n++) {
+  const before = (await bench(page)).firstAudio.length;
+  await simCall();
+  const answer = page.locator("[data-testid=call][data-state=ringing]").getByRole("button", { name: "Answer" });
+  await answer.click();
+  await page.locator("[data-testid=call][data-state=active]").waitFor();
+  await page.waitForFunction((k) => (window as unknown as { __bench: Bench }).__bench.firstAudio.length > k, before, { timeout: 10_000 });
+  await page.locator("[data-testid=call][data-state=active]").getByRole("button", { name: "Hang up" }).click();
+  await page.locator("[data-testid=call][data-state=ended]").first().waitFor();
+  // Ended cards are dismissed as an agent would, so the page holds no more than it shows.
+  for (const dismiss of await page.getByRole("button", { name: "Dismiss" }).all()) await dismiss.click();
+  if (n === 20) at20 = { heap: await heapAfterGc(), pcs: (await bench(page)).pcs };
+  if (n >= 20 && n % 30 === 20 && n < CALLS) series.push([n, n === 20 ? at20!.heap : await heapAfterGc()]);
+  if (n % 50 === 0) process.stdout.write(`  ${n} calls (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+}
+const heap200 = await heapAfterGc();
+series.push([CALLS, heap200]);
+const b = await bench(page);
+
+const pair = (from: number[], to: number[], count: number) => {
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(count, from.length, to.length); i++) out.push(to[i]! - from[i]!);
+  return out;
+};
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { median: at(0.5), p95: at(0.95), n: sorted.length };
+};
+const ms = (v: number) => `${v.toFixed(0)} ms`;
+const signIn = stats(pair(b.signInClicks, b.registeredAt, SIGN_INS));
+const ringing = stats(pair(b.invites, b.ringingCards, TIMED));
+const audio = stats(pair(b.answerClicks, b.firstAudio, TIMED));
+const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
+
+console.log(`JS the agent page downloaded (full layout, English, measured in Chromium): ${(jsLoaded / 1024).toFixed(1)} KB gzip in ${scripts.length} files`);
+console.log(`sign-in to registered: median ${ms(signIn.median)}, p95 ${ms(signIn.p95)} (${signIn.n} sign-ins)`);
+console.log(`INVITE to ringing card: median ${ms(ringing.median)}, p95 ${ms(ringing.p95)} (${ringing.n} calls)`);
+console.log(`Answer click to first remote audio: median ${ms(audio.median)}, p95 ${ms(audio.p95)} (${audio.n} calls; target: median under 300 ms)`);
+if (at20) {
+  console.log(`page heap after GC: ${mb(at20.heap)} after 20 calls, ${mb(heap200)} after ${CALLS} (${((heap200 - at20.heap) / 1024 / ((CALLS - 20) / 100)).toFixed(0)} KB per 100 calls)`);
+  console.log(`page heap along the way: ${series.map(([n, h]) => `${n}: ${mb(h)}`).join(", ")}`);
+  const open = (p: Bench["pcs"]) => p.created - p.closed;
+  const held = (p: Bench["pcs"]) => p.created - p.collected;
+  console.log(
+    `RTCPeerConnections: open ${open(at20.pcs)} after 20 calls, ${open(b.pcs)} after ${CALLS}; not yet garbage-collected ${held(at20.pcs)} after 20, ${held(b.pcs)} after ${CALLS} (${b.pcs.created} made in all)`,
+  );
+}
+
+await browser.close();
+await platform.close();
+rmSync(dataDir, { recursive: true, force: true });
+// The platform loaded native WebRTC: leave explicitly.
+process.exit(0);
