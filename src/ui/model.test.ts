@@ -4,16 +4,22 @@ import { alice, fakePlatform } from "../cc/test-support/fake-platform";
 import { loadMessages } from "./i18n";
 import { createUiModel } from "./model";
 
+/** A clock that moves on 5 s at each reading: announcements far enough apart to stand alone. */
+function spaced() {
+  let t = 0;
+  return () => (t += 5000);
+}
+
 // The app loads the catalogue it needs before rendering; these tests switch between both.
 beforeAll(() => Promise.all([loadMessages("en"), loadMessages("zh-CN")]));
 
-function setup(browserLanguages: string[] = ["en-US"]) {
+function setup(browserLanguages: string[] = ["en-US"], now: () => number = spaced()) {
   const platform = fakePlatform();
   const device = memoryStorage();
   const settings = createSettingsStore(device);
   const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.example.com" });
   const root = { lang: "" } as HTMLElement;
-  const model = createUiModel({ session, settings, browserLanguages, pageOrigin: "https://app.example.com", root });
+  const model = createUiModel({ session, settings, browserLanguages, pageOrigin: "https://app.example.com", root, now });
   return { model, session, settings, root };
 }
 
@@ -44,5 +50,17 @@ describe("UI model", () => {
     expect(said()).toBe("已登录：Alice Agent。");
     await session.getState().signOut();
     expect(said()).toBe("已退出登录。");
+  });
+
+  it("says announcements made within a second together, so that the first is not cut off", () => {
+    let t = 0;
+    const { model } = setup(["en-US"], () => t);
+    model.announce("Signed in as Alice Agent.");
+    t += 300;
+    model.announce("Phone ready for calls.");
+    expect(model.announcement.value.text).toBe("Signed in as Alice Agent. Phone ready for calls.");
+    t += 5000;
+    model.announce("Incoming call from Bob.");
+    expect(model.announcement.value.text).toBe("Incoming call from Bob.");
   });
 });

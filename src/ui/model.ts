@@ -38,7 +38,11 @@ export interface UiModelDeps {
   phoneSession?: PhoneSession;
   /** The page: sound unlocking, tab title and icon for ringing calls. */
   document?: Document;
+  now?: () => number;
 }
+
+/** Announcements closer together than this are said together. */
+export const ANNOUNCE_MERGE_MS = 1000;
 
 export function createUiModel(deps: UiModelDeps): UiModel {
   const session = storeSignal(deps.session);
@@ -62,8 +66,16 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     if (!loadedMessages.value[lang]) loadMessages(lang).catch((e: unknown) => console.warn(`agentbar: could not load the ${lang} messages`, e));
   });
   const announcement = signal({ text: "", serial: 0 });
+  const now = deps.now ?? Date.now;
+  let announcedAt = -Infinity;
+  // One live region: a message that replaced the one before within a second would cut it off
+  // before a screen reader has read it (signed in, then the phone ready), so it is added to it.
   const announce = (text: string) => {
-    announcement.value = { text, serial: announcement.value.serial + 1 };
+    const at = now();
+    const before = announcement.value;
+    const joined = at - announcedAt < ANNOUNCE_MERGE_MS && before.text ? `${before.text} ${text}` : text;
+    announcedAt = at;
+    announcement.value = { text: joined.length > 400 ? joined.slice(-400) : joined, serial: before.serial + 1 };
   };
 
   const root = deps.root;
