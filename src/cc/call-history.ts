@@ -72,7 +72,8 @@ export function createCallHistory(deps: CallHistoryDeps): CallHistoryStore {
     error: null,
     filter: { ...NO_FILTER },
     page: 1,
-    perPage: deps.perPage ?? 10,
+    // Every call is two records (one per leg): 20 records make about 10 calls a page.
+    perPage: deps.perPage ?? 20,
     pageCount: 1,
     rowCount: 0,
     records: [] as CallRecord[],
