@@ -113,3 +113,26 @@ test("when the browser blocks sound the phone says so, and a click enables it", 
   await note.getByRole("button", { name: "Enable sound" }).click();
   await expect(note).toHaveCount(0);
 });
+
+test("a call ringing while the tab is hidden shows a desktop notification with Answer and Reject, gone once answered", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await alice.context.grantPermissions(["notifications"], { origin: platform.url });
+  // The agent works in another tab meanwhile.
+  await alice.page.evaluate(() => Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" }));
+  await s.call("1001", 700, "5550211", "Nora Notified");
+  await expect(alice.card("ringing")).toBeVisible();
+  const shown = () =>
+    alice.page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      const list = reg ? await reg.getNotifications() : [];
+      return list.map((n) => ({ title: n.title, body: n.body, actions: (n as Notification & { actions: { title: string }[] }).actions.map((a) => a.title) }));
+    });
+  await expect.poll(shown, { message: "the desktop notification", timeout: 15_000 }).toEqual([{ title: "Incoming call", body: "Nora Notified (5550211) is calling", actions: ["Answer", "Reject"] }]);
+  await expect(alice.page).toHaveTitle(/^Ringing: Nora Notified/);
+
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await expect(alice.card()).toHaveAttribute("data-state", "active");
+  await expect.poll(shown, { message: "the notification is closed once the call stops ringing" }).toEqual([]);
+  await expect(alice.page).toHaveTitle("Agentbar");
+});

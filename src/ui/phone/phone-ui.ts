@@ -186,6 +186,7 @@ export interface Alerts {
 }
 
 const notificationPermission = (): AlertPermission => (typeof Notification === "undefined" ? "unsupported" : Notification.permission);
+const navigator = globalThis.navigator as Navigator | undefined;
 
 /**
  * The notification code (and its service worker) is fetched only once it can be of use: when
@@ -193,6 +194,11 @@ const notificationPermission = (): AlertPermission => (typeof Notification === "
  */
 function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
   const permission = signal(notificationPermission());
+  // The permission can also change in the browser's site settings.
+  void navigator?.permissions
+    ?.query({ name: "notifications" })
+    .then((status) => status.addEventListener("change", () => (permission.value = notificationPermission())))
+    .catch(() => {});
   let alerts: Promise<DesktopAlerts> | undefined;
   let loaded: DesktopAlerts | undefined;
   const get = () => (alerts ??= load().then((a) => (loaded = a)));
@@ -205,6 +211,7 @@ function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
     },
     follow(ringing) {
       if (loaded) return loaded.follow(ringing);
+      permission.value = notificationPermission();
       if (ringing.length && permission.value === "granted" && typeof document !== "undefined" && document.visibilityState === "hidden") void get().then((a) => a.follow(ringing));
     },
   };
