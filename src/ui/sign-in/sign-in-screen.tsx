@@ -1,5 +1,5 @@
 import type { JSX } from "preact";
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { checkPlatformAddress } from "../../cc";
 import { Brand } from "../brand";
 import type { Messages } from "../i18n";
@@ -47,8 +47,9 @@ export function SignInScreen({ layout }: { layout: Layout }) {
   /** The field to focus once it is shown (the address field may still be hidden). */
   const focusNext = useRef<Field | null>(login ? "password" : "login");
 
-  // A refusal moves the agent to the field that fixes it.
-  useEffect(() => {
+  // A refusal moves the agent to the field that fixes it. Layout effects: they run as the refusal
+  // is shown, so what the agent starts typing then is not wiped or selected a moment later.
+  useLayoutEffect(() => {
     const kind = s.error?.kind;
     if (kind === "wrong-credentials") {
       setPassword("");
@@ -63,7 +64,7 @@ export function SignInScreen({ layout }: { layout: Layout }) {
     }
   }, [s.error]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const input = focusNext.current ? inputs[focusNext.current].current : null;
     if (!input) return;
     input.focus();
