@@ -65,10 +65,13 @@ export type AgentCallKind =
   | "queue"
   /** ccDial: the agent leg first, then the destination. */
   | "dial"
-  /** A customer taken over from another agent with ccIntercept. */
-  | "intercept";
+  /** A customer handed over by another agent's consultation, or taken over with ccIntercept. */
+  | "handover";
 
-/** A call the engine knows an agent is in; `leg.uuid` is its callID. */
+/**
+ * A call the engine knows an agent is in; `leg.uuid` is its callID. Its `peer` is who the agent is
+ * talking to, which answers the toolbar's "who am I talking to" through agent_state.
+ */
 export interface AgentCall {
   readonly kind: AgentCallKind;
   readonly agent: Agent;

@@ -171,7 +171,8 @@ export class CallCenter {
     } catch {
       return; // the caller hung up while being answered
     }
-    if (caller.state === "hungup") return;
+    // The await above may have let the caller hang up; TypeScript cannot know the state changed.
+    if ((caller.state as Channel["state"]) === "hungup") return;
     const now = Date.now();
     const member: Member = {
       uuid: randomUUID(),

@@ -3,9 +3,13 @@ import { openDatabase, type Db } from "../../store/db";
 import { readDemoData, seedDemoData } from "../../store/seed";
 import { parseAgentInfo } from "../../store/users";
 import { CallCenter } from "../call-center";
+import { CallControl } from "../call-control";
+import { ccCaller, type CcCaller } from "../cc-caller";
+import { CcService } from "../cc-functions";
 import type { CcEvent } from "../cc-event";
 import { CallCenterDirectory } from "../directory";
-import { FakeChannel, FakeSwitch } from "./fake-switch";
+import type { FakeChannel} from "./fake-switch";
+import { FakeSwitch } from "./fake-switch";
 
 /**
  * A call center on the demo data (support: 1001, 1002 at level 1 and 1003 at level 2,
@@ -16,6 +20,8 @@ export class CallCenterFixture {
   readonly sw = new FakeSwitch();
   readonly directory: CallCenterDirectory;
   readonly cc: CallCenter;
+  readonly control: CallControl;
+  readonly service: CcService;
   readonly events: CcEvent[] = [];
 
   constructor() {
@@ -23,7 +29,29 @@ export class CallCenterFixture {
     this.directory = new CallCenterDirectory(this.db);
     for (const extn of ["1001", "1002", "1003", "1004", "1010"]) this.sw.registered.add(extn);
     this.cc = new CallCenter(this.directory, this.sw);
+    this.control = new CallControl(this.cc, this.sw);
+    this.service = new CcService(this.cc, this.control, this.sw);
     this.cc.events.on("event", (e) => this.events.push(e));
+  }
+
+  /** A demo user as a caller of the call-center functions. */
+  caller(login: string): CcCaller {
+    const id = (this.db.prepare("SELECT id FROM users WHERE login = ?").get(login) as { id: number }).id;
+    return ccCaller(this.directory.user(id)!, this.directory);
+  }
+
+  /** Runs a call-center function as a demo user. */
+  run(login: string, func: string, body: unknown) {
+    return this.service.run(func, body, this.caller(login));
+  }
+
+  /** A queue call answered by an agent: [customer, agent leg]. */
+  async answeredCall(queue: string, extn: string): Promise<[FakeChannel, FakeChannel]> {
+    const customer = await this.customer(queue);
+    const leg = this.ringingAt(extn);
+    leg.remoteAnswer();
+    await settle();
+    return [customer, leg];
   }
 
   close() {
