@@ -22,6 +22,8 @@ export interface PlatformOptions {
   /** How long 5 failed logins lock a user, seconds. */
   lockSeconds: number;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** Seconds of silence after which the JSON-RPC channel pings a client (mod_verto: 30). */
+  rpcPingSeconds: number;
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -35,6 +37,7 @@ export const defaultOptions: PlatformOptions = {
   captcha: false,
   lockSeconds: 2 * 3600,
   logLevel: "warn",
+  rpcPingSeconds: 30,
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];

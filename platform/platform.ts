@@ -12,6 +12,9 @@ import { openDatabase } from "./store/db";
 import { readDemoData, seedDemoData } from "./store/seed";
 import { UserStore } from "./store/users";
 import { UpgradeRouter } from "./ws/upgrade";
+import { startCallCenter, type CallCenterModule } from "./cc/start-call-center";
+import type { SimulatedWorld } from "./cc/simulated-world";
+import type { Switch } from "./switch/types";
 
 export interface Platform {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -20,14 +23,21 @@ export interface Platform {
   ctx: PlatformContext;
   http: FastifyInstance;
   upgrades: UpgradeRouter;
+  callCenter: CallCenterModule;
   close(): Promise<void>;
+}
+
+/** Parts of the platform made elsewhere and handed in (the soft-switch and its simulated world). */
+export interface PlatformParts {
+  switch?: Switch;
+  world?: SimulatedWorld;
 }
 
 /**
  * Starts one local platform: database (filled with the demo data on first start), REST API,
  * WebSocket endpoints and the built app. Tests start one per file on port 0.
  */
-export async function startPlatform(overrides: Partial<PlatformOptions> = {}): Promise<Platform> {
+export async function startPlatform(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
@@ -42,15 +52,18 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}): P
 
   const upgrades = new UpgradeRouter();
   let http: FastifyInstance | undefined;
+  let callCenter: CallCenterModule | undefined;
   try {
     http = await buildHttpApp(ctx);
     sessionRoutes(http, ctx);
     userRoutes(http, ctx);
     devKeyRoutes(http, ctx);
+    callCenter = startCallCenter({ ctx, http, upgrades, sw: parts.switch, world: parts.world, rpc: { pingSeconds: options.rpcPingSeconds } });
     http.server.on("upgrade", upgrades.handle);
     await http.listen({ port: options.port, host: options.host });
   } catch (e) {
     // A port in use, say: release what was opened so that the caller can try again.
+    callCenter?.close();
     upgrades.close();
     await http?.close();
     db.close();
@@ -66,9 +79,11 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}): P
     ctx,
     http,
     upgrades,
+    callCenter,
     async close() {
       if (closed) return;
       closed = true;
+      callCenter.close();
       upgrades.close();
       await http.close();
       db.close();

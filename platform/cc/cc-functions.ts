@@ -27,7 +27,7 @@ const body = (required: string[], properties: Record<string, object>) =>
 const SCHEMAS = {
   ccLogin: body(["agent", "extn", "queue"], { agent: nonEmpty, extn: nonEmpty, queue: nonEmpty }),
   ccLogout: body(["agent"], { agent: nonEmpty, queue: text }),
-  ccGoReady: body(["agent"], { agent: nonEmpty, queue: text, onDemand: { type: "boolean" } }),
+  ccGoReady: body(["agent"], { agent: nonEmpty, queue: text, onDemand: { type: ["boolean", "string"], enum: [true, false, "true", "false"] } }),
   ccGoBreak: body(["agent"], { agent: nonEmpty, queue: text, reason: { type: "string", maxLength: 200 } }),
   ccDial: body(["agent", "destNumber"], { agent: nonEmpty, extn: text, destNumber: nonEmpty }),
   ccAnswer: body(["destUUID"], { destUUID: uuid }),
@@ -101,7 +101,7 @@ export class CcService {
       }
       case "ccGoReady": {
         const agent = this.signedInAgent(b.agent, caller, b.queue);
-        this.cc.setStatus(agent, b.onDemand === true ? "Available (On Demand)" : "Available");
+        this.cc.setStatus(agent, b.onDemand === true || b.onDemand === "true" ? "Available (On Demand)" : "Available");
         return undefined;
       }
       case "ccGoBreak": {
