@@ -22,8 +22,8 @@ export interface SimulatedParty {
 }
 
 export interface HeardReport {
-  /** Steady tones heard, in order, with when they started and stopped (ms since the epoch). */
-  tones: { frequency: number; from: number; to?: number }[];
+  /** Steady tones heard (music on hold left out), in order, with when they started and stopped (ISO time). */
+  tones: { frequency: number; from: string; to: string }[];
   /** Music on hold was heard (while waiting, held or consulted). */
   music: boolean;
   /** Keys heard (DTMF), in order. */

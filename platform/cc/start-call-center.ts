@@ -34,6 +34,8 @@ export function startCallCenter(o: {
   upgrades: UpgradeRouter;
   sw?: Switch;
   world?: SimulatedWorld;
+  /** Whether the /sim surface is served (the platform's simApi option). */
+  simApi?: "loopback" | "on" | "off";
   rpc?: Partial<RpcOptions>;
 }): CallCenterModule {
   const sw = o.sw ?? new NoSwitch();
@@ -44,7 +46,7 @@ export function startCallCenter(o: {
   const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
   const queueCallers = o.world ? new QueueCallers(o.world) : undefined;
   callCenterRoutes(o.http, service, directory);
-  simQueueCallerRoutes(o.http, directory, queueCallers);
+  if (o.simApi !== "off") simQueueCallerRoutes(o.http, directory, queueCallers);
   o.upgrades.onRpc(rpc.accept);
   return {
     directory,
