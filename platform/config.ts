@@ -24,6 +24,19 @@ export interface PlatformOptions {
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
   /** Seconds of silence after which the JSON-RPC channel pings a client (mod_verto: 30). */
   rpcPingSeconds: number;
+  /** How long an answered call waits for a phone whose WebSocket died to reconnect, ms. */
+  sipReconnectGraceMs: number;
+  /** Shortest SIP registration accepted (423 below it), seconds. */
+  sipMinExpires: number;
+  /** Requests one SIP connection may send in a burst, and per second after it (then 503). */
+  sipRateBurst: number;
+  sipRatePerSecond: number;
+  /** How long an outbound leg rings before NO_ANSWER unless the extension or the caller says. */
+  ringTimeoutSeconds: number;
+  /** How long simulated parties ring before they answer or reject, ms. */
+  simRingMs: number;
+  /** The /sim test and demo surface: only from this machine, from anywhere, or not at all. */
+  simApi: "loopback" | "on" | "off";
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -38,6 +51,13 @@ export const defaultOptions: PlatformOptions = {
   lockSeconds: 2 * 3600,
   logLevel: "warn",
   rpcPingSeconds: 30,
+  sipReconnectGraceMs: 30_000,
+  sipMinExpires: 30,
+  sipRateBurst: 50,
+  sipRatePerSecond: 10,
+  ringTimeoutSeconds: 60,
+  simRingMs: 1000,
+  simApi: "loopback",
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];
@@ -77,6 +97,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
     const level = env.AGENTBAR_LOG_LEVEL as PlatformOptions["logLevel"];
     if (!LOG_LEVELS.includes(level)) throw new Error(`AGENTBAR_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${level}'`);
     out.logLevel = level;
+  }
+  if (env.AGENTBAR_SIM_API) {
+    const mode = env.AGENTBAR_SIM_API as PlatformOptions["simApi"];
+    if (!["loopback", "on", "off"].includes(mode)) throw new Error(`AGENTBAR_SIM_API must be loopback, on or off, not '${mode}'`);
+    out.simApi = mode;
   }
   return out;
 }

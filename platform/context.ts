@@ -3,6 +3,12 @@ import type { CaptchaService } from "./auth/captcha";
 import type { PlatformOptions } from "./config";
 import type { Db } from "./store/db";
 import type { UserStore } from "./store/users";
+import type { CdrStore } from "./cdr/cdr-store";
+import type { MediaFileStore } from "./cdr/media-files";
+import type { MediaPlane } from "./media";
+import type { SimWorld } from "./sim/sim-world";
+import type { SipServer } from "./sip/sip-server";
+import type { Switch } from "./switch/types";
 
 /** The services of one running platform, handed to every part that needs them. */
 export interface PlatformContext {
@@ -11,4 +17,11 @@ export interface PlatformContext {
   users: UserStore;
   auth: AuthService;
   captchas: CaptchaService;
+  /** The soft-switch (platform/switch/types.ts is its contract): channels, bridges, events. */
+  switch: Switch;
+  media: MediaPlane;
+  sip: SipServer;
+  sim: SimWorld;
+  cdrs: CdrStore;
+  mediaFiles: MediaFileStore;
 }

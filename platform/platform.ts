@@ -2,15 +2,25 @@ import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import { AuthService } from "./auth/sessions";
 import { CaptchaService } from "./auth/captcha";
+import { cdrRoutes } from "./cdr/cdr-routes";
+import { CdrStore } from "./cdr/cdr-store";
+import { mediaFileRoutes } from "./cdr/media-file-routes";
+import { MediaFileStore } from "./cdr/media-files";
 import { defaultOptions, type PlatformOptions } from "./config";
 import type { PlatformContext } from "./context";
 import { buildHttpApp } from "./http/app";
 import { devKeyRoutes } from "./http/routes/dev-keys";
 import { sessionRoutes } from "./http/routes/sessions";
 import { userRoutes } from "./http/routes/users";
+import { MediaPlane } from "./media";
+import { simRoutes } from "./sim/sim-routes";
+import { queueCallerWorld } from "./sim/queue-caller-world";
+import { SimWorld } from "./sim/sim-world";
+import { SipServer } from "./sip/sip-server";
 import { openDatabase } from "./store/db";
 import { readDemoData, seedDemoData } from "./store/seed";
 import { UserStore } from "./store/users";
+import { SoftSwitch } from "./switch/soft-switch";
 import { UpgradeRouter } from "./ws/upgrade";
 import { startCallCenter, type CallCenterModule } from "./cc/start-call-center";
 import type { SimulatedWorld } from "./cc/simulated-world";
@@ -35,42 +45,77 @@ export interface PlatformParts {
 
 /**
  * Starts one local platform: database (filled with the demo data on first start), REST API,
- * WebSocket endpoints and the built app. Tests start one per file on port 0.
+ * WebSocket endpoints (SIP, JSON-RPC), the soft-switch with its media plane and simulated
+ * outside world, and the built app. Tests start one per file on port 0.
+ *
+ * A process that started a platform loaded native WebRTC: end it with process.exit().
  */
 export async function startPlatform(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
   const captchas = new CaptchaService();
-  const ctx: PlatformContext = {
-    options,
-    db,
-    users: new UserStore(db),
-    captchas,
-    auth: new AuthService(db, options, captchas),
-  };
+  const users = new UserStore(db);
+  // The telephony parts join the context below, once the HTTP app (and its logger) exists.
+  const ctx = { options, db, users, captchas, auth: new AuthService(db, options, captchas) } as PlatformContext;
 
   const upgrades = new UpgradeRouter();
   let http: FastifyInstance | undefined;
   let callCenter: CallCenterModule | undefined;
+  let media: MediaPlane | undefined;
+  let sw: SoftSwitch | undefined;
+  let sip: SipServer | undefined;
   try {
     http = await buildHttpApp(ctx);
+    const log = http.log;
+    media = new MediaPlane();
+    const cdrs = new CdrStore(db);
+    const mediaFiles = new MediaFileStore(db, options.dataDir);
+    sw = new SoftSwitch({ media, users, cdrs, mediaFiles, log, ringTimeoutSeconds: options.ringTimeoutSeconds });
+    const sim = new SimWorld(sw, media, { ringMs: options.simRingMs, historySize: 500 });
+    sip = await SipServer.start(sw, users, media, ctx.auth, {
+      log,
+      reconnectGraceMs: options.sipReconnectGraceMs,
+      rateBurst: options.sipRateBurst,
+      ratePerSecond: options.sipRatePerSecond,
+      minExpires: options.sipMinExpires,
+      maxExpires: 3600,
+      defaultExpires: 600,
+    });
+    Object.assign(ctx, { switch: sw, media, sip, sim, cdrs, mediaFiles });
+    upgrades.onSip(sip.attach);
+
     sessionRoutes(http, ctx);
     userRoutes(http, ctx);
     devKeyRoutes(http, ctx);
-    callCenter = startCallCenter({ ctx, http, upgrades, sw: parts.switch, world: parts.world, rpc: { pingSeconds: options.rpcPingSeconds } });
+    cdrRoutes(http, ctx);
+    mediaFileRoutes(http, ctx);
+    if (options.simApi !== "off") simRoutes(http, sim, options.simApi);
+    callCenter = startCallCenter({
+      ctx,
+      http,
+      upgrades,
+      sw: parts.switch ?? sw,
+      world: parts.world ?? queueCallerWorld(sim),
+      simApi: options.simApi,
+      rpc: { pingSeconds: options.rpcPingSeconds },
+    });
     http.server.on("upgrade", upgrades.handle);
     await http.listen({ port: options.port, host: options.host });
   } catch (e) {
     // A port in use, say: release what was opened so that the caller can try again.
     callCenter?.close();
+    await sw?.shutdown();
+    await sip?.close();
     upgrades.close();
     await http?.close();
+    await media?.close();
     db.close();
     throw e;
   }
   const port = (http.server.address() as AddressInfo).port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const stop = { sw, sip, media };
 
   let closed = false;
   return {
@@ -84,8 +129,11 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
       if (closed) return;
       closed = true;
       callCenter.close();
+      await stop.sw.shutdown();
+      await stop.sip.close();
       upgrades.close();
       await http.close();
+      await stop.media.close();
       db.close();
     },
   };

@@ -19,13 +19,6 @@ export interface Supervision {
   stop(): void;
 }
 
-/** A switch that can ask a ringing phone to answer (NOTIFY Event: talk, FreeSWITCH uuid_phone_event). */
-interface PhoneEventSwitch extends Switch {
-  phoneEvent(ch: Channel, event: "talk" | "hold"): void;
-}
-
-const hasPhoneEvents = (sw: Switch): sw is PhoneEventSwitch => typeof (sw as Partial<PhoneEventSwitch>).phoneEvent === "function";
-
 const targetOf = (p: Party): OriginateTarget => ("extension" in p ? { extension: p.extension } : { number: p.number });
 const partyKey = (p: Party) => ("extension" in p ? `extension:${p.extension}` : `number:${p.number}`);
 
@@ -112,8 +105,9 @@ export class CallControl {
   answer(ch: Channel): void {
     if (ch.state !== "ringing" && ch.state !== "early") throw wrongState(`call ${ch.uuid} is not ringing`);
     if (ch.direction !== "outbound" || ch.kind !== "sip") throw wrongState(`call ${ch.uuid} is not ringing at a phone`);
-    if (!hasPhoneEvents(this.sw)) throw new CcError(501, "this switch cannot ask a phone to answer; answer on the phone");
-    this.sw.phoneEvent(ch, "talk");
+    if (!this.sw.phoneEvent) throw new CcError(501, "this switch cannot ask a phone to answer; answer on the phone");
+    // The NOTIFY goes in the phone's early dialog, which exists once the phone has sent 180.
+    if (!this.sw.phoneEvent(ch, "talk")) throw wrongState(`the phone of call ${ch.uuid} cannot be asked to answer yet; answer on the phone`);
   }
 
   /** ccKill: ends a channel (uuid_kill). */

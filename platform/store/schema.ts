@@ -98,4 +98,78 @@ export const migrations: string[] = [
     UNIQUE (queue_id, user_id)
   );
   `,
+  // Call records (one row per leg, as FreeSWITCH writes them) and media files (recordings).
+  `
+  CREATE TABLE media_files (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    channel_uuid TEXT NOT NULL DEFAULT '',
+    type TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    ext TEXT NOT NULL DEFAULT '',
+    mime TEXT NOT NULL DEFAULT '',
+    file_size INTEGER NOT NULL DEFAULT 0,
+    abs_path TEXT NOT NULL DEFAULT '',
+    dir_path TEXT NOT NULL DEFAULT '',
+    rel_path TEXT NOT NULL DEFAULT '',
+    original_file_name TEXT NOT NULL DEFAULT '',
+    file_name TEXT NOT NULL DEFAULT '',
+    thumb_path TEXT NOT NULL DEFAULT '',
+    geo_position TEXT NOT NULL DEFAULT '',
+    meta TEXT NOT NULL DEFAULT '',
+    processing_flag INTEGER NOT NULL DEFAULT 0,
+    user_id INTEGER,
+    domain TEXT NOT NULL DEFAULT '',
+    duration INTEGER NOT NULL DEFAULT 0,
+    bit_rate INTEGER NOT NULL DEFAULT 0,
+    sample_rate INTEGER NOT NULL DEFAULT 0,
+    channels INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL DEFAULT '',
+    updated_at TEXT NOT NULL DEFAULT '',
+    deleted_at TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX media_files_channel ON media_files (channel_uuid);
+
+  CREATE TABLE cdrs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    uuid TEXT NOT NULL UNIQUE,
+    bleg_uuid TEXT NOT NULL DEFAULT '',
+    other_uuid TEXT NOT NULL DEFAULT '',
+    caller_id_name TEXT NOT NULL DEFAULT '',
+    caller_id_number TEXT NOT NULL DEFAULT '',
+    destination_number TEXT NOT NULL DEFAULT '',
+    start_stamp TEXT NOT NULL DEFAULT '',
+    ring_stamp TEXT NOT NULL DEFAULT '',
+    answer_stamp TEXT NOT NULL DEFAULT '',
+    end_stamp TEXT NOT NULL DEFAULT '',
+    duration INTEGER NOT NULL DEFAULT 0,
+    billsec INTEGER NOT NULL DEFAULT 0,
+    account_code TEXT NOT NULL DEFAULT '',
+    hangup_cause TEXT NOT NULL DEFAULT '',
+    sip_hangup_disposition TEXT NOT NULL DEFAULT '',
+    network_addr TEXT NOT NULL DEFAULT '',
+    network_port TEXT NOT NULL DEFAULT '',
+    context TEXT NOT NULL DEFAULT '',
+    direction TEXT NOT NULL DEFAULT '',
+    realm TEXT NOT NULL DEFAULT '',
+    external_tracking_id TEXT NOT NULL DEFAULT '',
+    caller_source TEXT NOT NULL DEFAULT '',
+    digits_dialed TEXT NOT NULL DEFAULT '',
+    sip_call_id TEXT NOT NULL DEFAULT '',
+    xui_route_ids TEXT NOT NULL DEFAULT '',
+    abs_path TEXT NOT NULL DEFAULT '',
+    rel_path TEXT NOT NULL DEFAULT '',
+    rtp_use_codec_name TEXT NOT NULL DEFAULT '',
+    xui_hangup_cause TEXT NOT NULL DEFAULT '',
+    media_file_id INTEGER,
+    extn TEXT NOT NULL DEFAULT '',
+    user_id INTEGER,
+    variables TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX cdrs_start ON cdrs (start_stamp);
+  CREATE INDEX cdrs_end ON cdrs (end_stamp);
+  CREATE INDEX cdrs_call_id ON cdrs (sip_call_id);
+  CREATE INDEX cdrs_bleg ON cdrs (bleg_uuid);
+  CREATE INDEX cdrs_other ON cdrs (other_uuid);
+  `,
 ];

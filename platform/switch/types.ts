@@ -124,6 +124,8 @@ export type EavesdropMode =
 
 export interface SwitchEvents {
   "channel-create": (ch: Channel) => void;
+  /** An outbound channel rings (180/183 from the phone, a simulated party ringing) or an inbound one got early media. */
+  "channel-progress": (ch: Channel) => void;
   "channel-answer": (ch: Channel) => void;
   "channel-bridge": (a: Channel, b: Channel) => void;
   "channel-unbridge": (a: Channel, b: Channel) => void;
@@ -165,6 +167,13 @@ export interface Switch {
   channels(): Channel[];
   /** Starts recording the call this channel is in (both sides) to a WAV file. */
   record(ch: Channel): void;
+  /**
+   * FreeSWITCH's uuid_phone_event: a NOTIFY with `Event: talk` (answer) or `Event: hold` to a
+   * phone leg, in its early dialog while it rings. Returns whether a NOTIFY went out (false for
+   * simulated legs, or before the phone's 180). sip.js phones drop it while ringing: they answer
+   * locally (see platform-facts §3.6).
+   */
+  phoneEvent?(ch: Channel, event: "talk" | "hold"): boolean;
 
   on<E extends keyof SwitchEvents>(event: E, listener: SwitchEvents[E]): this;
   off<E extends keyof SwitchEvents>(event: E, listener: SwitchEvents[E]): this;

@@ -169,8 +169,9 @@ export class FakeSwitch extends EventEmitter implements Switch {
   record(): void {}
 
   /** ccAnswer's NOTIFY Event: talk, as the SIP side would send it. */
-  phoneEvent(ch: Channel, event: "talk" | "hold"): void {
+  phoneEvent(ch: Channel, event: "talk" | "hold"): boolean {
     this.phoneEvents.push({ channel: ch as FakeChannel, event });
+    return ch.kind === "sip";
   }
 
   /**

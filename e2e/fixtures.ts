@@ -1,0 +1,158 @@
+import { test as base, chromium, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultOptions, type PlatformOptions } from "../platform/config";
+import { startPlatform, type Platform } from "../platform/platform";
+
+export { expect };
+
+/** Demo users (platform/demo-data.json) and their shared password. */
+export const PASSWORD = "Agentbar@2026";
+
+export type Layout = "bar" | "side" | "full";
+
+export interface PartyOptions {
+  /** Browser language (navigator.languages and Accept-Language). */
+  locale?: string;
+  colorScheme?: "light" | "dark";
+  viewport?: { width: number; height: number };
+  /**
+   * A WAV file the party's fake microphone plays. Chromium takes it per process, so a party with
+   * its own audio gets its own browser; the others share the test's browser.
+   */
+  fakeAudioWav?: string;
+}
+
+export interface Party {
+  page: Page;
+  context: BrowserContext;
+  /** Opens the app of the test's platform in this party's page. */
+  open(options?: { layout?: Layout }): Promise<void>;
+}
+
+/**
+ * One local platform per test file, in the worker process. Worker fixtures outlive a file, so the
+ * pool starts a new platform when the file (or its platform options) changes and stops the old.
+ */
+class PlatformPool {
+  private current: { key: string; platform: Platform; dataDir: string } | undefined;
+
+  async forFile(file: string, options: Partial<PlatformOptions>): Promise<Platform> {
+    const key = `${file}\n${JSON.stringify(options)}`;
+    if (this.current?.key === key) return this.current.platform;
+    await this.close();
+    if (!existsSync(join(defaultOptions.distDir, "index.html"))) {
+      throw new Error("The app is not built: run `npm run test:e2e` (it runs `vite build` first) or `npm run build`.");
+    }
+    const dataDir = await mkdtemp(join(tmpdir(), "agentbar-e2e-"));
+    const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent", ...options });
+    this.current = { key, platform, dataDir };
+    return platform;
+  }
+
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    if (!current) return;
+    await current.platform.close();
+    await rm(current.dataDir, { recursive: true, force: true });
+  }
+}
+
+interface TestFixtures {
+  /** Options of this file's platform, e.g. `test.use({ platformOptions: { captcha: true } })`. */
+  platformOptions: Partial<PlatformOptions>;
+  platform: Platform;
+  /** Opens the app at `path` (e.g. "/?layout=side") in the default page. */
+  openApp: (path?: string) => Promise<Page>;
+  /** Another browser user: an agent, a supervisor, a customer. Closed after the test. */
+  newParty: (options?: PartyOptions) => Promise<Party>;
+}
+
+interface WorkerFixtures {
+  platformPool: PlatformPool;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  platformPool: [
+    // Playwright reads a fixture's dependencies from this pattern; the pool has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const pool = new PlatformPool();
+      await use(pool);
+      await pool.close();
+    },
+    { scope: "worker" },
+  ],
+  platformOptions: [{}, { option: true }],
+  platform: async ({ platformPool, platformOptions }, use, testInfo) => {
+    await use(await platformPool.forFile(testInfo.file, platformOptions));
+  },
+  baseURL: async ({ platform }, use) => {
+    await use(platform.url);
+  },
+  // Deterministic defaults; a test asks for another language through newParty({ locale }).
+  locale: "en-US",
+  colorScheme: "light",
+  openApp: async ({ page }, use) => {
+    await use(async (path = "/") => {
+      await page.goto(path);
+      return page;
+    });
+  },
+  newParty: async ({ browser, platform, launchOptions }, use) => {
+    const opened: { context: BrowserContext; browser?: Browser }[] = [];
+    await use(async (options = {}) => {
+      let owner: Browser | undefined;
+      if (options.fakeAudioWav) {
+        owner = await chromium.launch({
+          ...launchOptions,
+          args: [...(launchOptions.args ?? []), `--use-file-for-fake-audio-capture=${options.fakeAudioWav}`],
+        });
+      }
+      const contextOptions: BrowserContextOptions = {
+        baseURL: platform.url,
+        locale: options.locale ?? "en-US",
+        colorScheme: options.colorScheme ?? "light",
+        ...(options.viewport ? { viewport: options.viewport } : {}),
+      };
+      const context = await (owner ?? browser).newContext(contextOptions);
+      opened.push({ context, ...(owner ? { browser: owner } : {}) });
+      const page = await context.newPage();
+      return {
+        page,
+        context,
+        open: async ({ layout } = {}) => {
+          await page.goto(layout ? `/?layout=${layout}` : "/");
+        },
+      };
+    });
+    for (const { context, browser: owner } of opened) {
+      await context.close();
+      await owner?.close();
+    }
+  },
+});
+
+/** The sign-in form's fields, by their accessible names in English. */
+export function signInForm(page: Page) {
+  return {
+    login: page.getByLabel("Login name"),
+    password: page.getByLabel("Password", { exact: true }),
+    submit: page.getByRole("button", { name: "Sign in" }),
+    message: page.getByTestId("sign-in-message"),
+    addressToggle: page.getByRole("button", { name: /Platform address/ }),
+    address: page.getByRole("textbox", { name: "Platform address" }),
+    captcha: page.getByLabel("Characters in the picture"),
+    captchaPicture: page.getByRole("img", { name: "Picture of the characters to type" }),
+  };
+}
+
+export async function signIn(page: Page, login: string, password = PASSWORD): Promise<void> {
+  const form = signInForm(page);
+  await form.login.fill(login);
+  await form.password.fill(password);
+  await form.submit.click();
+}

@@ -1,0 +1,27 @@
+import { PASSWORD, expect, signIn, signInForm, test } from "./fixtures";
+
+test("five failures lock the account; the message says until when, in the agent's time format", async ({ openApp, platform }) => {
+  const page = await openApp();
+  const form = signInForm(page);
+  await signIn(page, "agent4", "wrong-1");
+  for (const left of [4, 3, 2, 1]) {
+    await expect(form.message).toContainText(left === 1 ? "1 attempt left" : `${left} attempts left`);
+    if (left === 1) break;
+    await form.password.fill(`wrong-${6 - left}`);
+    await form.submit.click();
+  }
+  await form.password.fill("wrong-5");
+  await form.submit.click();
+
+  const lockedUntil = platform.ctx.users.byLogin("agent4")!.locked_until;
+  const [, hh, mm] = /(\d{2}):(\d{2}):\d{2}$/.exec(lockedUntil)!;
+  const hour12 = Number(hh) % 12 || 12;
+  await expect(form.message).toContainText("This account is locked after too many failed sign-ins. Try again after");
+  await expect(form.message).toContainText(new RegExp(`\\b${hour12}:${mm}\\s?(AM|PM)`));
+
+  // Even the right password is refused until then.
+  await form.password.fill(PASSWORD);
+  await form.submit.click();
+  await expect(form.message).toContainText(`${hour12}:${mm}`);
+  await expect(page.getByTestId("identity")).toHaveCount(0);
+});

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { PlatformContext } from "../context";
+import { principalOf } from "../http/app";
+import { fail } from "../http/errors";
+import { cdrJson, type CdrRow } from "./cdr-store";
+
+const DATE = "^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$";
+
+const listQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    dateType: { type: "string", enum: ["start_stamp", "end_stamp"] },
+    startDate: { type: "string", pattern: DATE },
+    endDate: { type: "string", pattern: DATE },
+    cidNumber: { type: "string", maxLength: 64 },
+    destNumber: { type: "string", maxLength: 64 },
+    startBillsec: { type: "integer", minimum: 0 },
+    endBillsec: { type: "integer", minimum: 0 },
+    groupValue: { type: "string", maxLength: 64 },
+    contextValue: { type: "string", maxLength: 64 },
+    page: { type: "integer", minimum: 1 },
+    perPage: { type: "integer", minimum: 1, maximum: 1000 },
+    last: { type: "integer", minimum: 1, maximum: 3650 },
+  },
+} as const;
+
+const recordsQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    startDate: { type: "string", pattern: DATE },
+    endDate: { type: "string", pattern: DATE },
+    page: { type: "integer", minimum: 1 },
+    perPage: { type: "integer", minimum: 1, maximum: 1000 },
+  },
+} as const;
+
+interface ListQuery {
+  dateType?: "start_stamp" | "end_stamp";
+  startDate?: string;
+  endDate?: string;
+  cidNumber?: string;
+  destNumber?: string;
+  startBillsec?: number;
+  endBillsec?: number;
+  groupValue?: string;
+  page?: number;
+  perPage?: number;
+  last?: number;
+}
+
+const DEFAULT_PER_PAGE = 20;
+
+/**
+ * Call records (spec: Call records). An administrator reads every record; anyone else the
+ * records of their own extensions (as caller, callee or the leg's extension).
+ */
+export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  const scopeOf = (req: FastifyRequest): string[] | undefined => {
+    const p = principalOf(req);
+    if (p.user.is_admin) return undefined;
+    return ctx.users.extensionsOf(p.user.id).map((e) => e.extn);
+  };
+  const visible = (row: CdrRow, scope: string[] | undefined) =>
+    !scope || scope.includes(row.extn) || scope.includes(row.caller_id_number) || scope.includes(row.destination_number);
+
+  app.get<{ Querystring: ListQuery }>("/api/cdrs", { schema: { querystring: listQuery } }, async (req) => {
+    const q = req.query;
+    const page = q.page ?? 1;
+    const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+    const { rowCount, rows } = ctx.cdrs.list({
+      ...(q.dateType ? { dateType: q.dateType } : {}),
+      ...(q.startDate ? { startDate: q.startDate } : {}),
+      ...(q.endDate ? { endDate: q.endDate } : {}),
+      ...(q.cidNumber ? { cidNumber: q.cidNumber } : {}),
+      ...(q.destNumber ? { destNumber: q.destNumber } : {}),
+      ...(q.startBillsec !== undefined ? { startBillsec: q.startBillsec } : {}),
+      ...(q.endBillsec !== undefined ? { endBillsec: q.endBillsec } : {}),
+      ...(q.last !== undefined ? { lastDays: q.last } : {}),
+      ...(scopeOf(req) ? { extensions: scopeOf(req)! } : {}),
+      page,
+      perPage,
+    });
+    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map(cdrJson) };
+  });
+
+  app.get<{ Querystring: { startDate?: string; endDate?: string; page?: number; perPage?: number } }>(
+    "/api/cdrs/records",
+    { schema: { querystring: recordsQuery } },
+    async (req) => {
+      const q = req.query;
+      const scope = scopeOf(req);
+      const { rowCount, rows } = ctx.cdrs.list({
+        ...(q.startDate ? { startDate: q.startDate } : {}),
+        ...(q.endDate ? { endDate: q.endDate } : {}),
+        ...(scope ? { extensions: scope } : {}),
+        page: q.page ?? 1,
+        perPage: q.perPage ?? DEFAULT_PER_PAGE,
+      });
+      return { total: rowCount, data: rows.map(cdrJson) };
+    },
+  );
+
+  app.get("/api/cdrs/total", async (req) => ({ count: ctx.cdrs.total(scopeOf(req)) }));
+
+  app.get<{ Params: { uuid: string } }>("/api/cdrs/:uuid", async (req) => {
+    const row = ctx.cdrs.byUuid(req.params.uuid);
+    if (!row || !visible(row, scopeOf(req))) throw fail(404, "CDR Does Not Exist");
+    return cdrJson(row);
+  });
+
+  app.get<{ Params: { uuid: string } }>("/api/cdrs/:uuid/related_cdrs", async (req) => {
+    const scope = scopeOf(req);
+    const row = ctx.cdrs.byUuid(req.params.uuid);
+    if (!row || !visible(row, scope)) throw fail(404, "CDR Does Not Exist");
+    return ctx.cdrs.related(row.uuid).filter((r) => {
+      const other = ctx.cdrs.byUuid(r.uuid);
+      return other !== undefined && visible(other, scope);
+    });
+  });
+}

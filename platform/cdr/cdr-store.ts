@@ -1,0 +1,235 @@
+import type { Db } from "../store/db";
+
+/** A call record row: one per leg, with the spec's fields (plus the leg's extension and owner). */
+export interface CdrRow {
+  id: number;
+  uuid: string;
+  bleg_uuid: string;
+  other_uuid: string;
+  caller_id_name: string;
+  caller_id_number: string;
+  destination_number: string;
+  start_stamp: string;
+  ring_stamp: string;
+  answer_stamp: string;
+  end_stamp: string;
+  duration: number;
+  billsec: number;
+  account_code: string;
+  hangup_cause: string;
+  sip_hangup_disposition: string;
+  network_addr: string;
+  network_port: string;
+  context: string;
+  direction: string;
+  realm: string;
+  external_tracking_id: string;
+  caller_source: string;
+  digits_dialed: string;
+  sip_call_id: string;
+  xui_route_ids: string;
+  abs_path: string;
+  rel_path: string;
+  rtp_use_codec_name: string;
+  xui_hangup_cause: string;
+  media_file_id: number | null;
+  extn: string;
+  user_id: number | null;
+  variables: string;
+}
+
+export type NewCdr = Omit<CdrRow, "id">;
+
+export interface CdrQuery {
+  dateType?: "start_stamp" | "end_stamp";
+  /** Inclusive, "YYYY-MM-DD" or "YYYY-MM-DD HH:MM[:SS]". */
+  startDate?: string;
+  /** Inclusive; a date without a time covers that whole day. */
+  endDate?: string;
+  cidNumber?: string;
+  destNumber?: string;
+  startBillsec?: number;
+  endBillsec?: number;
+  /** Records of the last N days (counted from the start of the day N-1 days ago). */
+  lastDays?: number;
+  /** Only legs of these extensions, or with one of them as caller or destination. */
+  extensions?: string[];
+  page: number;
+  perPage: number;
+}
+
+/** The CDR as the API shows it: the spec's fields; variables as an object. */
+export function cdrJson(row: CdrRow) {
+  const { id: _id, variables, ...rest } = row;
+  let vars: Record<string, string> = {};
+  try {
+    vars = JSON.parse(variables) as Record<string, string>;
+  } catch {
+    vars = {};
+  }
+  return { ...rest, media_file_id: row.media_file_id === null ? "" : String(row.media_file_id), variables: vars };
+}
+
+const COLUMNS = [
+  "uuid",
+  "bleg_uuid",
+  "other_uuid",
+  "caller_id_name",
+  "caller_id_number",
+  "destination_number",
+  "start_stamp",
+  "ring_stamp",
+  "answer_stamp",
+  "end_stamp",
+  "duration",
+  "billsec",
+  "account_code",
+  "hangup_cause",
+  "sip_hangup_disposition",
+  "network_addr",
+  "network_port",
+  "context",
+  "direction",
+  "realm",
+  "external_tracking_id",
+  "caller_source",
+  "digits_dialed",
+  "sip_call_id",
+  "xui_route_ids",
+  "abs_path",
+  "rel_path",
+  "rtp_use_codec_name",
+  "xui_hangup_cause",
+  "media_file_id",
+  "extn",
+  "user_id",
+  "variables",
+] as const;
+
+export class CdrStore {
+  constructor(private readonly db: Db) {}
+
+  insert(row: NewCdr): void {
+    this.db
+      .prepare(`INSERT OR REPLACE INTO cdrs (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => `@${c}`).join(", ")})`)
+      .run(row);
+  }
+
+  byUuid(uuid: string): CdrRow | undefined {
+    return this.db.prepare("SELECT * FROM cdrs WHERE uuid = ?").get(uuid) as CdrRow | undefined;
+  }
+
+  total(extensions?: string[]): number {
+    const { sql, args } = this.scope(extensions);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${sql ? `WHERE ${sql}` : ""}`).get(...args) as { n: number }).n;
+  }
+
+  list(q: CdrQuery): { rowCount: number; rows: CdrRow[] } {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const column = q.dateType === "end_stamp" ? "end_stamp" : "start_stamp";
+    if (q.startDate) {
+      where.push(`${column} >= ?`);
+      args.push(normaliseStart(q.startDate));
+    }
+    if (q.endDate) {
+      where.push(`${column} <= ?`);
+      args.push(normaliseEnd(q.endDate));
+    }
+    if (q.lastDays !== undefined) {
+      const since = new Date();
+      since.setHours(0, 0, 0, 0);
+      since.setDate(since.getDate() - (q.lastDays - 1));
+      where.push(`${column} >= ?`);
+      args.push(dayStamp(since) + " 00:00:00");
+    }
+    if (q.cidNumber) {
+      where.push("caller_id_number LIKE ? ESCAPE '\\'");
+      args.push(`%${likeEscape(q.cidNumber)}%`);
+    }
+    if (q.destNumber) {
+      where.push("destination_number LIKE ? ESCAPE '\\'");
+      args.push(`%${likeEscape(q.destNumber)}%`);
+    }
+    if (q.startBillsec !== undefined) {
+      where.push("billsec >= ?");
+      args.push(q.startBillsec);
+    }
+    if (q.endBillsec !== undefined) {
+      where.push("billsec <= ?");
+      args.push(q.endBillsec);
+    }
+    const scope = this.scope(q.extensions);
+    if (scope.sql) {
+      where.push(scope.sql);
+      args.push(...scope.args);
+    }
+    const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const rowCount = (this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${whereSql}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM cdrs ${whereSql} ORDER BY start_stamp DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...args, q.perPage, (q.page - 1) * q.perPage) as CdrRow[];
+    return { rowCount, rows };
+  }
+
+  /**
+   * Records related to one: the legs it is linked to by uuid (bleg_uuid/other_uuid, both ways) as
+   * 'channel', and other legs of the same SIP call (same Call-ID) as 'call_id'.
+   */
+  related(uuid: string): { type: "channel" | "call_id"; uuid: string }[] {
+    const row = this.byUuid(uuid);
+    if (!row) return [];
+    const out: { type: "channel" | "call_id"; uuid: string }[] = [];
+    const seen = new Set([uuid]);
+    const linked = this.db
+      .prepare("SELECT uuid FROM cdrs WHERE uuid IN (?, ?) OR bleg_uuid = ? OR other_uuid = ? ORDER BY start_stamp, id")
+      .all(row.bleg_uuid, row.other_uuid, uuid, uuid) as { uuid: string }[];
+    for (const r of linked) {
+      if (seen.has(r.uuid)) continue;
+      seen.add(r.uuid);
+      out.push({ type: "channel", uuid: r.uuid });
+    }
+    if (row.sip_call_id) {
+      const same = this.db.prepare("SELECT uuid FROM cdrs WHERE sip_call_id = ? ORDER BY start_stamp, id").all(row.sip_call_id) as { uuid: string }[];
+      for (const r of same) {
+        if (seen.has(r.uuid)) continue;
+        seen.add(r.uuid);
+        out.push({ type: "call_id", uuid: r.uuid });
+      }
+    }
+    return out;
+  }
+
+  private scope(extensions: string[] | undefined): { sql: string; args: unknown[] } {
+    if (!extensions) return { sql: "", args: [] };
+    if (extensions.length === 0) return { sql: "0", args: [] };
+    const marks = extensions.map(() => "?").join(", ");
+    return {
+      sql: `(extn IN (${marks}) OR caller_id_number IN (${marks}) OR destination_number IN (${marks}))`,
+      args: [...extensions, ...extensions, ...extensions],
+    };
+  }
+}
+
+function dayStamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+function normaliseStart(text: string): string {
+  const t = text.trim().replace("T", " ");
+  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return `${t} 00:00:00`;
+  if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(t)) return `${t}:00`;
+  return t;
+}
+
+function normaliseEnd(text: string): string {
+  const t = text.trim().replace("T", " ");
+  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return `${t} 23:59:59`;
+  if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(t)) return `${t}:59`;
+  return t;
+}
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,84 @@
+import { createReadStream, existsSync } from "node:fs";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { PlatformContext } from "../context";
+import { principalOf } from "../http/app";
+import { envelope, fail } from "../http/errors";
+import { mediaFileJson, type MediaFileRow } from "./media-files";
+
+const TYPES = ["SYSTEM", "UPLOAD", "RECORD", "SCRIPT", "DATABASE", "ASR", "VOICEMAIL", "TTS", "PDF", "FAX", "CONFERENCE"];
+
+const listQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    uuid: { type: "string", maxLength: 64 },
+    type: { type: "string", maxLength: 32 },
+    types: { type: "string", maxLength: 256 },
+    page: { type: "integer", minimum: 1 },
+    perPage: { type: "integer", minimum: 1, maximum: 1000 },
+  },
+} as const;
+
+/** "<id>" or "<id>.<ext>"; anything else names no media file. */
+function parseFile(file: string): { id: number; ext?: string } {
+  const m = /^([0-9]+)(?:\.([A-Za-z0-9]+))?$/.exec(file);
+  if (!m) throw fail(404, "Media File Does Not Exist");
+  return { id: Number(m[1]), ...(m[2] ? { ext: m[2] } : {}) };
+}
+
+/**
+ * Media files (spec document 2: Media files) as far as the platform makes them: call recordings,
+ * type RECORD. An administrator sees every file; a user the files they own (recordings of calls
+ * of their extensions).
+ */
+export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  const owned = (req: FastifyRequest, row: MediaFileRow | undefined): MediaFileRow => {
+    const p = principalOf(req);
+    if (!row || (!p.user.is_admin && row.user_id !== p.user.id)) throw fail(404, "Media File Does Not Exist");
+    return row;
+  };
+
+  app.get<{ Querystring: { uuid?: string; type?: string; types?: string; page?: number; perPage?: number } }>(
+    "/api/media_files",
+    { schema: { querystring: listQuery } },
+    async (req) => {
+      const q = req.query;
+      const p = principalOf(req);
+      const types = [...(q.type ? [q.type] : []), ...(q.types ? q.types.split(",").map((t) => t.trim()).filter(Boolean) : [])];
+      const unknown = types.find((t) => !TYPES.includes(t.toUpperCase()));
+      if (unknown) throw fail(400, `field 'type' in query must be one of ${TYPES.join(", ")}, not '${unknown}'`);
+      const page = q.page ?? 1;
+      const perPage = q.perPage ?? 20;
+      const { rowCount, rows } = ctx.mediaFiles.list({
+        ...(q.uuid ? { uuid: q.uuid } : {}),
+        ...(types.length ? { types: types.map((t) => t.toUpperCase()) } : {}),
+        ...(p.user.is_admin ? {} : { userId: p.user.id }),
+        page,
+        perPage,
+      });
+      return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map(mediaFileJson) };
+    },
+  );
+
+  app.get<{ Params: { uuid: string } }>("/api/media_files/uuid/:uuid", async (req) =>
+    mediaFileJson(owned(req, ctx.mediaFiles.byChannel(req.params.uuid))),
+  );
+
+  app.get<{ Params: { file: string } }>("/api/media_files/:file", async (req, reply) => {
+    const { id, ext } = parseFile(req.params.file);
+    const row = owned(req, ctx.mediaFiles.byId(id));
+    if (ext === undefined) return mediaFileJson(row);
+    if (ext.toLowerCase() !== row.ext.toLowerCase() || !existsSync(row.abs_path)) throw fail(404, "Media File Does Not Exist");
+    return reply
+      .type(row.mime || "application/octet-stream")
+      .header("Content-Disposition", `inline; filename="${row.file_name.replace(/"/g, "")}"`)
+      .send(createReadStream(row.abs_path));
+  });
+
+  app.delete<{ Params: { file: string } }>("/api/media_files/:file", async (req) => {
+    const { id } = parseFile(req.params.file);
+    owned(req, ctx.mediaFiles.byId(id));
+    ctx.mediaFiles.delete(id);
+    return envelope(String(id));
+  });
+}

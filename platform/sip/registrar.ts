@@ -1,0 +1,248 @@
+import { EventEmitter } from "node:events";
+import type { Core } from "sip.js";
+import type { AuthService } from "../auth/sessions";
+import type { ExtensionRow, UserStore } from "../store/users";
+import { DigestAuthenticator } from "./digest";
+import type { SipConnection, SipHub } from "./hub";
+import type { Log } from "./log";
+
+/** One registered contact of an extension: a phone (sip.js UA) reachable over a connection. */
+export interface Binding {
+  extension: string;
+  domain: string;
+  /** The Contact URI the phone registered, e.g. sip:k3j2h1@x7.invalid;transport=ws */
+  contactUri: string;
+  /** Its user part, which the platform's requests to the phone carry in the Request-URI. */
+  contactUser: string;
+  expiresAt: number;
+  registeredAt: Date;
+  connection: SipConnection;
+  userAgent: string;
+}
+
+export interface RegistrarOptions {
+  /** Shortest registration accepted (423 Interval Too Brief below it), seconds. */
+  minExpires: number;
+  /** Longest registration granted, seconds. */
+  maxExpires: number;
+  /** Granted when the phone asks for none. */
+  defaultExpires: number;
+}
+
+export interface RegistrarEvents {
+  /** The contacts of an extension changed (registered, refreshed, unregistered, expired, lost). */
+  change: (extension: string, domain: string) => void;
+}
+
+type ContactHeader = { uri: Core.URI; getParam(name: string): string | undefined; toString(): string };
+
+/**
+ * The registrar: digest-authenticated REGISTER (username = extension number, password = the
+ * extension's own password or any live extension token from POST /api/users/extn_token), several
+ * contacts per extension, unregistering one or all (`Contact: *`), expiry, and bindings dropped
+ * when the connection they came over closes. Every 200 lists all of the extension's contacts,
+ * each with `;expires=` (sip.js needs that parameter, or it re-registers in a tight loop).
+ */
+export class Registrar {
+  private readonly bindings = new Map<string, Map<string, Binding>>();
+  private readonly timers = new Map<Binding, NodeJS.Timeout>();
+  private readonly authenticators = new Map<string, DigestAuthenticator>();
+  private readonly emitter = new EventEmitter();
+
+  constructor(
+    private readonly users: UserStore,
+    private readonly auth: AuthService,
+    private readonly hub: SipHub,
+    private readonly log: Log,
+    private readonly options: RegistrarOptions,
+  ) {
+    hub.on("closed", (conn) => this.dropConnection(conn));
+  }
+
+  on<E extends keyof RegistrarEvents>(event: E, listener: RegistrarEvents[E]): this {
+    this.emitter.on(event, listener);
+    return this;
+  }
+
+  off<E extends keyof RegistrarEvents>(event: E, listener: RegistrarEvents[E]): this {
+    this.emitter.off(event, listener);
+    return this;
+  }
+
+  /** The live contacts of an extension, oldest registration first. */
+  contactsOf(extension: string, domain: string): Binding[] {
+    const now = Date.now();
+    return [...(this.bindings.get(key(extension, domain))?.values() ?? [])].filter((b) => b.expiresAt > now && b.connection.open);
+  }
+
+  allBindings(): Binding[] {
+    return [...this.bindings.values()].flatMap((m) => [...m.values()]);
+  }
+
+  authenticator(domain: string): DigestAuthenticator {
+    let a = this.authenticators.get(domain);
+    if (!a) this.authenticators.set(domain, (a = new DigestAuthenticator(domain)));
+    return a;
+  }
+
+  /** The extension row a request's identity names, in `domain` or the platform's default domain. */
+  resolveDomain(host: string | undefined): string {
+    return host && this.users.domainExists(host) ? host : this.users.defaultDomain();
+  }
+
+  /** Passwords the digest of `extension` may be computed with: its own and its live tokens. */
+  passwordsOf(extension: ExtensionRow | undefined): string[] {
+    if (!extension) return [];
+    return [extension.password, ...this.auth.extensionTokens(extension.id)];
+  }
+
+  /** Why an extension may not register or call now, or undefined when it may. */
+  refusal(extension: ExtensionRow): string | undefined {
+    if (extension.disabled) return "Extension Disabled";
+    const owner = extension.user_id !== null ? this.users.byId(extension.user_id) : undefined;
+    if (owner?.disabled) return "User Disabled";
+    return undefined;
+  }
+
+  /** Handles a REGISTER that reached the platform's UserAgent. */
+  handle(request: Core.IncomingRequest): void {
+    const message = request.message;
+    const domain = this.resolveDomain(message.to.uri.host);
+    const authenticator = this.authenticator(domain);
+    const toUser = message.to.uri.user ?? "";
+    const extension = this.users.extension(toUser, domain);
+    const check = authenticator.check(message.getHeader("authorization"), "REGISTER", (username) =>
+      username === toUser ? this.passwordsOf(extension) : [],
+    );
+    if (!check.ok) {
+      if (check.reason === "missing" || check.reason === "nonce" || check.reason === "stale") {
+        request.reject({ statusCode: 401, extraHeaders: [`WWW-Authenticate: ${authenticator.challenge(check.reason === "stale")}`] });
+      } else {
+        this.log.info(`REGISTER for ${toUser}@${domain} refused: ${check.reason}`);
+        request.reject({ statusCode: 403, reasonPhrase: "Forbidden" });
+      }
+      return;
+    }
+    if (!extension) {
+      request.reject({ statusCode: 404 });
+      return;
+    }
+    const refusal = this.refusal(extension);
+    if (refusal) {
+      request.reject({ statusCode: 403, reasonPhrase: refusal });
+      return;
+    }
+    const conn = message.viaBranch ? this.hub.connectionOfBranch(message.viaBranch) : undefined;
+    if (!conn) {
+      request.reject({ statusCode: 500, reasonPhrase: "Connection Lost" });
+      return;
+    }
+
+    const rawContacts = message.getHeaders("contact");
+    const headerExpires = message.getHeader("expires");
+    const defaultExpires = headerExpires !== undefined && /^\d+$/.test(headerExpires.trim()) ? Number(headerExpires) : this.options.defaultExpires;
+    const aorKey = key(extension.extn, domain);
+    let table = this.bindings.get(aorKey);
+    if (!table) this.bindings.set(aorKey, (table = new Map()));
+
+    if (rawContacts.length === 1 && rawContacts[0]!.trim() === "*") {
+      if (defaultExpires !== 0) {
+        request.reject({ statusCode: 400, reasonPhrase: "Contact * Needs Expires: 0" });
+        return;
+      }
+      for (const b of [...table.values()]) this.remove(b);
+      request.accept({ statusCode: 200 });
+      this.emitter.emit("change", extension.extn, domain);
+      return;
+    }
+
+    const contacts: ContactHeader[] = [];
+    for (let i = 0; i < message.getHeaders("contact").length; i++) {
+      const c = message.parseHeader("contact", i) as ContactHeader | undefined;
+      if (c?.uri) contacts.push(c);
+    }
+    for (const c of contacts) {
+      const asked = c.getParam("expires");
+      const expires = asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : defaultExpires;
+      if (expires > 0 && expires < this.options.minExpires) {
+        request.reject({ statusCode: 423, extraHeaders: [`Min-Expires: ${this.options.minExpires}`] });
+        return;
+      }
+    }
+    const now = Date.now();
+    for (const c of contacts) {
+      const contactUser = c.uri.user;
+      if (!contactUser) continue;
+      const asked = c.getParam("expires");
+      const expires = Math.min(asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : defaultExpires, this.options.maxExpires);
+      const existing = table.get(contactUser);
+      if (expires === 0) {
+        if (existing) this.remove(existing);
+        this.hub.unbindContact(contactUser, conn);
+        continue;
+      }
+      const binding: Binding = {
+        extension: extension.extn,
+        domain,
+        contactUri: c.uri.toString(),
+        contactUser,
+        expiresAt: now + expires * 1000,
+        registeredAt: existing?.registeredAt ?? new Date(now),
+        connection: conn,
+        userAgent: message.getHeader("user-agent") ?? "",
+      };
+      if (existing) this.clearTimer(existing);
+      table.set(contactUser, binding);
+      this.timers.set(
+        binding,
+        setTimeout(() => this.expire(binding), expires * 1000 + 50).unref(),
+      );
+      this.hub.bindContact(contactUser, conn);
+    }
+    const lines = [...table.values()].map((b) => `Contact: <${b.contactUri}>;expires=${Math.max(0, Math.round((b.expiresAt - now) / 1000))}`);
+    request.accept({ statusCode: 200, extraHeaders: lines });
+    this.emitter.emit("change", extension.extn, domain);
+  }
+
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.bindings.clear();
+  }
+
+  private expire(binding: Binding): void {
+    if (this.remove(binding)) this.emitter.emit("change", binding.extension, binding.domain);
+  }
+
+  private remove(binding: Binding): boolean {
+    this.clearTimer(binding);
+    const table = this.bindings.get(key(binding.extension, binding.domain));
+    if (table?.get(binding.contactUser) !== binding) return false;
+    table.delete(binding.contactUser);
+    if (table.size === 0) this.bindings.delete(key(binding.extension, binding.domain));
+    return true;
+  }
+
+  private clearTimer(binding: Binding): void {
+    const timer = this.timers.get(binding);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(binding);
+  }
+
+  private dropConnection(conn: SipConnection): void {
+    const changed = new Set<string>();
+    for (const table of this.bindings.values()) {
+      for (const b of [...table.values()]) {
+        if (b.connection === conn && this.remove(b)) changed.add(key(b.extension, b.domain));
+      }
+    }
+    for (const k of changed) {
+      const [extension, domain] = k.split("@") as [string, string];
+      this.emitter.emit("change", extension, domain);
+    }
+  }
+}
+
+function key(extension: string, domain: string): string {
+  return `${extension}@${domain}`;
+}

@@ -1,0 +1,121 @@
+import "./node-webrtc";
+import { Web, type Session, type SessionDescriptionHandlerFactory } from "sip.js";
+import type { WebRtcLeg } from "../media";
+import { audioDirection, type MediaDirection } from "./media-direction";
+
+export interface LegMediaHooks {
+  /** An offer from the far end set the direction it sends in: a=sendonly/inactive is hold. */
+  onRemoteOffer?(direction: MediaDirection): void;
+  /** Negotiation completed; the codec the call uses (e.g. "opus"). */
+  onCodec?(codec: string): void;
+}
+
+type Logger = ConstructorParameters<typeof Web.SessionDescriptionHandler>[0];
+
+/**
+ * sip.js's browser session description handler on @roamhq/wrtc, with the media of the leg in the
+ * platform's media plane: the microphone is the leg's outgoing track (fed by the mixer every
+ * 10 ms) and the remote track goes to the leg's sink. Additions to the browser handler:
+ * - remote offers are inspected for media-level a=sendonly/inactive (and c=0.0.0.0): the far
+ *   end put the call on hold;
+ * - rollbackDescription(), which the browser handler lacks: without it a failed re-INVITE leaves
+ *   the connection in have-local-offer and the next offer from the far end is then taken for an
+ *   answer (488);
+ * - close() stops the leg (sink, track) before the peer connection, the teardown order wrtc
+ *   survives.
+ */
+export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
+  private attached = false;
+  private codecReported = false;
+
+  constructor(
+    logger: Logger,
+    readonly leg: WebRtcLeg,
+    private readonly hooks: LegMediaHooks,
+    iceGatheringTimeoutMs: number,
+  ) {
+    super(logger, () => Promise.resolve(leg.localStream), {
+      iceGatheringTimeout: iceGatheringTimeoutMs,
+      peerConnectionConfiguration: { ...Web.defaultPeerConnectionConfiguration(), iceServers: [] },
+    });
+  }
+
+  protected override getLocalMediaStream(options?: Web.SessionDescriptionHandlerOptions): Promise<void> {
+    return super.getLocalMediaStream(options).then(() => {
+      const pc = this.peerConnection;
+      if (!this.attached && pc && !this.leg.closed) {
+        this.attached = true;
+        this.leg.attach(pc);
+      }
+    });
+  }
+
+  override setDescription(
+    sdp: string,
+    options?: Web.SessionDescriptionHandlerOptions,
+    modifiers?: Parameters<Web.SessionDescriptionHandler["setDescription"]>[2],
+  ): Promise<void> {
+    const isOffer = this.peerConnection?.signalingState === "stable";
+    return super.setDescription(sdp, options, modifiers).then(() => {
+      if (isOffer) this.hooks.onRemoteOffer?.(audioDirection(sdp));
+      else this.reportCodec(sdp);
+    });
+  }
+
+  override getDescription(
+    options?: Web.SessionDescriptionHandlerOptions,
+    modifiers?: Parameters<Web.SessionDescriptionHandler["getDescription"]>[1],
+  ): ReturnType<Web.SessionDescriptionHandler["getDescription"]> {
+    return super.getDescription(options, modifiers).then((description) => {
+      // Our answer names the codec chosen for a call the far end offered.
+      if (this.peerConnection?.signalingState === "stable") this.reportCodec(description.body);
+      return description;
+    });
+  }
+
+  protected override setRemoteTrack(track: MediaStreamTrack): void {
+    super.setRemoteTrack(track);
+    if (track.kind === "audio" && !this.leg.closed) this.leg.attachRemoteTrack(track);
+  }
+
+  rollbackDescription(): Promise<void> {
+    const pc = this.peerConnection;
+    if (!pc || pc.signalingState === "stable" || pc.signalingState === "closed") return Promise.resolve();
+    return pc.setLocalDescription({ type: "rollback" });
+  }
+
+  override close(): void {
+    this.leg.close();
+    super.close();
+  }
+
+  private reportCodec(sdp: string): void {
+    if (this.codecReported) return;
+    const codec = firstAudioCodec(sdp);
+    if (!codec) return;
+    this.codecReported = true;
+    this.hooks.onCodec?.(codec);
+  }
+}
+
+/** Name of the first codec of the audio section (the one an answer chose), e.g. "opus". */
+export function firstAudioCodec(sdp: string): string | undefined {
+  const m = /^m=audio \d+ \S+ (\d+)/m.exec(sdp);
+  if (!m) return undefined;
+  return new RegExp(`^a=rtpmap:${m[1]} ([^/\\s]+)`, "m").exec(sdp)?.[1];
+}
+
+/**
+ * A factory for the platform's (or a test phone's) UserAgent: `legFor(session)` gives the media
+ * leg and hooks of the session being set up, or undefined to refuse media (the call then fails).
+ */
+export function legHandlerFactory(
+  legFor: (session: Session) => { leg: WebRtcLeg; hooks: LegMediaHooks } | undefined,
+  iceGatheringTimeoutMs = 500,
+): SessionDescriptionHandlerFactory {
+  return (session) => {
+    const found = legFor(session);
+    if (!found) throw new Error("no media leg for this session");
+    return new WebRtcLegHandler(session.userAgent.getLogger("sip.SessionDescriptionHandler"), found.leg, found.hooks, iceGatheringTimeoutMs);
+  };
+}

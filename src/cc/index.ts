@@ -1,0 +1,5 @@
+export * from "./session";
+export * from "./settings";
+export * from "./sign-in-error";
+export * from "./platform-address";
+export * from "./storage";

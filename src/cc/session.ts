@@ -1,0 +1,276 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import {
+  PlatformClient,
+  PlatformError,
+  captchaPictureUrl,
+  credentialsOf,
+  getCaptcha,
+  getCurrentUser,
+  refreshSession,
+  signIn as requestSession,
+  signOut as endSession,
+  type Credentials,
+  type User,
+} from "../api";
+import { checkPlatformAddress, displayAddress } from "./platform-address";
+import type { SettingsStore } from "./settings";
+import { captchaWanted, signInErrorOf, type SignInError } from "./sign-in-error";
+import { readJson, type KeyValueStorage } from "./storage";
+
+/**
+ * - `restoring`: a session kept in this tab is being checked after a reload;
+ * - `session-expired`: the platform ended the session; the sign-in screen says so.
+ */
+export type SessionStatus = "restoring" | "signed-out" | "signing-in" | "signed-in" | "signing-out" | "session-expired";
+
+/** Who is signed in, from GET /api/users/info. */
+export interface SessionUser {
+  id: string;
+  login: string;
+  name: string;
+  /** The user's default extension; "" when they have none. */
+  extension: string;
+  domain: string;
+  /** "admin", "supervisor", "agent", "user", or whatever the platform calls it. */
+  role: string;
+}
+
+/** The picture the platform asks about; `pictureUrl` is null when it could not be fetched. */
+export interface CaptchaChallenge {
+  login: string;
+  pictureUrl: string | null;
+}
+
+export interface SignInInput {
+  login: string;
+  password: string;
+  /** As typed; "" = the page's own origin. */
+  platformUrl: string;
+  captcha?: string;
+}
+
+export interface SessionState {
+  status: SessionStatus;
+  user: SessionUser | null;
+  /** The REST client of the signed-in session (null otherwise): later layers build on it. */
+  client: PlatformClient | null;
+  /** Platform address of the current or last session ("" = the page's own origin). */
+  platformUrl: string;
+  /** The login name to offer on the sign-in screen. */
+  login: string;
+  error: SignInError | null;
+  captcha: CaptchaChallenge | null;
+
+  signIn(input: SignInInput): Promise<void>;
+  /** Ends the session on the platform (best effort) and forgets it here. */
+  signOut(): Promise<void>;
+  /** Picks up the session this tab had before a reload. */
+  restore(): Promise<void>;
+  /** Asks for another captcha picture. */
+  newCaptcha(): Promise<void>;
+}
+
+export type SessionStore = StoreApi<SessionState>;
+
+export interface SessionDeps {
+  settings: SettingsStore;
+  /** Per-tab storage (sessionStorage): keeps the session across a reload, and only in this tab. */
+  tabStorage: KeyValueStorage;
+  /** Storage of this browser (localStorage): remembers the login name. */
+  deviceStorage: KeyValueStorage;
+  fetch?: typeof fetch;
+  /** The page's origin, shown as the address when the platform address is "". */
+  pageOrigin?: string;
+  /** How long sign-out waits for the platform before forgetting the session anyway. */
+  signOutWaitMs?: number;
+}
+
+export const SESSION_KEY = "agentbar.session";
+export const LOGIN_KEY = "agentbar.login";
+
+/** What survives a reload: never the password. */
+interface StoredSession extends Credentials {
+  platformUrl: string;
+  role: string;
+}
+
+function readStoredSession(storage: KeyValueStorage): StoredSession | undefined {
+  const raw = readJson(storage, SESSION_KEY) as Partial<StoredSession> | undefined;
+  if (!raw || typeof raw.token !== "string" || !raw.token || typeof raw.expires !== "number") return undefined;
+  return {
+    platformUrl: typeof raw.platformUrl === "string" ? raw.platformUrl : "",
+    token: raw.token,
+    expires: raw.expires,
+    ...(typeof raw.refreshToken === "string" ? { refreshToken: raw.refreshToken } : {}),
+    role: typeof raw.role === "string" ? raw.role : "",
+  };
+}
+
+function roleOf(info: User, fromSession: string): string {
+  return info.currentAuthority || fromSession || (info.is_admin ? "admin" : info.type === "AGENT" ? "agent" : "user");
+}
+
+export function createSessionStore(deps: SessionDeps): SessionStore {
+  const pageOrigin = deps.pageOrigin ?? (typeof location !== "undefined" ? location.origin : "");
+  const stored = readStoredSession(deps.tabStorage);
+  /** The client whose session is (being) established; anything else reporting back is stale. */
+  let current: PlatformClient | null = null;
+  let role = stored?.role ?? "";
+
+  const keep = (platformUrl: string, credentials: Credentials | null) => {
+    if (credentials) deps.tabStorage.setItem(SESSION_KEY, JSON.stringify({ platformUrl, ...credentials, role } satisfies StoredSession));
+    else deps.tabStorage.removeItem(SESSION_KEY);
+  };
+
+  const makeClient = (platformUrl: string, withSession: boolean): PlatformClient => {
+    const client: PlatformClient = new PlatformClient({
+      baseUrl: platformUrl,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(withSession
+        ? {
+            // The client renews the JWT before it expires; each renewal is kept for the next reload.
+            refresh: refreshSession,
+            onCredentialsChange: (credentials) => {
+              if (current === client) keep(platformUrl, credentials);
+            },
+            onSessionExpired: () => expire(client),
+          }
+        : {}),
+    });
+    return client;
+  };
+
+  const forget = (client: PlatformClient) => {
+    client.dispose();
+    if (current === client) current = null;
+    deps.tabStorage.removeItem(SESSION_KEY);
+  };
+
+  const expire = (client: PlatformClient) => {
+    if (current !== client) return;
+    forget(client);
+    store.setState({ status: "session-expired", user: null, client: null, error: null, captcha: null });
+  };
+
+  const signedIn = (client: PlatformClient, platformUrl: string, info: User) => {
+    role = roleOf(info, role);
+    keep(platformUrl, client.session);
+    deps.deviceStorage.setItem(LOGIN_KEY, info.login);
+    deps.settings.getState().change({ platformUrl });
+    const user: SessionUser = {
+      id: info.id,
+      login: info.login,
+      name: info.name || info.login,
+      extension: info.extn,
+      domain: info.domain,
+      role,
+    };
+    store.setState({ status: "signed-in", user, client, platformUrl, login: info.login, error: null, captcha: null });
+  };
+
+  const loadCaptcha = async (platformUrl: string, login: string): Promise<CaptchaChallenge> => {
+    const client = makeClient(platformUrl, false);
+    try {
+      return { login, pictureUrl: captchaPictureUrl(client, await getCaptcha(client, login)) };
+    } catch (e) {
+      console.warn("agentbar: could not fetch a captcha", e);
+      return { login, pictureUrl: null };
+    }
+  };
+
+  const store = createStore<SessionState>()((set, get) => ({
+    status: stored ? "restoring" : "signed-out",
+    user: null,
+    client: null,
+    platformUrl: stored?.platformUrl ?? deps.settings.getState().platformUrl,
+    login: deps.deviceStorage.getItem(LOGIN_KEY) ?? "",
+    error: null,
+    captcha: null,
+
+    async signIn(input) {
+      const { status } = get();
+      if (status !== "signed-out" && status !== "session-expired") return;
+      const checked = checkPlatformAddress(input.platformUrl);
+      const platformUrl = checked.ok ? checked.url : input.platformUrl.trim();
+      const login = input.login.trim();
+      const captcha = input.captcha?.trim() ?? "";
+      set({ status: "signing-in", platformUrl, login });
+
+      const client = makeClient(platformUrl, true);
+      current = client;
+      try {
+        const session = await requestSession(client, { login, password: input.password, jwt: true, ...(captcha ? { captcha } : {}) });
+        role = session.currentAuthority;
+        client.setCredentials(credentialsOf(session));
+        const info = await getCurrentUser(client);
+        if (current !== client) return;
+        signedIn(client, platformUrl, info);
+      } catch (e) {
+        if (current !== client) return;
+        forget(client);
+        const error = signInErrorOf(e, { address: displayAddress(platformUrl, pageOrigin), sentCaptcha: Boolean(captcha) });
+        logFailure("sign-in", e);
+        // The platform checks each captcha once, so every refusal that wants one needs a new picture.
+        const next = captchaWanted(e) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
+        set({ status: "signed-out", error, captcha: next });
+      }
+    },
+
+    async signOut() {
+      const client = current;
+      if (!client || get().status !== "signed-in") return;
+      // Cleared first so that a 403 to the sign-out itself is not taken for an expired session.
+      current = null;
+      set({ status: "signing-out" });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        endSession(client).catch((e: unknown) => logFailure("sign-out", e)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.signOutWaitMs ?? 5000))),
+      ]);
+      clearTimeout(timer);
+      forget(client);
+      set({ status: "signed-out", user: null, client: null, error: null, captcha: null });
+    },
+
+    async restore() {
+      const record = readStoredSession(deps.tabStorage);
+      if (!record) {
+        if (get().status === "restoring") set({ status: "signed-out" });
+        return;
+      }
+      if (get().status !== "restoring" && get().status !== "signed-out") return;
+      const client = makeClient(record.platformUrl, true);
+      current = client;
+      role = record.role;
+      set({ status: "restoring", platformUrl: record.platformUrl });
+      const { platformUrl: _, role: __, ...credentials } = record;
+      client.setCredentials(credentials);
+      try {
+        const info = await getCurrentUser(client);
+        if (current !== client) return;
+        signedIn(client, record.platformUrl, info);
+      } catch (e) {
+        if (current !== client) return;
+        logFailure("restoring the session", e);
+        if (e instanceof PlatformError && e.isAuthError) return expire(client);
+        // The platform may be back in a moment: the kept session stays for the next reload.
+        client.dispose();
+        current = null;
+        set({ status: "signed-out", error: signInErrorOf(e, { address: displayAddress(record.platformUrl, pageOrigin), sentCaptcha: false }) });
+      }
+    },
+
+    async newCaptcha() {
+      const { captcha, platformUrl } = get();
+      if (!captcha) return;
+      const next = await loadCaptcha(platformUrl, captcha.login);
+      if (get().captcha === captcha) set({ captcha: next });
+    },
+  }));
+  return store;
+}
+
+function logFailure(what: string, e: unknown) {
+  if (e instanceof PlatformError) console.info(`agentbar: ${what} failed: ${e.endpoint} -> ${e.kind} ${e.status} ${e.message}`);
+  else console.warn(`agentbar: ${what} failed`, e);
+}

@@ -1,0 +1,93 @@
+import { splitTopLevel } from "./header-values";
+
+/**
+ * Which incoming calls the phone answers by itself:
+ * - `always`: every call that carries an auto-answer marker, whoever sent it;
+ * - `platform`: only marked calls that the platform itself originated (see `isPlatformOriginated`);
+ * - `never`: none; marked calls ring like any other.
+ * Unmarked calls are never answered automatically.
+ */
+export type AutoAnswerPolicy = "always" | "platform" | "never";
+
+export type AutoAnswerSource = "call-info" | "intercom" | "alert-info" | "answer-mode" | "p-auto-answer";
+
+/** An auto-answer request found in an INVITE. */
+export interface AutoAnswerMarker {
+  source: AutoAnswerSource;
+  /** Seconds to ring before answering (0 = at once). */
+  afterSec: number;
+  /** The header value (or Request-URI) it was read from, for logs. */
+  raw: string;
+}
+
+/** The parts of an incoming INVITE the detection reads; `IncomingRequestMessage` provides them. */
+export interface InviteHeaders {
+  /** All raw values of a header (case-insensitive name); never parsed by sip.js. */
+  headers(name: string): string[];
+  /** A Request-URI parameter: a string, `null` for a parameter without value, `undefined` if absent. */
+  requestUriParam(name: string): string | null | undefined;
+}
+
+/** Longest delay we honour; a marker asking for more is a misconfiguration, not a wish to ring for hours. */
+export const MAX_ANSWER_AFTER_SEC = 60;
+
+/**
+ * Finds an auto-answer marker, in the order of how explicit each form is about the delay:
+ * `Call-Info: <...>;answer-after=N` (FreeSWITCH `sip_auto_answer`, RFC 7462 era phones),
+ * `;intercom=true` in the Request-URI (FreeSWITCH adds it next to Call-Info),
+ * `Alert-Info` variants (`info=alert-autoanswer`, "Auto Answer", "Ring Answer", with `delay=N`),
+ * `Answer-Mode: Auto` (RFC 5373) and `P-Auto-Answer` (anything but an explicit no).
+ */
+export function detectAutoAnswer(invite: InviteHeaders): AutoAnswerMarker | undefined {
+  for (const raw of invite.headers("Call-Info")) {
+    const m = /(?:^|;)\s*answer-after\s*=\s*"?(\d+)/i.exec(raw);
+    if (m) return { source: "call-info", afterSec: clampDelay(m[1]), raw };
+  }
+  const intercom = invite.requestUriParam("intercom");
+  if (intercom === null || (typeof intercom === "string" && /^(true|1|yes)$/i.test(intercom))) {
+    return { source: "intercom", afterSec: 0, raw: `intercom${intercom === null ? "" : "=" + intercom}` };
+  }
+  for (const raw of invite.headers("Alert-Info")) {
+    if (/info\s*=\s*"?alert-autoanswer|auto[\s-]?answer|ring[\s-]?answer/i.test(raw)) {
+      const delay = /(?:^|;)\s*delay\s*=\s*"?(\d+)/i.exec(raw)?.[1];
+      return { source: "alert-info", afterSec: clampDelay(delay), raw };
+    }
+  }
+  for (const raw of invite.headers("Answer-Mode")) {
+    if (/^\s*auto\s*(;|$)/i.test(raw)) return { source: "answer-mode", afterSec: 0, raw };
+  }
+  for (const raw of invite.headers("P-Auto-Answer")) {
+    if (!/^\s*(false|no|0|off)\s*$/i.test(raw)) return { source: "p-auto-answer", afterSec: 0, raw };
+  }
+  return undefined;
+}
+
+/**
+ * Whether the INVITE was originated by the server we are connected to rather than relayed from
+ * another user agent. A proxy must add its own Via on top of the sender's (RFC 3261 §16.6 step 8),
+ * so a relayed request always arrives with two Vias or more, and a peer cannot remove the proxy's.
+ * A back-to-back user agent such as FreeSWITCH originates each leg itself, with one Via: that is
+ * how its click-to-dial, monitor, three-way and intercept legs arrive.
+ */
+export function isPlatformOriginated(invite: Pick<InviteHeaders, "headers">): boolean {
+  let vias = 0;
+  for (const value of invite.headers("Via")) vias += splitTopLevel(value).length;
+  return vias === 1;
+}
+
+export type AutoAnswerDecision =
+  | { answer: true; marker: AutoAnswerMarker; afterSec: number }
+  | { answer: false; reason: "no-marker" | "policy-never" | "not-from-platform"; marker?: AutoAnswerMarker };
+
+export function decideAutoAnswer(policy: AutoAnswerPolicy, invite: InviteHeaders): AutoAnswerDecision {
+  const marker = detectAutoAnswer(invite);
+  if (!marker) return { answer: false, reason: "no-marker" };
+  if (policy === "never") return { answer: false, reason: "policy-never", marker };
+  if (policy === "platform" && !isPlatformOriginated(invite)) return { answer: false, reason: "not-from-platform", marker };
+  return { answer: true, marker, afterSec: marker.afterSec };
+}
+
+function clampDelay(value: string | undefined): number {
+  const n = value === undefined ? 0 : Number.parseInt(value, 10);
+  return Number.isFinite(n) ? Math.min(Math.max(n, 0), MAX_ANSWER_AFTER_SEC) : 0;
+}

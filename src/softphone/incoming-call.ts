@@ -1,0 +1,32 @@
+import type { AutoAnswerDecision } from "./auto-answer";
+import type { Call } from "./call";
+
+/**
+ * An incoming INVITE as the call-center layer sees it before the UI does: the call as it is about
+ * to enter the store, and the raw headers (platform headers carry the queue and the customer).
+ */
+export interface IncomingCall {
+  readonly call: Call;
+  readonly requestUri: string;
+  /** First raw value of a header, case-insensitive; undefined when absent. Never parsed. */
+  header(name: string): string | undefined;
+  /** All raw values of a header. */
+  headers(name: string): string[];
+  /** What the auto-answer policy decided from the INVITE's markers. */
+  readonly autoAnswer: AutoAnswerDecision;
+}
+
+/**
+ * What the incoming-call handler may decide:
+ * - `context`: labels shown with the call (queue, customer, ...);
+ * - `autoAnswer`: true to answer now, `{ afterSec }` to answer after a delay, false to let it
+ *   ring even if the policy would have answered; absent keeps the policy's decision;
+ * - `reject`: turn it away at once with 486 (busy) or 603 (decline).
+ */
+export interface IncomingCallDecision {
+  context?: Record<string, string>;
+  autoAnswer?: boolean | { afterSec: number };
+  reject?: 486 | 603;
+}
+
+export type IncomingCallHandler = (incoming: IncomingCall) => IncomingCallDecision | void;

@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PhoneError } from "./phone-error";
+import { FakeSwitch, isRequest, isResponse, type RequestRecord } from "./testing/fake-switch";
+import { history, settle, startPhone, until, type PhoneRig } from "./testing/phone-rig";
+import { Phone } from "./phone";
+
+const rigs: PhoneRig[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const r of rigs.splice(0)) await r.phone.stop();
+});
+
+async function rig(sw: FakeSwitch, options: Parameters<typeof startPhone>[1] = {}) {
+  const r = await startPhone(sw, options);
+  rigs.push(r);
+  return r;
+}
+
+const registers = (sw: FakeSwitch, since = 0) => sw.records((r) => r.direction === "from-ua" && isRequest(r, "REGISTER"), since);
+
+describe("registration", () => {
+  it("answers the server's digest challenge and becomes registered", async () => {
+    const sw = new FakeSwitch();
+    sw.passwords.set("1001", "secret");
+    const { phone } = await rig(sw, { registered: false });
+    const statuses = history(phone.phoneStore, (s) => s.registration.status);
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+
+    const [first, second] = registers(sw);
+    expect(first?.message.hasHeader("Authorization")).toBe(false);
+    expect(sw.records((r) => r.direction === "to-ua" && isResponse(r, 401)).length).toBe(1);
+    expect(second?.raw).toMatch(/^Authorization: Digest .*username="1001"/m);
+    expect(statuses).toContain("registered");
+    expect(phone.phoneStore.getState().transport).toBe("connected");
+    expect(sw.isRegistered("1001")).toBe(true);
+  });
+
+  it("goes from connecting through registering to registered", async () => {
+    const sw = new FakeSwitch();
+    const phone = new Phone({ transportConstructor: sw.Transport, mediaDevices: null, storage: null, createAudioElement: null, window: null, document: null, logConnector: () => {} });
+    const statuses = history(phone.phoneStore, (s) => s.registration.status);
+    await phone.start({ server: "wss://pbx.test/sip", address: "1001@pbx.test", password: "secret" });
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    expect(statuses).toEqual(["stopped", "connecting", "registering", "registered"]);
+    await phone.stop();
+  });
+
+  it("fails with the reason on a wrong password (403) and does not retry by itself", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const sw = new FakeSwitch();
+    sw.passwords.set("1001", "right");
+    const { phone } = await rig(sw, { registered: false });
+    const rejected: unknown[] = [];
+    phone.on("credentials-rejected", (e) => rejected.push(e.error));
+    const s = await until(phone.phoneStore, (s) => s.registration.status === "failed");
+    expect(s.registration).toMatchObject({ status: "failed", error: { kind: "auth", status: 403 } });
+    expect(rejected).toEqual([expect.objectContaining({ kind: "auth", status: 403 })]);
+
+    const before = registers(sw).length;
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(registers(sw).length).toBe(before);
+
+    // A fresh password (e.g. a renewed extension token) registers at once.
+    phone.setPassword("right");
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+  });
+
+  it("reports a repeated 401 challenge as refused credentials", async () => {
+    const sw = new FakeSwitch();
+    sw.passwords.set("1001", "right");
+    sw.wrongPasswordStatus = 401;
+    const { phone } = await rig(sw, { registered: false });
+    const s = await until(phone.phoneStore, (s) => s.registration.status === "failed");
+    expect(s.registration).toMatchObject({ error: { kind: "auth", status: 401 } });
+  });
+
+  it("reports an unknown user (404) as final", async () => {
+    const sw = new FakeSwitch();
+    sw.registerOverride = () => ({ status: 404 });
+    const { phone } = await rig(sw, { registered: false });
+    const s = await until(phone.phoneStore, (s) => s.registration.status === "failed");
+    expect(s.registration).toMatchObject({ error: { kind: "not-found", status: 404 } });
+  });
+
+  it("retries a 503 no sooner than its Retry-After", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const sw = new FakeSwitch();
+    let refuse = true;
+    sw.registerOverride = () => (refuse ? { status: 503, headers: ["Retry-After: 20"] } : undefined);
+    const { phone } = await rig(sw, { registered: false, env: { random: () => 0 } });
+    const s = await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
+    const t0 = Date.now();
+    expect(s.registration).toMatchObject({ status: "reconnecting", attempt: 2, error: { kind: "server", status: 503, retryAfterSec: 20 } });
+    expect(s.registration.status === "reconnecting" && s.registration.nextAttemptAt - t0).toBe(20_000);
+    refuse = false;
+    const n = registers(sw).length;
+    await vi.advanceTimersByTimeAsync(19_000);
+    expect(registers(sw).length).toBe(n);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    expect(registers(sw).length).toBe(n + 1);
+  });
+
+  it("refuses unusable settings with a reason", async () => {
+    const phone = new Phone({ mediaDevices: null, storage: null, createAudioElement: null, window: null, document: null });
+    await expect(phone.start({ server: "https://pbx.test/sip", address: "1001@pbx.test", password: "x" })).rejects.toMatchObject({ kind: "invalid-settings" });
+    await expect(phone.start({ server: "wss://pbx.test/sip", address: "1001", password: "x" })).rejects.toBeInstanceOf(PhoneError);
+    expect(phone.phoneStore.getState().registration).toMatchObject({ status: "failed", error: { kind: "invalid-settings" } });
+  });
+});
+
+describe("connection loss", () => {
+  const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+
+  it("reconnects with growing, capped, jittered delays and registers again with a new REGISTER", async () => {
+    fakeTimers();
+    const sw = new FakeSwitch();
+    const { phone } = await rig(sw, { env: { random: () => 1 }, settings: { reconnect: { initialDelayMs: 1000, maxDelayMs: 4000 } } });
+    const registeredBefore = registers(sw).length;
+
+    sw.refuseConnections = true;
+    sw.drop("1001");
+    const delays: number[] = [];
+    for (let attempt = 2; attempt <= 5; attempt++) {
+      const s = await until(phone.phoneStore, (s) => s.registration.status === "reconnecting" && s.registration.attempt === attempt);
+      if (s.registration.status !== "reconnecting") throw new Error("unreachable");
+      expect(s.registration.error.kind).toBe("transport");
+      const delay = s.registration.nextAttemptAt - Date.now();
+      delays.push(delay);
+      await vi.advanceTimersByTimeAsync(delay);
+    }
+    // random() = 1 takes the top of each step: 1 s, 2 s, 4 s, then the 4 s cap.
+    expect(delays).toEqual([1000, 2000, 4000, 4000]);
+
+    sw.refuseConnections = false;
+    const s = await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
+    await vi.advanceTimersByTimeAsync(s.registration.status === "reconnecting" ? s.registration.nextAttemptAt - Date.now() : 0);
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    expect(registers(sw).length).toBe(registeredBefore + 1);
+    // The registerer of the dead connection never unregistered over the new one.
+    expect(registers(sw).filter((r) => /expires=0/.test(r.raw))).toEqual([]);
+    expect(sw.isRegistered("1001")).toBe(true);
+  });
+
+  it("keeps its registration state honest: a dropped socket is not 'registered'", async () => {
+    const sw = new FakeSwitch();
+    const { phone } = await rig(sw);
+    sw.refuseConnections = true;
+    sw.drop("1001");
+    const s = await until(phone.phoneStore, (s) => s.registration.status !== "registered");
+    expect(s.transport).toBe("disconnected");
+    expect(s.registration.status).toMatch(/reconnecting|connecting/);
+  });
+
+  it("retries at once when the browser comes back online", async () => {
+    fakeTimers();
+    const sw = new FakeSwitch();
+    const { phone, page } = await rig(sw, { env: { random: () => 1 }, settings: { reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000 } } });
+    sw.refuseConnections = true;
+    sw.drop("1001");
+    await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
+    sw.refuseConnections = false;
+    page.fire("online");
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+  });
+
+  it("detects a dead socket with OPTIONS keep-alives and reconnects", async () => {
+    fakeTimers();
+    const sw = new FakeSwitch();
+    const { phone } = await rig(sw, { env: { random: () => 0 }, settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } } });
+    await vi.advanceTimersByTimeAsync(30_000);
+    const options = sw.records((r): r is RequestRecord => r.direction === "from-ua" && isRequest(r, "OPTIONS"));
+    expect(options.length).toBe(1);
+    expect(options[0]?.message.ruri?.toString()).toBe("sip:pbx.test");
+    expect(phone.phoneStore.getState().registration.status).toBe("registered");
+
+    sw.silence("1001");
+    await vi.advanceTimersByTimeAsync(40_000);
+    const s = phone.phoneStore.getState();
+    expect(s.registration).toMatchObject({ status: "reconnecting", error: { kind: "transport", detail: "no answer to keep-alive" } });
+    await vi.advanceTimersByTimeAsync(1000);
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+  });
+
+  it("unregisters when stopped and when the page goes away", async () => {
+    const sw = new FakeSwitch();
+    const a = await startPhone(sw);
+    await a.phone.stop();
+    expect(registers(sw).filter((r) => /;expires=0/.test(r.raw)).length).toBe(1);
+    expect(a.phone.phoneStore.getState().registration.status).toBe("stopped");
+
+    const sw2 = new FakeSwitch();
+    const b = await startPhone(sw2);
+    b.page.fire("pagehide");
+    await settle();
+    expect(registers(sw2).filter((r) => /;expires=0/.test(r.raw)).length).toBe(1);
+    expect(b.page.listenerCount).toBe(0);
+  });
+});

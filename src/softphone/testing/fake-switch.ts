@@ -1,0 +1,478 @@
+import { Core, EmitterImpl, TransportState, type NameAddrHeader, type Transport, type UserAgentOptions } from "sip.js";
+import { Md5 } from "sip.js/lib/core/messages/md5.js";
+
+type Message = Core.IncomingRequestMessage | Core.IncomingResponseMessage;
+
+/** One SIP message on a user agent's socket, as the switch saw it. */
+export interface WireRecord {
+  seq: number;
+  /** `from-ua`: the phone sent it; `to-ua`: the phone received it. */
+  direction: "from-ua" | "to-ua";
+  /** The registered user of that socket ("" before it registered). */
+  user: string;
+  raw: string;
+  message: Message;
+}
+
+export type RequestRecord = WireRecord & { message: Core.IncomingRequestMessage };
+export type ResponseRecord = WireRecord & { message: Core.IncomingResponseMessage };
+
+export const isRequest = (r: WireRecord, method?: string): r is RequestRecord =>
+  r.message instanceof Core.IncomingRequestMessage && (!method || r.message.method === method);
+
+export const isResponse = (r: WireRecord, status?: number, method?: string): r is ResponseRecord =>
+  r.message instanceof Core.IncomingResponseMessage &&
+  (status === undefined || r.message.statusCode === status) &&
+  (!method || r.message.cseq !== undefined && r.message.method === method);
+
+const logger = (() => {
+  const f = new Core.LoggerFactory();
+  f.builtinEnabled = false;
+  return f.getLogger("fake-switch");
+})();
+
+export function parse(raw: string): Message {
+  const m = Core.Parser.parseMessage(raw, logger);
+  if (!m) throw new Error("unparsable SIP message:\n" + raw);
+  return m;
+}
+
+/**
+ * A SIP-over-WebSocket server in memory, for unit tests: a registrar with digest authentication
+ * and a stateless proxy between the user agents connected to it (routing by socket, as a real
+ * WebSocket proxy must, since sip.js contacts are `*.invalid`). It records every message each
+ * user agent sends and receives, lets tests drop or silence sockets, and can act as the platform
+ * itself (`ServerCall`): calls it originates carry a single Via, relayed ones two.
+ */
+export class FakeSwitch {
+  readonly domain = "pbx.test";
+  readonly wire: WireRecord[] = [];
+  /** Users whose REGISTER must carry a digest answer for this password. */
+  readonly passwords = new Map<string, string>();
+  /** Answer to a digest with the wrong password: 403 (most servers) or a fresh 401 challenge. */
+  wrongPasswordStatus: 401 | 403 = 403;
+  /** Lets a test answer REGISTERs itself (503 with Retry-After, 404...). */
+  registerOverride: ((req: Core.IncomingRequestMessage) => { status: number; headers?: string[] } | undefined) | undefined;
+  /** New WebSocket connections fail while set (server down). */
+  refuseConnections = false;
+  readonly transports: SwitchTransport[] = [];
+  private readonly bindings = new Map<string, SwitchTransport>();
+  private readonly contacts = new Map<string, SwitchTransport>();
+  private readonly proxied = new Map<string, SwitchTransport>();
+  readonly userOf = new Map<SwitchTransport, string>();
+  readonly serverCalls = new Map<string, ServerCall>();
+  private readonly silenced = new Set<SwitchTransport>();
+  private readonly waiters = new Set<() => void>();
+  private nonce = 0;
+  private tag = 0;
+
+  /** The transport class to give sip.js (`transportConstructor`). */
+  readonly Transport: NonNullable<UserAgentOptions["transportConstructor"]>;
+
+  constructor() {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const sw = this;
+    this.Transport = class extends SwitchTransport {
+      constructor() {
+        super(sw);
+      }
+    };
+  }
+
+  transportOf(user: string): SwitchTransport {
+    const t = this.bindings.get(user) ?? [...this.userOf].find(([, u]) => u === user)?.[0];
+    if (!t) throw new Error(`no socket for ${user}`);
+    return t;
+  }
+
+  isRegistered(user: string): boolean {
+    return this.bindings.has(user);
+  }
+
+  /** Index to pass to `records`/`waitFor` to look only at what comes after now. */
+  mark(): number {
+    return this.wire.length;
+  }
+
+  records<T extends WireRecord>(pred: (r: WireRecord) => r is T, since?: number): T[];
+  records(pred: (r: WireRecord) => boolean, since?: number): WireRecord[];
+  records(pred: (r: WireRecord) => boolean, since = 0): WireRecord[] {
+    return this.wire.slice(since).filter(pred);
+  }
+
+  /** Resolves with the first record (from `since` on) that matches, waiting for it if need be. */
+  waitFor<T extends WireRecord>(pred: (r: WireRecord) => r is T, since?: number): Promise<T>;
+  waitFor(pred: (r: WireRecord) => boolean, since?: number): Promise<WireRecord>;
+  waitFor(pred: (r: WireRecord) => boolean, since = 0): Promise<WireRecord> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const hit = this.wire.slice(since).find(pred);
+        if (!hit) return false;
+        this.waiters.delete(check as () => void);
+        resolve(hit);
+        return true;
+      };
+      if (!check()) this.waiters.add(check as () => void);
+    });
+  }
+
+  /** The server closes a user's socket abruptly (code 1006). */
+  drop(user: string): void {
+    this.transportOf(user).serverDrop();
+  }
+
+  /** Everything the user's socket sends is lost from now on (a dead network path). */
+  silence(user: string): void {
+    this.silenced.add(this.transportOf(user));
+  }
+
+  /** Sends a raw message to a user's socket, as the server. */
+  inject(user: string, raw: string): void {
+    this.deliver(this.transportOf(user), raw);
+  }
+
+  newTag(): string {
+    return `sw${++this.tag}`;
+  }
+
+  // ---- internals ----
+
+  closed(t: SwitchTransport): void {
+    for (const [user, bound] of this.bindings) if (bound === t) this.bindings.delete(user);
+    for (const [user, bound] of this.contacts) if (bound === t) this.contacts.delete(user);
+    this.silenced.delete(t);
+  }
+
+  receive(from: SwitchTransport, raw: string): void {
+    if (this.silenced.has(from)) return;
+    const message = parse(raw);
+    this.record("from-ua", from, raw, message);
+    if (message instanceof Core.IncomingRequestMessage) this.onRequest(from, message, raw);
+    else this.onResponse(message, raw);
+  }
+
+  deliver(to: SwitchTransport, raw: string): void {
+    const message = parse(raw);
+    this.record("to-ua", to, raw, message);
+    queueMicrotask(() => to.receive(raw));
+  }
+
+  respond(to: SwitchTransport, req: Core.IncomingRequestMessage, statusCode: number, extraHeaders: string[] = [], body?: Core.Body, toTag?: string): void {
+    const { message } = Core.constructOutgoingResponse(req, { statusCode, extraHeaders, toTag: toTag ?? this.newTag(), ...(body ? { body } : {}) });
+    this.deliver(to, message);
+  }
+
+  private record(direction: WireRecord["direction"], t: SwitchTransport, raw: string, message: Message): void {
+    this.wire.push({ seq: this.wire.length, direction, user: this.userOf.get(t) ?? "", raw, message });
+    for (const w of [...this.waiters]) w();
+  }
+
+  private onRequest(from: SwitchTransport, req: Core.IncomingRequestMessage, raw: string): void {
+    if (req.method === "REGISTER") return this.register(from, req);
+    const dialog = this.serverCalls.get(req.callId);
+    if (dialog) return dialog.onRequest(req);
+    const user = req.ruri?.user;
+    if (!user) {
+      // Addressed to the server itself: keep-alive OPTIONS.
+      if (req.method !== "ACK") this.respond(from, req, 200);
+      return;
+    }
+    const target = this.bindings.get(user) ?? this.contacts.get(user);
+    if (!target) {
+      if (req.method !== "ACK") this.respond(from, req, 404);
+      return;
+    }
+    // CANCEL and the ACK of a failure share their INVITE's branch, so derive ours from it.
+    const branch = `z9hG4bKsw${req.viaBranch.replace(/^z9hG4bK/, "")}`;
+    this.proxied.set(branch, from);
+    const end = raw.indexOf("\r\n");
+    this.deliver(target, `${raw.slice(0, end)}\r\nVia: SIP/2.0/WSS switch.pbx.test;branch=${branch}${raw.slice(end)}`);
+  }
+
+  private onResponse(res: Core.IncomingResponseMessage, raw: string): void {
+    const branch = res.viaBranch;
+    const origin = this.proxied.get(branch);
+    if (origin) {
+      this.deliver(origin, raw.replace(/\r\n(Via|v):[^\r\n]*/i, ""));
+      return;
+    }
+    const call = this.serverCalls.get(res.callId);
+    call?.onResponse(res);
+  }
+
+  private register(from: SwitchTransport, req: Core.IncomingRequestMessage): void {
+    const user = req.to.uri.user ?? "";
+    const override = this.registerOverride?.(req);
+    if (override) return this.respond(from, req, override.status, override.headers);
+    const password = this.passwords.get(user);
+    if (password !== undefined) {
+      const authorization = req.getHeader("authorization");
+      const challenge = () => [`WWW-Authenticate: Digest realm="${this.domain}", nonce="n${++this.nonce}", qop="auth", algorithm=MD5`];
+      if (!authorization) return this.respond(from, req, 401, challenge());
+      if (!digestMatches(authorization, "REGISTER", password)) {
+        return this.respond(from, req, this.wrongPasswordStatus, this.wrongPasswordStatus === 401 ? challenge() : []);
+      }
+    }
+    const contact = req.parseHeader("contact") as NameAddrHeader | undefined;
+    if (!contact) return this.respond(from, req, 400);
+    const expires = Number(contact.getParam("expires") ?? req.getHeader("expires") ?? 3600);
+    const contactUser = contact.uri.user ?? "";
+    if (expires === 0) {
+      if (this.bindings.get(user) === from) this.bindings.delete(user);
+    } else {
+      this.bindings.set(user, from);
+      this.contacts.set(contactUser, from);
+      this.userOf.set(from, user);
+    }
+    this.respond(from, req, 200, [`Contact: <${contact.uri.toString()}>;expires=${expires}`]);
+  }
+}
+
+/** A user agent's WebSocket, connected to the switch. */
+export class SwitchTransport implements Transport {
+  onConnect: (() => void) | undefined;
+  onDisconnect: ((error?: Error) => void) | undefined;
+  onMessage: ((message: string) => void) | undefined;
+  state = TransportState.Disconnected;
+  readonly stateChange = new EmitterImpl<TransportState>();
+  connects = 0;
+
+  constructor(private readonly sw: FakeSwitch) {
+    sw.transports.push(this);
+  }
+
+  get protocol(): string {
+    return "WSS";
+  }
+
+  async connect(): Promise<void> {
+    if (this.state === TransportState.Connected) return;
+    this.connects++;
+    this.transition(TransportState.Connecting);
+    await Promise.resolve();
+    if (this.sw.refuseConnections) {
+      this.transition(TransportState.Disconnected);
+      throw new Error("WebSocket closed wss://pbx.test/sip (code: 1006)");
+    }
+    this.transition(TransportState.Connected);
+    this.onConnect?.();
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.state === TransportState.Disconnected) return;
+    const wasConnected = this.state === TransportState.Connected;
+    this.transition(TransportState.Disconnected);
+    this.sw.closed(this);
+    if (wasConnected) this.onDisconnect?.();
+  }
+
+  async dispose(): Promise<void> {
+    await this.disconnect();
+  }
+
+  isConnected(): boolean {
+    return this.state === TransportState.Connected;
+  }
+
+  async send(message: string): Promise<void> {
+    if (this.state !== TransportState.Connected) throw new Error("Not connected.");
+    queueMicrotask(() => this.sw.receive(this, message));
+  }
+
+  receive(message: string): void {
+    if (this.state === TransportState.Connected) this.onMessage?.(message);
+  }
+
+  serverDrop(): void {
+    if (this.state !== TransportState.Connected) return;
+    this.transition(TransportState.Disconnected);
+    this.sw.closed(this);
+    this.onDisconnect?.(new Error("WebSocket closed wss://pbx.test/sip (code: 1006)"));
+  }
+
+  private transition(s: TransportState): void {
+    this.state = s;
+    this.stateChange.emit(s);
+  }
+}
+
+function digestMatches(header: string, method: string, password: string): boolean {
+  const p: Record<string, string> = {};
+  for (const m of header.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)) p[m[1]!.toLowerCase()] = m[2] ?? m[3] ?? "";
+  const ha1 = Md5.hashStr(`${p.username}:${p.realm}:${password}`);
+  const ha2 = Md5.hashStr(`${method}:${p.uri}`);
+  const expected = p.qop ? Md5.hashStr(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`) : Md5.hashStr(`${ha1}:${p.nonce}:${ha2}`);
+  return expected === p.response;
+}
+
+export interface ServerCallOptions {
+  /** Called user (their registered socket). */
+  to: string;
+  fromUser?: string;
+  fromName?: string;
+  /** Extra header lines on the INVITE. */
+  headers?: string[];
+  /** Appended to the Request-URI, e.g. ";intercom=true". */
+  requestUriParams?: string;
+  /** 1: originated by the platform; 2: relayed from a peer through a proxy. */
+  vias?: 1 | 2;
+  sdp?: string;
+}
+
+export const platformSdp = (direction = "sendrecv", address = "10.0.0.1") =>
+  ["v=0", "o=FreeSWITCH 1 1 IN IP4 10.0.0.1", "s=FreeSWITCH", `c=IN IP4 ${address}`, "t=0 0", "m=audio 20000 RTP/AVP 0 101", "a=rtpmap:0 PCMU/8000", "a=rtpmap:101 telephone-event/8000", `a=${direction}`].join("\r\n") +
+  "\r\n";
+
+/**
+ * The platform's side of a call it originates or takes part in: builds raw requests as the server
+ * would send them, records the phone's answers and requests, and answers in-dialog requests.
+ */
+export class ServerCall {
+  readonly callId: string;
+  readonly fromTag: string;
+  private cseq = 1;
+  private branch = 0;
+  toTag: string | undefined;
+  remoteTarget: string | undefined;
+  readonly responses: Core.IncomingResponseMessage[] = [];
+  readonly requests: Core.IncomingRequestMessage[] = [];
+  /** Status for re-INVITEs from the phone (200 answers with the mirrored direction). */
+  reinviteStatus = 200;
+  /** Statuses for the next re-INVITEs, used before `reinviteStatus`. */
+  readonly nextReinviteStatuses: number[] = [];
+  /** Lets a test answer a REFER from the phone (default 202). */
+  onRefer: ((req: Core.IncomingRequestMessage) => void) | undefined;
+  private lastInvite: string | undefined;
+  private readonly transport: SwitchTransport;
+  private readonly vias: 1 | 2;
+
+  constructor(
+    private readonly sw: FakeSwitch,
+    private readonly options: ServerCallOptions,
+  ) {
+    this.callId = `platform-${Math.random().toString(36).slice(2)}`;
+    this.fromTag = sw.newTag();
+    this.transport = sw.transportOf(options.to);
+    this.vias = options.vias ?? 1;
+    sw.serverCalls.set(this.callId, this);
+  }
+
+  /** Sends the INVITE. */
+  invite(): this {
+    const o = this.options;
+    const sdp = o.sdp ?? platformSdp();
+    const from = `${o.fromName ? `"${o.fromName}" ` : ""}<sip:${o.fromUser ?? "5550100"}@${this.sw.domain}>;tag=${this.fromTag}`;
+    this.lastInvite = this.build(`INVITE sip:${o.to}@${this.sw.domain}${o.requestUriParams ?? ""} SIP/2.0`, "INVITE", this.cseq, from, `<sip:${o.to}@${this.sw.domain}>`, [
+      "Content-Type: application/sdp",
+      ...(o.headers ?? []),
+    ], sdp);
+    this.sw.deliver(this.transport, this.lastInvite);
+    return this;
+  }
+
+  cancel(reason?: string): void {
+    if (!this.lastInvite) throw new Error("no INVITE");
+    const via = this.lastInvite.match(/^Via:[^\r\n]*/gm) ?? [];
+    const from = /^From: ([^\r\n]*)/m.exec(this.lastInvite)?.[1];
+    const to = /^To: ([^\r\n]*)/m.exec(this.lastInvite)?.[1];
+    const ruri = this.lastInvite.slice(7, this.lastInvite.indexOf(" SIP/2.0"));
+    const lines = [`CANCEL ${ruri} SIP/2.0`, ...via, "Max-Forwards: 70", `From: ${from}`, `To: ${to}`, `Call-ID: ${this.callId}`, "CSeq: 1 CANCEL", ...(reason ? [`Reason: ${reason}`] : []), "Content-Length: 0", "", ""];
+    this.sw.deliver(this.transport, lines.join("\r\n"));
+  }
+
+  /** ACKs the 2xx the phone sent and remembers its dialog (done by itself on the 200). */
+  private ack(): void {
+    const ok = this.responses.find((r) => r.statusCode === 200 && r.method === "INVITE");
+    if (!ok) throw new Error("no 200 to ACK");
+    this.toTag = ok.toTag;
+    this.remoteTarget = (ok.parseHeader("contact") as NameAddrHeader).uri.toString();
+    this.sendInDialog("ACK", [], undefined, 1);
+  }
+
+  /** Sends an in-dialog request (re-INVITE, BYE, REFER, NOTIFY, INFO). */
+  sendInDialog(method: string, headers: string[] = [], body?: { type: string; content: string }, cseq?: number): void {
+    if (!this.remoteTarget || !this.toTag) throw new Error("no dialog yet");
+    const n = cseq ?? ++this.cseq;
+    const from = `<sip:${this.options.fromUser ?? "5550100"}@${this.sw.domain}>;tag=${this.fromTag}`;
+    const to = `<sip:${this.options.to}@${this.sw.domain}>;tag=${this.toTag}`;
+    const raw = this.build(`${method} ${this.remoteTarget} SIP/2.0`, method, n, from, to, body ? [`Content-Type: ${body.type}`, ...headers] : headers, body?.content);
+    this.sw.deliver(this.transport, raw);
+  }
+
+  reinvite(sdp: string): void {
+    this.sendInDialog("INVITE", [], { type: "application/sdp", content: sdp });
+  }
+
+  bye(reason?: string): void {
+    this.sendInDialog("BYE", reason ? [`Reason: ${reason}`] : []);
+  }
+
+  onResponse(res: Core.IncomingResponseMessage): void {
+    this.responses.push(res);
+    const status = res.statusCode ?? 0;
+    if (res.method !== "INVITE" || status < 200) return;
+    if (status >= 300) return this.ackFailure(res);
+    if (res.cseq === 1) this.ack();
+    else this.sendInDialog("ACK", [], undefined, res.cseq);
+  }
+
+  /** The ACK of a failure response is part of the INVITE transaction: same branch. */
+  private ackFailure(res: Core.IncomingResponseMessage): void {
+    if (!this.lastInvite || res.cseq !== 1) return;
+    const via = /^Via:[^\r\n]*/m.exec(this.lastInvite)?.[0] ?? "";
+    const from = /^From: ([^\r\n]*)/m.exec(this.lastInvite)?.[1];
+    const ruri = this.lastInvite.slice(7, this.lastInvite.indexOf(" SIP/2.0"));
+    const lines = [`ACK ${ruri} SIP/2.0`, via, "Max-Forwards: 70", `From: ${from}`, `To: <sip:${this.options.to}@${this.sw.domain}>;tag=${res.toTag}`, `Call-ID: ${this.callId}`, "CSeq: 1 ACK", "Content-Length: 0", "", ""];
+    this.sw.deliver(this.transport, lines.join("\r\n"));
+  }
+
+  onRequest(req: Core.IncomingRequestMessage): void {
+    this.requests.push(req);
+    const to = this.transport;
+    if (req.method === "ACK") return;
+    if (req.method === "INVITE") {
+      const status = this.nextReinviteStatuses.shift() ?? this.reinviteStatus;
+      if (status !== 200) return this.sw.respond(to, req, status, [], undefined, this.fromTag);
+      const offered = /a=(sendrecv|sendonly|recvonly|inactive)/.exec(req.body)?.[1] ?? "sendrecv";
+      const answer = offered === "sendonly" ? "recvonly" : offered === "recvonly" ? "sendonly" : offered;
+      const body = { contentDisposition: "session", contentType: "application/sdp", content: platformSdp(answer) };
+      return this.sw.respond(to, req, 200, [`Contact: <sip:platform@10.0.0.1:5066;transport=ws>`], body, this.fromTag);
+    }
+    if (req.method === "REFER" && this.onRefer) return this.onRefer(req);
+    this.sw.respond(to, req, req.method === "REFER" ? 202 : 200, [], undefined, this.fromTag);
+  }
+
+  /** Answers a request the phone sent in this dialog. */
+  respond(req: Core.IncomingRequestMessage, status: number): void {
+    this.sw.respond(this.transport, req, status, [], undefined, this.fromTag);
+  }
+
+  /** A NOTIFY about the progress of a REFER the phone sent (sipfrag body). */
+  notifyRefer(sipfrag: string, terminated: boolean): void {
+    this.sendInDialog("NOTIFY", ["Event: refer", `Subscription-State: ${terminated ? "terminated;reason=noresource" : "active;expires=60"}`], {
+      type: "message/sipfrag;version=2.0",
+      content: sipfrag,
+    });
+  }
+
+  private build(requestLine: string, method: string, cseq: number, from: string, to: string, headers: string[], body?: string): string {
+    const vias = [`Via: SIP/2.0/WSS 10.0.0.1:5066;branch=z9hG4bKinj${++this.branch}${this.callId.slice(-6)}`];
+    if (this.vias === 2) vias.push(`Via: SIP/2.0/WSS peer-${this.branch}.invalid;branch=z9hG4bKpeer${this.branch}`);
+    const content = body ?? "";
+    const lines = [
+      requestLine,
+      ...vias,
+      "Max-Forwards: 70",
+      `From: ${from}`,
+      `To: ${to}`,
+      `Call-ID: ${this.callId}`,
+      `CSeq: ${cseq} ${method}`,
+      "Contact: <sip:platform@10.0.0.1:5066;transport=ws>",
+      ...headers,
+      `Content-Length: ${new TextEncoder().encode(content).length}`,
+      "",
+      content,
+    ];
+    return lines.join("\r\n");
+  }
+}

@@ -1,0 +1,110 @@
+import type { ComponentChildren } from "preact";
+import { Brand } from "../brand";
+import { SignOutIcon } from "../icons";
+import { LanguageSwitch } from "../language-switch";
+import type { Layout } from "../layout";
+import { useModel } from "../model";
+import { AccountCard, IdentityLine } from "./identity";
+
+/**
+ * Where later features go. Each layout places the regions it is given and shows nothing for the
+ * others, so no layout pretends to have a feature that is not there yet.
+ */
+export interface ShellRegions {
+  /** Agent status and queues: the call-center toolbar. */
+  toolbar?: ComponentChildren;
+  /** The phone: registration state, dial pad, call cards. */
+  phone?: ComponentChildren;
+  /** Call history. */
+  history?: ComponentChildren;
+}
+
+function SignOutButton() {
+  const { session, t } = useModel();
+  const s = session.value;
+  const busy = s.status === "signing-out";
+  return (
+    <button
+      type="button"
+      class="secondary sign-out"
+      aria-disabled={busy || undefined}
+      data-busy={busy || undefined}
+      onClick={() => {
+        if (!busy) void s.signOut();
+      }}
+    >
+      {busy ? <span class="spinner" aria-hidden="true" /> : <SignOutIcon />}
+      <span>{busy ? t.value.shell.signingOut : t.value.shell.signOut}</span>
+    </button>
+  );
+}
+
+function Region({ name, label, children }: { name: keyof ShellRegions; label?: string; children: ComponentChildren }) {
+  return (
+    <section class={`region region-${name}`} aria-label={label}>
+      {children}
+    </section>
+  );
+}
+
+export function Shell({ layout, regions = {} }: { layout: Layout; regions?: ShellRegions }) {
+  const { session } = useModel();
+  const user = session.value.user;
+  if (!user) return null;
+
+  if (layout === "bar") {
+    return (
+      <div class="shell layout-bar">
+        <Brand compact />
+        <IdentityLine user={user} />
+        <main class="bar-regions">
+          {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
+          {regions.phone && <Region name="phone">{regions.phone}</Region>}
+        </main>
+        <div class="shell-actions">
+          <LanguageSwitch />
+          <SignOutButton />
+        </div>
+      </div>
+    );
+  }
+
+  if (layout === "side") {
+    return (
+      <div class="shell layout-side">
+        <header class="shell-top">
+          <Brand />
+          <LanguageSwitch />
+        </header>
+        <main class="side-regions">
+          <AccountCard user={user}>
+            <SignOutButton />
+          </AccountCard>
+          {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
+          {regions.phone && <Region name="phone">{regions.phone}</Region>}
+          {regions.history && <Region name="history">{regions.history}</Region>}
+        </main>
+      </div>
+    );
+  }
+
+  return (
+    <div class="shell layout-full">
+      <header class="shell-top">
+        <Brand />
+        {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
+        <div class="shell-actions">
+          <LanguageSwitch />
+          <SignOutButton />
+        </div>
+      </header>
+      <main class="full-regions">
+        <div class="full-column">
+          <AccountCard user={user} />
+          {regions.phone && <Region name="phone">{regions.phone}</Region>}
+        </div>
+        {regions.history && <Region name="history">{regions.history}</Region>}
+      </main>
+    </div>
+  );
+}

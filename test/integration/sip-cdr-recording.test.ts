@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import { SessionState } from "sip.js";
+import { ToneDetector, parseWav } from "../../platform/media";
+import { timestamp } from "../../platform/store/db";
+import { sipFixture, type CdrJson } from "./sip-fixture";
+import { until } from "./sip-phone";
+
+/**
+ * Call records and recordings through the REST API: the spec's fields, filters and paging of
+ * /api/cdrs, related records, and recordings as RECORD media files that can be downloaded and
+ * played (both sides of the call, each on its own channel).
+ */
+const f = sipFixture();
+
+interface Paged<T> {
+  rowCount: number;
+  page: number;
+  pageCount: number;
+  data: T[];
+}
+
+interface MediaFileJson {
+  id: string;
+  channel_uuid: string;
+  type: string;
+  ext: string;
+  mime: string;
+  file_size: number;
+  duration: number;
+  rel_path: string;
+  abs_path: string;
+  sample_rate: number;
+  channels: number;
+}
+
+/** The strongest frequency of a stretch of one channel of a recording. */
+function tonesIn(samples: Int16Array, fromSecond: number): number[] {
+  const detector = new ToneDetector();
+  const start = Math.floor(fromSecond * 48000);
+  for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480) detector.push(samples.subarray(i, i + 480));
+  return (detector.latest?.tones ?? []).map((t) => Math.round(t.frequency));
+}
+
+describe("recordings", () => {
+  it("records calls of an extension with auto_record into a playable stereo WAV media file", async () => {
+    f.platform.db.prepare("UPDATE extensions SET auto_record = 1 WHERE extn = '1002'").run();
+    try {
+      const alice = await f.phone("1001", 440);
+      const bob = await f.phone("1002", 1000);
+      const call = alice.call("1002");
+      const ringing = await bob.incoming();
+      await ringing.answer();
+      await call.waitState(SessionState.Established);
+      await call.waitHears(1000);
+      await ringing.waitHears(440);
+      // A second and a half of conversation on record.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await call.hangup();
+      const { a, b } = await f.legsOfCall(call.callId);
+
+      expect(b.media_file_id).not.toBe("");
+      expect(b.rel_path).toBe(`recordings/${b.start_stamp.slice(0, 10)}/${b.uuid}.wav`);
+      expect(b.abs_path.endsWith(b.rel_path)).toBe(true);
+      expect(a.media_file_id).toBe(b.media_file_id);
+
+      await until("the recording is complete", () => {
+        const row = f.ctx.mediaFiles.byId(Number(b.media_file_id));
+        return row !== undefined && row.processing_flag === 0;
+      });
+      const listed = await f.get<Paged<MediaFileJson>>(`/api/media_files?uuid=${b.uuid}&type=RECORD`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.rowCount).toBe(1);
+      const file = listed.body.data[0];
+      expect(file).toMatchObject({ id: b.media_file_id, channel_uuid: b.uuid, type: "RECORD", ext: "wav", mime: "audio/wav", sample_rate: 48000, channels: 2 });
+      expect(file!.duration).toBeGreaterThanOrEqual(1);
+      expect((await f.get<MediaFileJson>(`/api/media_files/${file!.id}`)).body.id).toBe(file!.id);
+
+      const res = await fetch(`${f.platform.url}/api/media_files/${file!.id}.wav`, { headers: { "X-XTRA-AUTH-ID": await f.platform.token("admin") } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("audio/wav");
+      const wav = parseWav(Buffer.from(await res.arrayBuffer()));
+      expect(wav.sampleRate).toBe(48000);
+      expect(wav.channels).toHaveLength(2);
+      expect(wav.truncatedHeader).toBe(false);
+      expect(wav.channels[0]!.length / 48000).toBeGreaterThanOrEqual(1.5);
+      // Left: what bob said; right: what bob heard. Read a second well inside the call.
+      const end = wav.channels[0]!.length / 48000;
+      expect(tonesIn(wav.channels[0]!, end - 1.2)).toContainEqual(expect.closeTo(1000, 0));
+      expect(tonesIn(wav.channels[1]!, end - 1.2)).toContainEqual(expect.closeTo(440, 0));
+      expect(file!.file_size).toBe(44 + wav.channels[0]!.length * 4);
+
+      // An agent sees their own recordings; others do not.
+      const agent2 = await f.platform.token("agent2");
+      const own = await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent2 });
+      expect(own.body.data.map((m) => m.id)).toContain(file!.id);
+      const agent4 = await f.platform.token("agent4");
+      expect((await f.platform.call("GET", `/api/media_files/${file!.id}`, { token: agent4 })).status).toBe(404);
+
+      const deleted = await f.platform.call<{ code: number; data: string }>("DELETE", `/api/media_files/${file!.id}`, {
+        token: await f.platform.token("admin"),
+      });
+      expect(deleted.body).toEqual({ code: 200, message: "success", data: file!.id });
+      expect((await f.get(`/api/media_files/${file!.id}`)).status).toBe(404);
+    } finally {
+      f.platform.db.prepare("UPDATE extensions SET auto_record = 0 WHERE extn = '1002'").run();
+    }
+  });
+
+  it("records a call when asked through the switch", async () => {
+    const alice = await f.phone("1001", 440);
+    const call = alice.call("55510700");
+    await call.waitState(SessionState.Established);
+    await call.waitHears(700);
+    const leg = f.ctx.switch.channels().find((c) => c.sipCallId === call.callId)!;
+    f.ctx.switch.record(leg);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await call.hangup();
+    const cdr = await f.cdr(leg.uuid);
+    expect(cdr.media_file_id).not.toBe("");
+    await until("the recording is complete", () => f.ctx.mediaFiles.byId(Number(cdr.media_file_id))?.processing_flag === 0);
+    const file = f.ctx.mediaFiles.byId(Number(cdr.media_file_id))!;
+    expect(file.type).toBe("RECORD");
+    expect(file.file_size).toBeGreaterThan(44 + 48000 * 4);
+  });
+});
+
+describe("/api/cdrs", () => {
+  it("filters by caller, destination, billed seconds and dates, pages, counts and links related records", async () => {
+    const alice = await f.phone("1001", 440);
+    // Two short failed calls and one answered call of alice's, one answered call of bob's.
+    for (const number of ["55520011", "55540011"]) {
+      const failed = alice.call(number);
+      await failed.waitEnded();
+    }
+    const answered = alice.call("55510800");
+    await answered.waitState(SessionState.Established);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await answered.hangup();
+    const bob = await f.phone("1002", 1000);
+    const bobs = bob.call("55510900");
+    await bobs.waitState(SessionState.Established);
+    await bobs.hangup();
+    const { a, b } = await f.legsOfCall(answered.callId);
+    await f.legsOfCall(bobs.callId);
+
+    const list = async (query: string) => (await f.get<Paged<CdrJson>>(`/api/cdrs?${query}`)).body;
+    const byDest = await list("destNumber=55510800");
+    expect(byDest.data.map((r) => r.uuid).sort()).toEqual([a.uuid, b.uuid].sort());
+    expect(byDest.rowCount).toBe(2);
+    expect((await list("cidNumber=1002")).data.every((r) => r.caller_id_number === "1002")).toBe(true);
+    const billed = await list("cidNumber=1001&startBillsec=1&perPage=1000");
+    expect(billed.data.map((r) => r.uuid)).toEqual(expect.arrayContaining([a.uuid, b.uuid]));
+    expect(billed.data.every((r) => r.billsec >= 1)).toBe(true);
+    expect((await list("destNumber=55510800&endBillsec=0")).rowCount).toBe(0);
+    expect((await list("cidNumber=1001&endBillsec=0")).data.every((r) => r.billsec === 0)).toBe(true);
+
+    const today = timestamp().slice(0, 10);
+    const all = await list(`startDate=${today}&endDate=${today}&perPage=1000`);
+    expect(all.rowCount).toBeGreaterThanOrEqual(8);
+    expect((await list(`dateType=end_stamp&startDate=${today}&endDate=${today}&perPage=1000`)).rowCount).toBe(all.rowCount);
+    expect((await list("startDate=2001-01-01&endDate=2001-01-31")).rowCount).toBe(0);
+    expect((await list("last=1&perPage=1000")).rowCount).toBe(all.rowCount);
+
+    const page = await list("perPage=3&page=2");
+    expect(page).toMatchObject({ page: 2, pageCount: Math.ceil(all.rowCount / 3) });
+    expect(page.data).toHaveLength(3);
+    // Newest first.
+    const first = await list("perPage=1");
+    expect(first.data[0]!.start_stamp >= page.data[0]!.start_stamp).toBe(true);
+
+    expect((await f.get<{ count: number }>("/api/cdrs/total")).body.count).toBe(all.rowCount);
+    const records = (await f.get<{ total: number; data: CdrJson[] }>("/api/cdrs/records?perPage=2")).body;
+    expect(records.total).toBe(all.rowCount);
+    expect(records.data).toHaveLength(2);
+
+    expect((await f.get(`/api/cdrs/${a.uuid}/related_cdrs`)).body).toEqual([{ type: "channel", uuid: b.uuid }]);
+    expect((await f.get(`/api/cdrs/${b.uuid}/related_cdrs`)).body).toEqual([{ type: "channel", uuid: a.uuid }]);
+    expect((await f.get("/api/cdrs/no-such-call")).status).toBe(404);
+
+    const bad = await f.get<{ text: string }>("/api/cdrs?startDate=yesterday");
+    expect(bad.status).toBe(400);
+    expect(bad.body.text).toBe("field 'startDate' in query has an invalid format");
+
+    // An agent reads only the records of their own extension.
+    const agent2 = await f.platform.token("agent2");
+    const mine = await f.platform.call<Paged<CdrJson>>("GET", "/api/cdrs?perPage=1000", { token: agent2 });
+    expect(mine.body.rowCount).toBeGreaterThanOrEqual(2);
+    expect(mine.body.rowCount).toBeLessThan(all.rowCount);
+    expect(mine.body.data.every((r) => [r.caller_id_number, r.destination_number, r.extn].includes("1002"))).toBe(true);
+    expect((await f.platform.call("GET", `/api/cdrs/${a.uuid}`, { token: agent2 })).status).toBe(404);
+  });
+});
