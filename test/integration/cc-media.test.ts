@@ -156,9 +156,10 @@ describe("queue calls", () => {
     await firstCall.answer();
     await customerHears(first, taker === "1001" ? ALICE : BOB);
     await firstCall.hangup();
+    // Free again in every respect (its phone too), so only "idle longest" can tell the two apart.
     await until("the first agent is free again", () => {
       const agent = engine().agent(taker)!;
-      return agent.state === "Waiting" && !agent.call;
+      return agent.state === "Waiting" && !agent.call && !f.ctx.switch.channels().some((ch) => ch.extension === taker);
     });
 
     const second = await customer("support");
