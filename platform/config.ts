@@ -22,6 +22,8 @@ export interface PlatformOptions {
   /** How long 5 failed logins lock a user, seconds. */
   lockSeconds: number;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** Seconds of silence after which the JSON-RPC channel pings a client (mod_verto: 30). */
+  rpcPingSeconds: number;
   /** How long an answered call waits for a phone whose WebSocket died to reconnect, ms. */
   sipReconnectGraceMs: number;
   /** Shortest SIP registration accepted (423 below it), seconds. */
@@ -48,6 +50,7 @@ export const defaultOptions: PlatformOptions = {
   captcha: false,
   lockSeconds: 2 * 3600,
   logLevel: "warn",
+  rpcPingSeconds: 30,
   sipReconnectGraceMs: 30_000,
   sipMinExpires: 30,
   sipRateBurst: 50,

@@ -14,6 +14,7 @@ import { sessionRoutes } from "./http/routes/sessions";
 import { userRoutes } from "./http/routes/users";
 import { MediaPlane } from "./media";
 import { simRoutes } from "./sim/sim-routes";
+import { queueCallerWorld } from "./sim/queue-caller-world";
 import { SimWorld } from "./sim/sim-world";
 import { SipServer } from "./sip/sip-server";
 import { openDatabase } from "./store/db";
@@ -21,6 +22,9 @@ import { readDemoData, seedDemoData } from "./store/seed";
 import { UserStore } from "./store/users";
 import { SoftSwitch } from "./switch/soft-switch";
 import { UpgradeRouter } from "./ws/upgrade";
+import { startCallCenter, type CallCenterModule } from "./cc/start-call-center";
+import type { SimulatedWorld } from "./cc/simulated-world";
+import type { Switch } from "./switch/types";
 
 export interface Platform {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -29,7 +33,14 @@ export interface Platform {
   ctx: PlatformContext;
   http: FastifyInstance;
   upgrades: UpgradeRouter;
+  callCenter: CallCenterModule;
   close(): Promise<void>;
+}
+
+/** Parts of the platform made elsewhere and handed in (the soft-switch and its simulated world). */
+export interface PlatformParts {
+  switch?: Switch;
+  world?: SimulatedWorld;
 }
 
 /**
@@ -39,7 +50,7 @@ export interface Platform {
  *
  * A process that started a platform loaded native WebRTC: end it with process.exit().
  */
-export async function startPlatform(overrides: Partial<PlatformOptions> = {}): Promise<Platform> {
+export async function startPlatform(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
@@ -50,6 +61,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}): P
 
   const upgrades = new UpgradeRouter();
   let http: FastifyInstance | undefined;
+  let callCenter: CallCenterModule | undefined;
   let media: MediaPlane | undefined;
   let sw: SoftSwitch | undefined;
   let sip: SipServer | undefined;
@@ -79,10 +91,20 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}): P
     cdrRoutes(http, ctx);
     mediaFileRoutes(http, ctx);
     if (options.simApi !== "off") simRoutes(http, sim, options.simApi);
+    callCenter = startCallCenter({
+      ctx,
+      http,
+      upgrades,
+      sw: parts.switch ?? sw,
+      world: parts.world ?? queueCallerWorld(sim),
+      simApi: options.simApi,
+      rpc: { pingSeconds: options.rpcPingSeconds },
+    });
     http.server.on("upgrade", upgrades.handle);
     await http.listen({ port: options.port, host: options.host });
   } catch (e) {
     // A port in use, say: release what was opened so that the caller can try again.
+    callCenter?.close();
     await sw?.shutdown();
     await sip?.close();
     upgrades.close();
@@ -102,9 +124,11 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}): P
     ctx,
     http,
     upgrades,
+    callCenter,
     async close() {
       if (closed) return;
       closed = true;
+      callCenter.close();
       await stop.sw.shutdown();
       await stop.sip.close();
       upgrades.close();

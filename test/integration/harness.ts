@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PlatformOptions } from "../../platform/config";
 import { defaultOptions } from "../../platform/config";
-import { startPlatform, type Platform } from "../../platform/platform";
+import { startPlatform, type Platform, type PlatformParts } from "../../platform/platform";
 import type { DemoData } from "../../platform/store/seed";
 import { PlatformClient, type PlatformClientOptions } from "../../src/api/client";
 import { refreshSession } from "../../src/api/sessions";
@@ -57,13 +57,15 @@ export class TestPlatform {
     public platform: Platform,
     readonly dataDir: string,
     private readonly options: Partial<PlatformOptions>,
+    private readonly parts: PlatformParts,
   ) {}
 
-  static async start(overrides: Partial<PlatformOptions> = {}): Promise<TestPlatform> {
+  /** `parts` hands in a switch (say the call center's in-memory one) instead of none. */
+  static async start(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<TestPlatform> {
     const dataDir = mkdtempSync(join(tmpdir(), "agentbar-it-"));
     const options = { port: 0, host: "127.0.0.1", logLevel: "silent" as const, ...overrides, dataDir };
     try {
-      return new TestPlatform(await startPlatform(options), dataDir, options);
+      return new TestPlatform(await startPlatform(options, parts), dataDir, options, parts);
     } catch (e) {
       rmSync(dataDir, { recursive: true, force: true });
       throw e;
@@ -80,7 +82,7 @@ export class TestPlatform {
 
   async restart(): Promise<void> {
     await this.platform.close();
-    this.platform = await startPlatform(this.options);
+    this.platform = await startPlatform(this.options, this.parts);
   }
 
   async close(): Promise<void> {

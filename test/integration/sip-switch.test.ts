@@ -25,7 +25,7 @@ function customer(uuid: string): SimChannel {
 }
 const customerHears = (uuid: string, hz: number) => customer(uuid).hearing.some((h) => Math.abs(h - hz) < 8);
 
-/** A customer calls queue "support"; the route answers and plays music; resolves the customer's channel. */
+/** A customer calls a queue of this test (not one of the call center's, which it claims first); the route answers and plays music; resolves the customer's channel. */
 async function customerInQueue(queue: string): Promise<Channel> {
   const entered: Channel[] = [];
   sw().addRoute(
@@ -67,22 +67,22 @@ describe("a queue call, the way the call-center engine makes it", () => {
     const events: string[] = [];
     const log = (name: string) => (ch: Channel) => events.push(`${name}:${ch.destinationNumber}`);
     sw().on("channel-create", log("create")).on("channel-answer", log("answer"));
-    const member = await customerInQueue("support");
+    const member = await customerInQueue("switch-queue");
     await until("the waiting customer hears hold music", () => customer(member.uuid).hearsMusic);
 
-    const { leg, call } = await agentLeg("1001", agent, member, "support");
+    const { leg, call } = await agentLeg("1001", agent, member, "switch-queue");
     expect(call.header("call-info")).toBe("<sip:agentbar.local>;answer-after=0");
     expect(call.requestUri).toContain(";intercom=true");
-    expect(call.header("x-cc-queue")).toBe("support");
+    expect(call.header("x-cc-queue")).toBe("switch-queue");
     expect(call.header("x-cc-member-uuid")).toBe(member.uuid);
     expect(call.header("from")).toMatch(/^"Jane Customer" <sip:\+15550001111@/);
-    expect(leg.variables.get("cc_queue")).toBe("support");
+    expect(leg.variables.get("cc_queue")).toBe("switch-queue");
 
     sw().bridge(member, leg);
     expect(sw().partnerOf(member)).toBe(leg);
     await call.waitHears(660, "the agent hears the customer");
     await until("the customer hears the agent", () => customerHears(member.uuid, 440));
-    expect(events).toEqual(expect.arrayContaining(["create:support", "create:1001", "answer:support", "answer:1001"]));
+    expect(events).toEqual(expect.arrayContaining(["create:switch-queue", "create:1001", "answer:switch-queue", "answer:1001"]));
 
     // ccHold on the agent's leg: the phone is told (sendonly), the customer hears music.
     await sw().hold(leg);
@@ -94,7 +94,7 @@ describe("a queue call, the way the call-center engine makes it", () => {
     await call.hangup();
     await until("the customer's call ends with the agent's", () => member.state === "hungup");
     const cdr = await f.cdr(leg.uuid);
-    expect(cdr.variables).toMatchObject({ cc_queue: "support", cc_side: "agent" });
+    expect(cdr.variables).toMatchObject({ cc_queue: "switch-queue", cc_side: "agent" });
     expect(cdr.other_uuid).toBe(member.uuid);
   });
 });

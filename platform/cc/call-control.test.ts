@@ -1,0 +1,329 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CallCenterFixture, settle } from "./testing/fixture";
+import type { FakeChannel } from "./testing/fake-switch";
+
+let f: CallCenterFixture;
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date("2026-03-02T09:00:00Z") });
+  f = new CallCenterFixture();
+});
+afterEach(() => {
+  f.close();
+  vi.useRealTimers();
+});
+
+const ok = { code: 200, message: "success" };
+
+function stateOf(agent: string) {
+  return f.service.agentState(undefined, f.caller("admin")).find((r) => r.agent_id === agent)!;
+}
+
+/** The newest outbound leg to a number or extension. */
+function legTo(destination: string): FakeChannel {
+  const legs = f.sw.all.filter((c) => c.direction === "outbound" && c.destinationNumber === destination);
+  if (!legs.length) throw new Error(`no leg to ${destination}`);
+  return legs[legs.length - 1]!;
+}
+
+describe("ccDial", () => {
+  it("rings the agent's phone first, marked to answer by itself, then calls the destination and bridges on answer", async () => {
+    f.ready("1001");
+    const res = await f.run("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "5550199" });
+    expect(res).toEqual({ ...ok, data: { callID: expect.any(String) } });
+    const callID = (res.data as { callID: string }).callID;
+
+    const agentLeg = f.sw.channel(callID)!;
+    expect(agentLeg.extension).toBe("1001");
+    expect(agentLeg.originate!.options.autoAnswer).toBe(true);
+    expect(agentLeg.callerIdNumber).toBe("5550199");
+    expect(f.sw.all.filter((c) => c.destinationNumber === "5550199")).toEqual([]);
+    expect(stateOf("1001")).toMatchObject({ callstate: "RINGING", agent_uuid: callID });
+
+    agentLeg.remoteAnswer();
+    await settle();
+    expect(f.sw.hears(agentLeg)).toEqual(["ringback"]);
+    const destination = legTo("5550199");
+    expect(destination.callerIdNumber).toBe("1001");
+    expect(stateOf("1001").callstate).toBe("DIALING");
+
+    destination.remoteAnswer();
+    await settle();
+    expect(f.sw.hears(agentLeg)).toEqual([destination.uuid]);
+    expect(f.sw.hears(destination)).toEqual([agentLeg.uuid]);
+    expect(stateOf("1001")).toMatchObject({
+      callstate: "TALKING",
+      call: { kind: "dial", direction: "outbound", cid_number: "5550199", customer_uuid: destination.uuid },
+    });
+  });
+
+  it("answers an agent that is not signed in with the spec's error and calls nobody", async () => {
+    f.cc.setStatus(f.cc.agent("1001")!, "Logged Out");
+    const res = await f.run("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "5550199" });
+    expect(res).toEqual({ code: 500, message: "can not find group?" });
+    expect(f.sw.all).toEqual([]);
+  });
+
+  it("ends the agent's leg with the destination's failure", async () => {
+    f.ready("1001");
+    const res = await f.run("agent1", "ccDial", { agent: "1001", destNumber: "5550199" });
+    const agentLeg = f.sw.channel((res.data as { callID: string }).callID)!;
+    agentLeg.remoteAnswer();
+    await settle();
+    legTo("5550199").hangup("USER_BUSY");
+    expect(agentLeg.hangupCause).toBe("USER_BUSY");
+    expect(stateOf("1001").callstate).toBe("IDLE");
+  });
+});
+
+describe("hold and transfer", () => {
+  it("ccHold: the customer hears music and agent_state says HOLD; ccUnHold brings the agent back", async () => {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    expect(await f.run("agent1", "ccHold", { callID: leg.uuid })).toEqual(ok);
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    expect(stateOf("1001").callstate).toBe("HOLD");
+    expect(await f.run("agent1", "ccUnHold", { callID: leg.uuid })).toEqual(ok);
+    expect(f.sw.hears(customer)).toEqual([leg.uuid]);
+    expect(stateOf("1001").callstate).toBe("TALKING");
+  });
+
+  it("ccTransfer: the customer goes to the number and the agent's leg ends, ending its queue call", async () => {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    f.take();
+    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "5550123" })).toEqual(ok);
+    expect(f.sw.transfers.map((t) => [t.channel.uuid, t.destination])).toEqual([[customer.uuid, "5550123"]]);
+    expect(customer.state).toBe("answered");
+    expect(leg.state).toBe("hungup");
+    expect(f.take()).toEqual([
+      "bridge-agent-end 1001 NORMAL_CLEARING",
+      "member-queue-end support Terminated",
+      "agent-state-change 1001 Waiting",
+    ]);
+  });
+
+  it("ccTransfer to a queue puts the customer back in line there", async () => {
+    f.ready("1001");
+    const [, leg] = await f.answeredCall("support", "1001");
+    f.take();
+    await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "sales" });
+    await settle();
+    expect(f.take()).toContain("member-queue-start sales");
+    expect(f.cc.waiting("sales")).toHaveLength(1);
+  });
+
+  it("ccTransfer to an agent's number rings the extension the agent signed in at", async () => {
+    f.ready("1001");
+    f.cc.signIn(f.cc.agent("1002")!, "1003", "support");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" });
+    expect(f.sw.transfers.map((t) => [t.channel.uuid, t.destination])).toEqual([[customer.uuid, "1003"]]);
+  });
+});
+
+describe("consult", () => {
+  async function consulting() {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    expect(await f.run("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID: leg.uuid })).toEqual(ok);
+    const target = legTo("1002");
+    return { customer, leg, target };
+  }
+
+  it("the customer hears music while the agent hears the target ring, then talks to it", async () => {
+    const { customer, leg, target } = await consulting();
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    expect(f.sw.hears(leg)).toEqual(["ringback"]);
+    expect(target.callerIdNumber).toBe("1001");
+    target.remoteAnswer();
+    expect(f.sw.hears(leg)).toEqual([target.uuid]);
+    expect(f.sw.hears(target)).toEqual([leg.uuid]);
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    expect(stateOf("1001")).toMatchObject({ callstate: "CONSULTING", call: { consult: { uuid: target.uuid, target: "1002", answered: true } } });
+  });
+
+  it("the target hangs up: the agent is back with the customer", async () => {
+    const { customer, leg, target } = await consulting();
+    target.remoteAnswer();
+    target.hangup();
+    expect(leg.state).toBe("answered");
+    expect(f.sw.hears(customer)).toEqual([leg.uuid]);
+    expect(f.sw.hears(leg)).toEqual([customer.uuid]);
+    expect(stateOf("1001").callstate).toBe("TALKING");
+  });
+
+  it("the agent hangs up: the target gets the customer and the agent's queue call ends", async () => {
+    const { customer, leg, target } = await consulting();
+    target.remoteAnswer();
+    f.take();
+    leg.hangup();
+    expect(customer.state).toBe("answered");
+    expect(f.sw.hears(customer)).toEqual([target.uuid]);
+    expect(f.sw.hears(target)).toEqual([customer.uuid]);
+    expect(f.take()).toEqual([
+      "bridge-agent-end 1001 NORMAL_CLEARING",
+      "member-queue-end support Terminated",
+      "agent-state-change 1001 Waiting",
+    ]);
+    // The target agent can now see whom it is talking to.
+    expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", cid_number: "5550100", customer_uuid: customer.uuid } });
+  });
+
+  it("the agent hangs up while the target still rings: the target gets the customer on answer", async () => {
+    const { customer, leg, target } = await consulting();
+    leg.hangup();
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    target.remoteAnswer();
+    expect(f.sw.hears(customer)).toEqual([target.uuid]);
+  });
+
+  it("ccCancelConsult: the target's leg ends and the agent is back with the customer", async () => {
+    const { customer, leg, target } = await consulting();
+    target.remoteAnswer();
+    expect(await f.run("agent1", "ccCancelConsult", { callID: leg.uuid })).toEqual(ok);
+    expect(target.state).toBe("hungup");
+    expect(f.sw.hears(customer)).toEqual([leg.uuid]);
+    expect(await f.run("agent1", "ccCancelConsult", { callID: leg.uuid })).toEqual({
+      code: 500,
+      message: `call ${leg.uuid} has no consultation in progress`,
+    });
+  });
+
+  it("consults an outside number with destAgent PSTN", async () => {
+    f.ready("1001");
+    const [, leg] = await f.answeredCall("support", "1001");
+    expect(await f.run("agent1", "ccConsult", { agent: "1001", destAgent: "PSTN", destExtn: "5550777", callID: leg.uuid })).toEqual(ok);
+    expect(legTo("5550777").kind).toBe("sim");
+  });
+});
+
+describe("supervision", () => {
+  async function supervisedCall() {
+    f.ready("1001");
+    f.cc.signIn(f.cc.agent("1010")!, "1010", "support");
+    return f.answeredCall("support", "1001");
+  }
+
+  it("ccMonitor: the supervisor hears both sides and neither hears the supervisor", async () => {
+    const [customer, leg] = await supervisedCall();
+    const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    expect(res).toEqual({ ...ok, data: { uuid: expect.any(String) } });
+    const monitor = legTo("1010");
+    expect(monitor.originate!.options.autoAnswer).toBe(true);
+    monitor.remoteAnswer();
+    expect(f.sw.hears(monitor).sort()).toEqual([customer.uuid, leg.uuid].sort());
+    expect(f.sw.hears(customer)).toEqual([leg.uuid]);
+    expect(f.sw.hears(leg)).toEqual([customer.uuid]);
+    expect(stateOf("1010").callstate).toBe("MONITORING");
+  });
+
+  it("ccThreeWay: the supervisor joins and all three hear each other", async () => {
+    const [customer, leg] = await supervisedCall();
+    expect(await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" })).toMatchObject(ok);
+    const third = legTo("1010");
+    third.remoteAnswer();
+    expect(f.sw.hears(third).sort()).toEqual([customer.uuid, leg.uuid].sort());
+    expect(f.sw.hears(customer).sort()).toEqual([leg.uuid, third.uuid].sort());
+    expect(f.sw.hears(leg).sort()).toEqual([customer.uuid, third.uuid].sort());
+  });
+
+  it("ccIntercept after ccMonitor: the supervisor and the customer talk, the agent's leg ends as picked off", async () => {
+    const [customer, leg] = await supervisedCall();
+    await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const monitor = legTo("1010");
+    monitor.remoteAnswer();
+    f.take();
+    expect(await f.run("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid })).toEqual(ok);
+    expect(leg.hangupCause).toBe("PICKED_OFF");
+    expect(monitor.state).toBe("answered");
+    expect(f.sw.hears(customer)).toEqual([monitor.uuid]);
+    expect(f.sw.hears(monitor)).toEqual([customer.uuid]);
+    expect(f.take()).toEqual([
+      "bridge-agent-end 1001 PICKED_OFF",
+      "member-queue-end support Terminated",
+      "agent-state-change 1001 Waiting",
+    ]);
+    expect(stateOf("1010")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100" } });
+  });
+
+  it("ccIntercept without monitoring first calls the supervisor's phone, then takes the customer", async () => {
+    const [customer, leg] = await supervisedCall();
+    await f.run("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const interceptor = legTo("1010");
+    expect(leg.state).toBe("answered");
+    interceptor.remoteAnswer();
+    expect(leg.hangupCause).toBe("PICKED_OFF");
+    expect(f.sw.hears(customer)).toEqual([interceptor.uuid]);
+  });
+
+  it("an agent may not monitor, intercept or barge in", async () => {
+    const [, leg] = await supervisedCall();
+    f.ready("1002");
+    for (const [func, b] of [
+      ["ccMonitor", { agent: "1002", destAgent: "1001", destUUID: leg.uuid }],
+      ["ccIntercept", { agent: "1002", destAgent: "1001", destUUID: leg.uuid }],
+      ["ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002" }],
+    ] as const) {
+      const res = await f.run("agent2", func, b);
+      expect(res.code).toBe(403);
+      expect(res.message).toMatch(/^no permission/);
+    }
+    expect(f.sw.all.filter((c) => c.destinationNumber === "1002")).toEqual([]);
+  });
+
+  it("monitors from an outside number with agent PSTN", async () => {
+    const [, leg] = await supervisedCall();
+    expect(await f.run("supervisor", "ccMonitor", { agent: "PSTN", extn: "5550999", destAgent: "1001", destUUID: leg.uuid })).toMatchObject(ok);
+    expect(legTo("5550999").kind).toBe("sim");
+  });
+
+  it("the monitoring agent must be signed in", async () => {
+    const [, leg] = await supervisedCall();
+    f.cc.setStatus(f.cc.agent("1010")!, "Logged Out");
+    const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    expect(res.code).toBe(500);
+    expect(res.message).toMatch(/not signed in/);
+  });
+
+  it("the listener's leg ends with the call it listens to", async () => {
+    const [customer, leg] = await supervisedCall();
+    await f.run("supervisor", "ccMonitor", { agent: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const monitor = legTo("1010");
+    monitor.remoteAnswer();
+    customer.hangup();
+    expect(monitor.state).toBe("hungup");
+  });
+});
+
+describe("ccAnswer and ccKill", () => {
+  it("ccAnswer asks the ringing phone to answer (NOTIFY Event: talk)", async () => {
+    f.ready("1001");
+    await f.customer("support");
+    const leg = f.ringingAt("1001");
+    expect(await f.run("agent1", "ccAnswer", { destUUID: leg.uuid })).toEqual(ok);
+    expect(f.sw.phoneEvents.map((e) => [e.channel.uuid, e.event])).toEqual([[leg.uuid, "talk"]]);
+  });
+
+  it("ccAnswer refuses a call that is not ringing", async () => {
+    f.ready("1001");
+    const [, leg] = await f.answeredCall("support", "1001");
+    expect(await f.run("agent1", "ccAnswer", { destUUID: leg.uuid })).toEqual({ code: 500, message: `call ${leg.uuid} is not ringing` });
+  });
+
+  it("ccKill ends a leg of the agent's call", async () => {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    expect(await f.run("agent1", "ccKill", { destUUID: customer.uuid })).toEqual(ok);
+    expect(customer.state).toBe("hungup");
+    expect(leg.state).toBe("hungup");
+  });
+
+  it("an agent may not kill another agent's call", async () => {
+    f.ready("1001");
+    const [customer] = await f.answeredCall("support", "1001");
+    const res = await f.run("agent2", "ccKill", { destUUID: customer.uuid });
+    expect(res.code).toBe(403);
+    expect(customer.state).toBe("answered");
+  });
+});

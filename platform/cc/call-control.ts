@@ -1,0 +1,366 @@
+import { randomUUID } from "node:crypto";
+import type { Channel, EavesdropMode, HangupCause, OriginateTarget, Switch } from "../switch/types";
+import type { Agent, AgentCall } from "./agent";
+import { controlLegHeaders } from "./agent-leg-headers";
+import type { CallCenter } from "./call-center";
+import { CcError, wrongState } from "./cc-error";
+
+/** Where a leg the call center originates goes: a registered extension or a number. */
+export type Party = { extension: string } | { number: string };
+
+/** A supervisor's (or a PSTN number's) leg listening to, or talking in, an agent's call. */
+export interface Supervision {
+  readonly mode: EavesdropMode;
+  readonly leg: Channel;
+  readonly call: AgentCall;
+  /** Who asked: an agent number, or the outside number for PSTN. */
+  readonly by: string;
+  readonly party: Party;
+  stop(): void;
+}
+
+const targetOf = (p: Party): OriginateTarget => ("extension" in p ? { extension: p.extension } : { number: p.number });
+const partyKey = (p: Party) => ("extension" in p ? `extension:${p.extension}` : `number:${p.number}`);
+
+/**
+ * What agents and supervisors do to calls: ccDial, ccAnswer, ccKill, ccHold, ccUnHold, ccTransfer,
+ * ccConsult, ccCancelConsult, ccThreeWay, ccMonitor, ccIntercept. Each works through the Switch the
+ * way FreeSWITCH's primitives do (originate, uuid_bridge, uuid_hold, uuid_transfer, eavesdrop,
+ * intercept), so a phone sees what it would see from the real platform.
+ */
+export class CallControl {
+  private readonly supervisions = new Set<Supervision>();
+
+  constructor(
+    private readonly cc: CallCenter,
+    private readonly sw: Switch,
+  ) {
+    cc.agentLegEnded = (call, cause) => this.agentLeftConsultation(call, cause);
+  }
+
+  /**
+   * ccDial: the agent's phone rings first (marked to answer by itself); once it answers, the agent
+   * hears ringback while the destination is called, and the two are bridged when it answers.
+   */
+  dial(agent: Agent, extension: string, destination: string): AgentCall {
+    const uuid = randomUUID();
+    const identity = this.cc.directory.agent(agent.number);
+    const leg = this.sw.originate(
+      { extension },
+      {
+        callerIdName: destination,
+        callerIdNumber: destination,
+        autoAnswer: true,
+        uuid,
+        timeoutSeconds: this.cc.directory.settings(agent.number).timeout,
+        headers: controlLegHeaders({ purpose: "dial", agent: agent.number, agentUuid: uuid }),
+        variables: { cc_side: "agent", cc_agent: agent.number, cc_dial_destination: destination },
+      },
+    );
+    const call: AgentCall = {
+      kind: "dial",
+      agent,
+      leg,
+      remoteName: destination,
+      remoteNumber: destination,
+      calledAt: Date.now(),
+      held: false,
+      ended: false,
+    };
+    this.cc.track(call);
+    leg.once("answer", () => {
+      if (call.ended || leg.state === "hungup") return;
+      call.answeredAt = Date.now();
+      this.sw.playTone(leg, "ringback");
+      const peer = this.sw.originate(
+        { number: destination },
+        {
+          callerIdName: identity?.cidName ?? agent.name,
+          callerIdNumber: identity?.cidNumber ?? agent.number,
+          uuid: randomUUID(),
+          variables: { cc_side: "destination", cc_agent: agent.number },
+        },
+      );
+      call.peer = peer;
+      this.cc.callChanged(call);
+      peer.once("answer", () => {
+        if (leg.state === "hungup") peer.hangup("ORIGINATOR_CANCEL");
+        else {
+          this.sw.bridge(leg, peer);
+          this.cc.callChanged(call);
+        }
+      });
+      peer.once("hangup", (cause) => {
+        // Before the bridge the switch does not carry the failure over: the agent's leg ends with it.
+        if (leg.state !== "hungup" && this.sw.partnerOf(leg) === undefined) leg.hangup(cause);
+      });
+    });
+    leg.once("hangup", () => {
+      if (call.peer && call.peer.state !== "hungup" && this.sw.partnerOf(leg) === undefined) call.peer.hangup("ORIGINATOR_CANCEL");
+    });
+    return call;
+  }
+
+  /** ccAnswer: asks a ringing phone to answer, as uuid_phone_event talk (NOTIFY Event: talk) does. */
+  answer(ch: Channel): void {
+    if (ch.state !== "ringing" && ch.state !== "early") throw wrongState(`call ${ch.uuid} is not ringing`);
+    if (ch.direction !== "outbound" || ch.kind !== "sip") throw wrongState(`call ${ch.uuid} is not ringing at a phone`);
+    if (!this.sw.phoneEvent) throw new CcError(501, "this switch cannot ask a phone to answer; answer on the phone");
+    // The NOTIFY goes in the phone's early dialog, which exists once the phone has sent 180.
+    if (!this.sw.phoneEvent(ch, "talk")) throw wrongState(`the phone of call ${ch.uuid} cannot be asked to answer yet; answer on the phone`);
+  }
+
+  /** ccKill: ends a channel (uuid_kill). */
+  kill(ch: Channel): void {
+    ch.hangup("NORMAL_CLEARING");
+  }
+
+  /** ccHold: the agent's leg is held (a=sendonly to the phone) and the customer hears music. */
+  async hold(call: AgentCall): Promise<void> {
+    this.requireTalking(call);
+    if (call.held) return;
+    await this.sw.hold(call.leg);
+    call.held = true;
+    this.cc.callChanged(call);
+  }
+
+  async unhold(call: AgentCall): Promise<void> {
+    if (call.ended) throw wrongState(`call ${call.leg.uuid} has ended`);
+    if (!call.held) return;
+    await this.sw.unhold(call.leg);
+    call.held = false;
+    this.cc.callChanged(call);
+  }
+
+  /**
+   * ccTransfer: the customer goes to the destination through the dialplan (an extension, a queue,
+   * an outside number) and the agent's leg ends, as after uuid_transfer of the customer leg.
+   */
+  transfer(call: AgentCall, destination: string): void {
+    const customer = this.requireTalking(call);
+    if (call.held) {
+      // The customer leaves the agent: the agent's hold (and its music) goes with the old bridge.
+      call.held = false;
+    }
+    this.sw.transfer(customer, destination);
+    this.cc.endCall(call, "NORMAL_CLEARING");
+    call.leg.hangup("NORMAL_CLEARING");
+  }
+
+  /**
+   * ccConsult: the customer hears music while the agent calls the target. The target hangs up: the
+   * agent is back with the customer. The agent hangs up: the target gets the customer.
+   */
+  async consult(call: AgentCall, target: Party, label: string): Promise<void> {
+    const customer = this.requireTalking(call);
+    if (call.held) await this.unhold(call);
+    this.sw.unbridge(call.leg);
+    this.sw.playMusic(customer);
+    this.sw.playTone(call.leg, "ringback");
+    const identity = this.cc.directory.agent(call.agent.number);
+    const leg = this.sw.originate(targetOf(target), {
+      callerIdName: identity?.cidName ?? call.agent.name,
+      callerIdNumber: identity?.cidNumber ?? call.agent.number,
+      uuid: randomUUID(),
+      headers: controlLegHeaders({ purpose: "consult", agent: call.agent.number, agentUuid: call.leg.uuid, targetUuid: customer.uuid, queue: call.queue }),
+      variables: { cc_side: "consult", cc_agent: call.agent.number },
+    });
+    const consult = { leg, target: label, answered: false };
+    call.consult = consult;
+    this.cc.callChanged(call);
+    leg.once("answer", () => {
+      if (call.consult !== consult) return;
+      consult.answered = true;
+      // Both stay up when the other hangs up: whoever remains is joined with the customer.
+      this.sw.bridge(call.leg, leg, { parkAfterBridge: "both" });
+      this.cc.callChanged(call);
+    });
+    leg.once("hangup", () => {
+      if (call.consult !== consult) return;
+      call.consult = undefined;
+      this.backToCustomer(call, customer);
+    });
+  }
+
+  /** ccCancelConsult: the target's leg ends and the agent is back with the customer. */
+  cancelConsult(call: AgentCall): void {
+    const consult = call.consult;
+    if (!consult) throw wrongState(`call ${call.leg.uuid} has no consultation in progress`);
+    const customer = call.peer!;
+    call.consult = undefined;
+    consult.leg.hangup(consult.answered ? "NORMAL_CLEARING" : "ORIGINATOR_CANCEL");
+    this.backToCustomer(call, customer);
+  }
+
+  private backToCustomer(call: AgentCall, customer: Channel) {
+    if (call.ended || call.leg.state === "hungup") return;
+    if (customer.state === "hungup") {
+      call.leg.hangup("NORMAL_CLEARING");
+      return;
+    }
+    this.sw.bridge(call.leg, customer);
+    this.cc.callChanged(call);
+  }
+
+  /** The agent hung up during a consultation: the target gets the customer (now or on answer). */
+  private agentLeftConsultation(call: AgentCall, cause: HangupCause): boolean {
+    const consult = call.consult;
+    const customer = call.peer;
+    if (!consult || !customer || customer.state === "hungup" || consult.leg.state === "hungup") return false;
+    call.consult = undefined;
+    this.cc.endCall(call, cause);
+    const handOver = () => {
+      this.sw.bridge(consult.leg, customer);
+      const target = consult.leg.kind === "sip" && consult.leg.extension ? this.agentAt(consult.leg.extension) : undefined;
+      if (target && !target.call) this.trackHandover(target, consult.leg, customer, call);
+    };
+    if (consult.answered) {
+      handOver();
+      return true;
+    }
+    // The target is still ringing: the customer keeps the music until it answers.
+    consult.leg.once("answer", handOver);
+    consult.leg.once("hangup", (failure) => {
+      if (consult.leg.answeredAt || customer.state === "hungup") return;
+      // Nobody took the customer: back to the queue it came from, or the call ends.
+      if (call.queue) this.sw.transfer(customer, call.queue);
+      else customer.hangup(failure);
+    });
+    return true;
+  }
+
+  /** ccThreeWay: the party joins the call; all three hear each other. */
+  threeWay(call: AgentCall, party: Party, by: string): Supervision {
+    return this.supervise(call, party, by, "three-way");
+  }
+
+  /** ccMonitor: the party hears the agent and the customer; neither hears it. */
+  monitor(call: AgentCall, party: Party, by: string): Supervision {
+    return this.supervise(call, party, by, "listen");
+  }
+
+  /**
+   * ccIntercept: the party takes the customer; the agent's leg ends with PICKED_OFF, which a phone
+   * sees as BYE with `Reason: SIP;cause=200;text="Call completed elsewhere"`. A party already
+   * monitoring the call takes it on the leg it listens on; otherwise its phone is called first.
+   */
+  intercept(call: AgentCall, party: Party, by: string, byAgent?: Agent): void {
+    const customer = this.requireAnswered(call);
+    const listening = [...this.supervisions].find(
+      (s) => s.call === call && partyKey(s.party) === partyKey(party) && s.leg.state === "answered",
+    );
+    const takeOver = (leg: Channel) => {
+      if (call.ended || customer.state === "hungup") {
+        leg.hangup("NORMAL_CLEARING");
+        return;
+      }
+      if (call.consult) {
+        const consult = call.consult;
+        call.consult = undefined;
+        consult.leg.hangup(consult.answered ? "NORMAL_CLEARING" : "ORIGINATOR_CANCEL");
+      }
+      this.sw.unbridge(call.leg);
+      this.sw.bridge(leg, customer);
+      this.cc.endCall(call, "PICKED_OFF");
+      call.leg.hangup("PICKED_OFF");
+      if (byAgent && !byAgent.call) this.trackHandover(byAgent, leg, customer, call);
+    };
+    if (listening) {
+      listening.stop();
+      takeOver(listening.leg);
+      return;
+    }
+    const leg = this.originateFor(call, party, by, "intercept");
+    const endIfCallEnds = () => leg.hangup("ORIGINATOR_CANCEL");
+    call.leg.once("hangup", endIfCallEnds);
+    leg.once("answer", () => {
+      call.leg.off("hangup", endIfCallEnds);
+      takeOver(leg);
+    });
+  }
+
+  /** Legs listening to or talking in calls, for agent_state of the supervisor. */
+  supervisionsBy(agentNumber: string): Supervision[] {
+    return [...this.supervisions].filter((s) => s.by === agentNumber && s.leg.state !== "hungup");
+  }
+
+  supervisionsOf(call: AgentCall): Supervision[] {
+    return [...this.supervisions].filter((s) => s.call === call && s.leg.state !== "hungup");
+  }
+
+  private supervise(call: AgentCall, party: Party, by: string, mode: EavesdropMode): Supervision {
+    this.requireAnswered(call);
+    const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way");
+    // The listener goes when the call it listens to ends (eavesdrop ends with its target).
+    const endWithCall = () => leg.hangup("NORMAL_CLEARING");
+    const supervision: Supervision = {
+      mode,
+      leg,
+      call,
+      by,
+      party,
+      stop: () => {
+        call.leg.off("hangup", endWithCall);
+        this.supervisions.delete(supervision);
+      },
+    };
+    this.supervisions.add(supervision);
+    call.leg.once("hangup", endWithCall);
+    leg.once("answer", () => {
+      if (call.ended || call.leg.state === "hungup") leg.hangup("NORMAL_CLEARING");
+      else this.sw.eavesdrop(leg, call.leg, mode);
+      this.cc.events.emit("call-change", call.agent);
+    });
+    leg.once("hangup", () => supervision.stop());
+    return supervision;
+  }
+
+  /** A supervisor's leg: marked to answer by itself, showing the monitored agent as the caller. */
+  private originateFor(call: AgentCall, party: Party, by: string, purpose: "monitor" | "three-way" | "intercept"): Channel {
+    const uuid = randomUUID();
+    return this.sw.originate(targetOf(party), {
+      callerIdName: call.agent.name,
+      callerIdNumber: call.agent.number,
+      autoAnswer: true,
+      uuid,
+      headers: controlLegHeaders({ purpose, agent: by, agentUuid: uuid, targetUuid: call.leg.uuid, queue: call.queue }),
+      variables: { cc_side: purpose, cc_agent: by, cc_target_agent: call.agent.number },
+    });
+  }
+
+  private trackHandover(agent: Agent, leg: Channel, customer: Channel, from: AgentCall) {
+    this.cc.track({
+      kind: "handover",
+      agent,
+      leg,
+      peer: customer,
+      remoteName: from.remoteName,
+      remoteNumber: from.remoteNumber,
+      member: from.member,
+      queue: from.queue,
+      calledAt: Date.now(),
+      answeredAt: Date.now(),
+      held: false,
+      ended: false,
+    });
+  }
+
+  private agentAt(extension: string): Agent | undefined {
+    return this.cc.knownAgents().find((a) => a.contact === extension && a.status !== "Logged Out") ?? this.cc.agent(extension);
+  }
+
+  private requireAnswered(call: AgentCall): Channel {
+    if (call.ended) throw wrongState(`call ${call.leg.uuid} has ended`);
+    if (call.leg.state !== "answered" || !call.peer || call.peer.state !== "answered") {
+      throw wrongState(`call ${call.leg.uuid} is not connected yet`);
+    }
+    return call.peer;
+  }
+
+  /** The call is connected and not in a consultation: the agent is talking (or holding) the customer. */
+  private requireTalking(call: AgentCall): Channel {
+    const peer = this.requireAnswered(call);
+    if (call.consult) throw wrongState(`call ${call.leg.uuid} is in a consultation; cancel it first`);
+    return peer;
+  }
+}

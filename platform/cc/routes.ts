@@ -1,0 +1,49 @@
+import type { FastifyInstance } from "fastify";
+import { principalOf } from "../http/app";
+import { HttpError } from "../http/errors";
+import { describeSchemaError } from "../http/validation";
+import { ccCaller } from "./cc-caller";
+import { CcError } from "./cc-error";
+import type { CcService } from "./cc-functions";
+import type { CallCenterDirectory } from "./directory";
+
+const agentStateQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    queue: { type: "string", maxLength: 128 },
+    // The spec's "queue type"; accepted for compatibility, the queue alone selects the agents.
+    type: { type: "string", maxLength: 64 },
+  },
+} as const;
+
+/**
+ * The spec's call-center control under `/api/cc`: `POST /api/cc/ccc/<func>` runs a call-center
+ * function and answers its envelope (`{code:200, message:'success'}`, or `{code, message}` with
+ * the same HTTP status), `GET /api/cc/agent_state` lists agent state records.
+ */
+export function callCenterRoutes(app: FastifyInstance, service: CcService, directory: CallCenterDirectory) {
+  app.post<{ Params: { func: string }; Body: unknown }>("/api/cc/ccc/:func", async (req, reply) => {
+    const caller = ccCaller(principalOf(req).user, directory);
+    const envelope = await service.run(req.params.func, req.body, caller);
+    return reply.status(envelope.code === 200 ? 200 : envelope.code).send(envelope);
+  });
+
+  app.get<{ Querystring: { queue?: string; type?: string } }>(
+    "/api/cc/agent_state",
+    {
+      schema: { querystring: agentStateQuery },
+      // The call-center API answers envelopes `{code, message}`, also for a malformed query.
+      schemaErrorFormatter: (errors, dataVar) => new HttpError(400, { code: 400, message: describeSchemaError(errors, dataVar) }),
+    },
+    async (req, reply) => {
+      const caller = ccCaller(principalOf(req).user, directory);
+      try {
+        return service.agentState(req.query.queue || undefined, caller);
+      } catch (e) {
+        if (e instanceof CcError) return reply.status(e.code).send({ code: e.code, message: e.message });
+        throw e;
+      }
+    },
+  );
+}

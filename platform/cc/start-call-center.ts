@@ -1,0 +1,64 @@
+import type { FastifyInstance } from "fastify";
+import type { PlatformContext } from "../context";
+import { RpcServer } from "../rpc/rpc-server";
+import { DEFAULT_RPC_OPTIONS, type RpcOptions } from "../rpc/verto-session";
+import type { Switch } from "../switch/types";
+import type { UpgradeRouter } from "../ws/upgrade";
+import { CallCenter } from "./call-center";
+import { CallControl } from "./call-control";
+import { CcService } from "./cc-functions";
+import { CallCenterDirectory } from "./directory";
+import { NoSwitch } from "./no-switch";
+import { QueueCallers } from "./queue-callers";
+import { callCenterRoutes } from "./routes";
+import { simQueueCallerRoutes } from "./sim-routes";
+import type { SimulatedWorld } from "./simulated-world";
+
+export interface CallCenterModule {
+  directory: CallCenterDirectory;
+  engine: CallCenter;
+  control: CallControl;
+  service: CcService;
+  rpc: RpcServer;
+  queueCallers?: QueueCallers;
+  close(): void;
+}
+
+/**
+ * The call center of the local platform: the engine on the soft-switch, its REST routes
+ * (`/api/cc/...`), the JSON-RPC event channel on `/ws`, and the simulated queue callers of `/sim`.
+ */
+export function startCallCenter(o: {
+  ctx: PlatformContext;
+  http: FastifyInstance;
+  upgrades: UpgradeRouter;
+  sw?: Switch;
+  world?: SimulatedWorld;
+  /** Whether the /sim surface is served (the platform's simApi option). */
+  simApi?: "loopback" | "on" | "off";
+  rpc?: Partial<RpcOptions>;
+}): CallCenterModule {
+  const sw = o.sw ?? new NoSwitch();
+  const directory = new CallCenterDirectory(o.ctx.db);
+  const engine = new CallCenter(directory, sw);
+  const control = new CallControl(engine, sw);
+  const service = new CcService(engine, control, sw, o.sw !== undefined);
+  const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
+  const queueCallers = o.world ? new QueueCallers(o.world) : undefined;
+  callCenterRoutes(o.http, service, directory);
+  if (o.simApi !== "off") simQueueCallerRoutes(o.http, directory, queueCallers);
+  o.upgrades.onRpc(rpc.accept);
+  return {
+    directory,
+    engine,
+    control,
+    service,
+    rpc,
+    queueCallers,
+    close() {
+      queueCallers?.close();
+      rpc.close();
+      engine.close();
+    },
+  };
+}

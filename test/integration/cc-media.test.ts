@@ -1,0 +1,447 @@
+import { describe, expect, it, beforeEach } from "vitest";
+import { SessionState } from "sip.js";
+import type { AgentStateRecord } from "../../platform/cc/agent-state-record";
+import type { QueueCallerReport } from "../../platform/cc/queue-callers";
+import { sipFixture } from "./sip-fixture";
+import { until, type TestCall, type TestPhone } from "./sip-phone";
+
+/**
+ * The call center with real phones: sip.js agents in Node with WebRTC media (@roamhq/wrtc), and
+ * simulated customers sent into queues through /sim/queue-callers. Every party says its own tone,
+ * so "who hears whom" is measured, not assumed: customer 660 Hz, agent1 880 Hz, agent2 1000 Hz,
+ * agent4 1100 Hz, the supervisor 1300 Hz, an outside number 55511200 answers with 1200 Hz.
+ */
+const f = sipFixture({ simRingMs: 300 });
+
+const CUSTOMER = 660;
+const ALICE = 880; // agent1, extension 1001
+const BOB = 1000; // agent2, extension 1002
+const DAVE = 1100; // agent4, extension 1004
+const SAM = 1300; // supervisor, extension 1010
+
+const engine = () => f.platform.platform.callCenter.engine;
+
+const tokens = new Map<string, string>();
+async function token(login: string) {
+  if (!tokens.has(login)) tokens.set(login, await f.platform.token(login));
+  return tokens.get(login)!;
+}
+
+async function cc(login: string, func: string, body: Record<string, unknown>) {
+  const res = await f.platform.call<{ code: number; message: string; data?: Record<string, string> }>("POST", `/api/cc/ccc/${func}`, {
+    token: await token(login),
+    body,
+  });
+  return res.body;
+}
+
+async function agentState(agent: string): Promise<AgentStateRecord> {
+  const res = await f.platform.call<AgentStateRecord[]>("GET", "/api/cc/agent_state", { token: await token("admin") });
+  return res.body.find((r) => r.agent_id === agent)!;
+}
+
+async function setAgentInfo(login: string, info: Record<string, string>) {
+  const res = await f.platform.call("PUT", `/api/users/${f.platform.userId(login)}`, { token: await token("admin"), body: { agent_info: info } });
+  expect(res.status).toBe(200);
+}
+
+async function ready(login: string, extn: string) {
+  expect(await cc(login, "ccLogin", { agent: extn, extn, queue: login === "agent4" ? "sales" : "support" })).toMatchObject({ code: 200 });
+  expect(await cc(login, "ccGoReady", { agent: extn })).toMatchObject({ code: 200 });
+}
+
+/** A simulated customer calls a queue. */
+async function customer(queue: string, extra: Record<string, unknown> = {}): Promise<QueueCallerReport> {
+  const res = await f.platform.call<QueueCallerReport>("POST", "/sim/queue-callers", {
+    body: { queue, callerIdNumber: "5550100", callerIdName: "Carla Customer", toneHz: CUSTOMER, ...extra },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function report(c: QueueCallerReport): Promise<QueueCallerReport> {
+  return (await f.platform.call<QueueCallerReport>("GET", `/sim/queue-callers/${c.id}`)).body;
+}
+
+/** What the simulated customer hears now (its latest analysis), in Hz. */
+function customerHearing(c: QueueCallerReport): number[] {
+  return f.ctx.sim.get(c.uuid)?.hearing ?? [];
+}
+
+const near = (hz: number, target: number) => Math.abs(hz - target) <= Math.max(3, target * 0.01);
+
+async function customerHears(c: QueueCallerReport, hz: number, what = `the customer hears ${hz} Hz`) {
+  await until(what, () => customerHearing(c).some((h) => near(h, hz)));
+}
+
+async function customerHearsMusic(c: QueueCallerReport) {
+  await until("the customer hears music on hold", () => {
+    const r = f.ctx.sim.get(c.uuid)!;
+    const notes = new Set(r.heard.filter((t) => [349.23, 392, 523.25, 587.33].some((n) => near(t.frequency, n))).map((t) => Math.round(t.frequency)));
+    return notes.size >= 3;
+  });
+}
+
+/** Tones the customer heard since `since` (ms), from its segments. */
+function customerHeardSince(c: QueueCallerReport, since: number): number[] {
+  return f.ctx.sim
+    .get(c.uuid)!
+    .heard.filter((t) => Date.parse(t.to) >= since)
+    .map((t) => t.frequency);
+}
+
+/** An agent phone answering the next call it gets, and that call once it hears the customer. */
+async function answerQueueCall(phone: TestPhone, c: QueueCallerReport): Promise<TestCall> {
+  const call = await phone.incoming();
+  await call.answer();
+  await call.waitHears(CUSTOMER, `${phone.options.extension} hears the customer`);
+  await customerHears(c, phone.options.tone, `the customer hears ${phone.options.extension}`);
+  return call;
+}
+
+beforeEach(async () => {
+  // No caller or call left over from an earlier test.
+  for (const ch of f.ctx.switch.channels()) ch.hangup("NORMAL_CLEARING");
+  // Everyone signed out, with settings that let calls follow each other quickly.
+  for (const [login, extn] of [
+    ["agent1", "1001"],
+    ["agent2", "1002"],
+    ["agent3", "1003"],
+    ["agent4", "1004"],
+    ["supervisor", "1010"],
+  ] as const) {
+    await cc("admin", "ccLogout", { agent: extn });
+    if (login !== "supervisor") await setAgentInfo(login, { wrap_up_time: "0", reject_delay_time: "0", busy_delay_time: "0", no_answer_delay_time: "0", max_no_answer: "3" });
+  }
+});
+
+describe("queue calls", () => {
+  it("reach the ready agent with the customer's caller id and the call-center headers; both hear each other; the record names queue and agent", async () => {
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support");
+    const ringing = await alice.incoming();
+    expect(ringing.header("from")).toMatch(/^"Carla Customer" <sip:5550100@/);
+    expect(ringing.header("x-cc-queue")).toBe("support");
+    const callID = ringing.header("x-cc-agent-uuid")!;
+    expect((await agentState("1001")).agent_uuid).toBe(callID);
+    expect(ringing.header("x-cc-member-session-uuid")).toBe(c.uuid);
+    expect(ringing.header("call-info")).toBeUndefined();
+
+    await ringing.answer();
+    await ringing.waitHears(CUSTOMER, "the agent hears the customer");
+    await customerHears(c, ALICE, "the customer hears the agent");
+    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100", cid_name: "Carla Customer", customer_uuid: c.uuid } });
+    expect(await report(c)).toMatchObject({ state: "talking", agent: "1001" });
+
+    await ringing.hangup();
+    const cdr = await f.cdr(c.uuid);
+    expect(cdr.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "member" });
+    const agentLeg = await f.cdr(callID);
+    expect(agentLeg.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "agent" });
+  });
+
+  it("go to the agent idle longest", async () => {
+    const alice = await f.phone("1001", ALICE);
+    const bob = await f.phone("1002", BOB);
+    await ready("agent1", "1001");
+    await ready("agent2", "1002");
+    const first = await customer("support");
+    let taker = "";
+    await until("an agent gets the first call", () => {
+      taker = alice.calls.length ? "1001" : bob.calls.length ? "1002" : "";
+      return taker !== "";
+    });
+    const firstCall = await (taker === "1001" ? alice : bob).incoming();
+    await firstCall.answer();
+    await customerHears(first, taker === "1001" ? ALICE : BOB);
+    await firstCall.hangup();
+    // Free again in every respect (its phone too), so only "idle longest" can tell the two apart.
+    await until("the first agent is free again", () => {
+      const agent = engine().agent(taker)!;
+      return agent.state === "Waiting" && !agent.call && !f.ctx.switch.channels().some((ch) => ch.extension === taker);
+    });
+
+    const second = await customer("support");
+    const other = taker === "1001" ? bob : alice;
+    const call = await answerQueueCall(other, second);
+    expect((taker === "1001" ? alice : bob).calls.filter((x) => x.direction === "incoming")).toHaveLength(1);
+    await call.hangup();
+  });
+
+  it("ring all agents of a ring-all queue; the loser's phone sees the call completed elsewhere", async () => {
+    const bob = await f.phone("1002", BOB);
+    const dave = await f.phone("1004", DAVE);
+    await ready("agent2", "1002");
+    await ready("agent4", "1004");
+    const c = await customer("sales");
+    const onBob = await bob.incoming();
+    const onDave = await dave.incoming();
+    await onDave.answer();
+    await onBob.waitEnded();
+    expect(onBob.endedBy).toBe("cancel");
+    expect(onBob.endReason).toBe('SIP;cause=200;text="Call completed elsewhere"');
+    await onDave.waitHears(CUSTOMER);
+    await customerHears(c, DAVE);
+    await onDave.hangup();
+  });
+
+  it("a 603 is a rejection (reject delay, not counted); 480s count as no answer and max_no_answer puts the agent On Break", async () => {
+    await setAgentInfo("agent1", { max_no_answer: "2", reject_delay_time: "0", no_answer_delay_time: "0" });
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support");
+
+    await (await alice.incoming()).reject(603);
+    // With no delay set, the customer is offered again at once: the rejection was not counted.
+    const second = await alice.incoming();
+    expect((await agentState("1001")).no_answer_count).toBe(0);
+
+    await second.reject(480);
+    const third = await alice.incoming();
+    expect((await agentState("1001")).no_answer_count).toBe(1);
+    await third.reject(480);
+    await until("the agent is On Break", () => engine().agent("1001")!.status === "On Break");
+    expect(await agentState("1001")).toMatchObject({ state: "UNREADY", status: "On Break", reason: "max-no-answer", no_answer_count: 2 });
+    expect(await report(c)).toMatchObject({ state: "waiting" });
+    await f.platform.call("DELETE", `/sim/queue-callers/${c.id}`);
+  });
+
+  it("wrap-up time delays the next offer", async () => {
+    await setAgentInfo("agent1", { wrap_up_time: "3" });
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const first = await customer("support");
+    const call = await answerQueueCall(alice, first);
+    await call.hangup();
+    const second = await customer("support");
+    const state = await agentState("1001");
+    expect(state.wrap_up_until).not.toBe("");
+    expect(alice.calls.filter((x) => x.direction === "incoming")).toHaveLength(1);
+    expect((await report(second)).state).toBe("waiting");
+    const next = await answerQueueCall(alice, second);
+    await next.hangup();
+  });
+
+  it("a customer who gives up while waiting is an abandoned member", async () => {
+    const c = await customer("support", { patienceSeconds: 0.5 });
+    await until("the customer gave up", () => f.ctx.sim.get(c.uuid) === undefined || f.ctx.sim.get(c.uuid)!.state === "hungup");
+    expect(await report(c)).toMatchObject({ state: "abandoned", agent: "" });
+    const cdr = await f.cdr(c.uuid);
+    expect(cdr.variables).toMatchObject({ cc_queue: "support", cc_cause: "cancel", cc_cancel_reason: "BREAK_OUT" });
+  });
+
+  it("ccGoBreak while an offer rings cancels it at the phone; the customer goes to the next agent", async () => {
+    const alice = await f.phone("1001", ALICE);
+    const bob = await f.phone("1002", BOB);
+    await ready("agent1", "1001");
+    const c = await customer("support");
+    const onAlice = await alice.incoming();
+    await ready("agent2", "1002");
+    expect(await cc("agent1", "ccGoBreak", { agent: "1001", reason: "lunch" })).toEqual({ code: 200, message: "success" });
+    await onAlice.waitEnded();
+    expect(onAlice.endedBy).toBe("cancel");
+    const call = await answerQueueCall(bob, c);
+    expect(await agentState("1001")).toMatchObject({ state: "UNREADY", reason: "lunch", no_answer_count: 0 });
+    await call.hangup();
+  });
+
+  it("the customer's keys reach the agent", async () => {
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support", { dtmf: "42", dtmfDelaySeconds: 0.3 });
+    const call = await answerQueueCall(alice, c);
+    await until("the agent hears the keys", () => call.dtmfEars!.digits.includes("42"));
+    await call.hangup();
+  });
+});
+
+describe("call control", () => {
+  async function talking(): Promise<{ alice: TestPhone; call: TestCall; c: QueueCallerReport; callID: string }> {
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support");
+    const call = await answerQueueCall(alice, c);
+    return { alice, call, c, callID: call.header("x-cc-agent-uuid")! };
+  }
+
+  it("ccHold plays music to the customer and holds the agent's phone (a=sendonly); ccUnHold brings them back", async () => {
+    const { call, c, callID } = await talking();
+    expect(await cc("agent1", "ccHold", { callID })).toEqual({ code: 200, message: "success" });
+    await customerHearsMusic(c);
+    await until("the phone got a sendonly re-INVITE", () => call.remoteOffers.includes("sendonly"));
+    await call.waitSilentOn(CUSTOMER, "the held agent no longer hears the customer");
+    expect(await cc("agent1", "ccUnHold", { callID })).toEqual({ code: 200, message: "success" });
+    await call.waitHears(CUSTOMER, "the agent hears the customer again");
+    await customerHears(c, ALICE, "the customer hears the agent again");
+    await call.hangup();
+  });
+
+  it("ccTransfer sends the customer to another extension and ends the agent's leg", async () => {
+    const bob = await f.phone("1002", BOB);
+    const { call, c, callID } = await talking();
+    expect(await cc("agent1", "ccTransfer", { callID, destNumber: "1002" })).toEqual({ code: 200, message: "success" });
+    await call.waitEnded();
+    expect(call.endedBy).toBe("bye");
+    const onBob = await bob.incoming();
+    await onBob.answer();
+    await onBob.waitHears(CUSTOMER, "bob hears the customer");
+    await customerHears(c, BOB, "the customer hears bob");
+    await onBob.hangup();
+  });
+
+  it("ccConsult: music to the customer while agent and target talk; the target hangs up and the agent has the customer back", async () => {
+    const bob = await f.phone("1002", BOB);
+    const { call, c, callID } = await talking();
+    expect(await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", destExtn: "1002", callID })).toEqual({ code: 200, message: "success" });
+    const onBob = await bob.incoming();
+    expect(onBob.header("from")).toMatch(/^"Alice Agent" <sip:1001@/);
+    await onBob.answer();
+    await call.waitHears(BOB, "the agent hears the target");
+    await onBob.waitHears(ALICE, "the target hears the agent");
+    await customerHearsMusic(c);
+    const consulting = Date.now();
+    await call.waitSilentOn(CUSTOMER, "the agent does not hear the customer during the consultation");
+    expect(customerHeardSince(c, consulting).some((hz) => near(hz, BOB) || near(hz, ALICE))).toBe(false);
+
+    await onBob.hangup();
+    await call.waitHears(CUSTOMER, "the agent has the customer back");
+    await customerHears(c, ALICE, "the customer hears the agent again");
+    await call.hangup();
+  });
+
+  it("ccConsult then the agent hangs up: the target gets the customer", async () => {
+    const bob = await f.phone("1002", BOB);
+    const { call, c, callID } = await talking();
+    await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID });
+    const onBob = await bob.incoming();
+    await onBob.answer();
+    await onBob.waitHears(ALICE);
+    await call.hangup();
+    await onBob.waitHears(CUSTOMER, "the target hears the customer");
+    await customerHears(c, BOB, "the customer hears the target");
+    await onBob.hangup();
+  });
+
+  it("ccCancelConsult ends the target's leg and returns the agent to the customer", async () => {
+    const bob = await f.phone("1002", BOB);
+    const { call, c, callID } = await talking();
+    await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID });
+    const onBob = await bob.incoming();
+    await onBob.answer();
+    await call.waitHears(BOB);
+    expect(await cc("agent1", "ccCancelConsult", { callID })).toEqual({ code: 200, message: "success" });
+    await onBob.waitEnded();
+    await call.waitHears(CUSTOMER);
+    await customerHears(c, ALICE);
+    await call.hangup();
+  });
+
+  it("ccAnswer sends NOTIFY Event: talk to the ringing phone", async () => {
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support");
+    const ringing = await alice.incoming();
+    const callID = ringing.header("x-cc-agent-uuid")!;
+    // The NOTIFY travels in the early dialog the phone's 180 opens.
+    await until("the phone's 180 reached the platform", () => Boolean((f.ctx.switch.channel(callID) as { progressAt?: Date } | undefined)?.progressAt));
+    expect(await cc("agent1", "ccAnswer", { destUUID: callID })).toEqual({ code: 200, message: "success" });
+    await until("the phone received NOTIFY Event: talk", () =>
+      alice.wire.some((m) => m.startsWith("NOTIFY ") && /\r\nEvent: talk\r\n/i.test(m) && m.includes(ringing.callId)),
+    );
+    // sip.js drops that NOTIFY while ringing (platform-facts §3.6): the phone answers locally.
+    await ringing.answer();
+    await customerHears(c, ALICE);
+    await ringing.hangup();
+  });
+
+  it("ccKill ends the customer's leg; the agent's phone gets BYE", async () => {
+    const { call, c } = await talking();
+    expect(await cc("agent1", "ccKill", { destUUID: c.uuid })).toEqual({ code: 200, message: "success" });
+    await call.waitEnded();
+    expect(call.endedBy).toBe("bye");
+    expect(await report(c)).toMatchObject({ state: "ended", agent: "1001" });
+  });
+
+  it("ccDial rings the agent's phone first, marked to answer by itself, then bridges the number", async () => {
+    const alice = await f.phone("1001", ALICE);
+    alice.incomingPolicy = "answer";
+    await ready("agent1", "1001");
+    const res = await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" });
+    expect(res).toMatchObject({ code: 200, data: { callID: expect.any(String) } });
+    const leg = await alice.incoming();
+    expect(leg.header("call-info")).toMatch(/answer-after=0/);
+    expect(leg.requestUri).toMatch(/intercom=true/);
+    await leg.waitHears(1200, "the agent hears the number dialled");
+    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", agent_uuid: res.data!.callID, call: { cid_number: "55511200" } });
+    await leg.hangup();
+  });
+
+  it("ccDial by an agent not signed in answers the spec's error", async () => {
+    expect(await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" })).toEqual({ code: 500, message: "can not find group?" });
+  });
+});
+
+describe("supervision", () => {
+  async function supervised() {
+    const alice = await f.phone("1001", ALICE);
+    const sam = await f.phone("1010", SAM);
+    sam.incomingPolicy = "answer";
+    await ready("agent1", "1001");
+    await cc("supervisor", "ccLogin", { agent: "1010", extn: "1010", queue: "support" });
+    const c = await customer("support");
+    const call = await answerQueueCall(alice, c);
+    return { sam, call, c, callID: call.header("x-cc-agent-uuid")! };
+  }
+
+  it("ccMonitor: the supervisor hears both sides; neither hears the supervisor", async () => {
+    const { sam, call, c, callID } = await supervised();
+    const res = await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
+    expect(res).toMatchObject({ code: 200, data: { uuid: expect.any(String) } });
+    const listen = await sam.incoming();
+    expect(listen.header("call-info")).toMatch(/answer-after=0/);
+    await listen.waitHears(CUSTOMER, "the supervisor hears the customer");
+    await listen.waitHears(ALICE, "the supervisor hears the agent");
+    const since = Date.now();
+    await call.waitSilentOn(SAM, "the agent does not hear the supervisor");
+    await until("the customer has been listened to a while", () => customerHeardSince(c, since).some((hz) => near(hz, ALICE)));
+    expect(customerHeardSince(c, since).some((hz) => near(hz, SAM))).toBe(false);
+    await call.hangup();
+    await listen.waitEnded();
+  });
+
+  it("ccThreeWay: the supervisor joins and all three hear each other", async () => {
+    const { sam, call, c, callID } = await supervised();
+    expect(await cc("supervisor", "ccThreeWay", { agent: "1001", callID, destAgent: "1010", destExtn: "1010" })).toMatchObject({ code: 200 });
+    const barge = await sam.incoming();
+    await barge.waitHears(CUSTOMER);
+    await barge.waitHears(ALICE);
+    await call.waitHears(SAM, "the agent hears the supervisor");
+    await customerHears(c, SAM, "the customer hears the supervisor");
+    await call.waitHears(CUSTOMER);
+    await call.hangup();
+  });
+
+  it("ccIntercept: the supervisor takes the customer; the agent's leg ends as completed elsewhere", async () => {
+    const { sam, call, c, callID } = await supervised();
+    await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
+    const listen = await sam.incoming();
+    await listen.waitHears(CUSTOMER);
+    expect(await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID })).toEqual({ code: 200, message: "success" });
+    await call.waitEnded();
+    expect(call.endedBy).toBe("bye");
+    expect(call.endReason).toBe('SIP;cause=200;text="Call completed elsewhere"');
+    await customerHears(c, SAM, "the customer hears the supervisor");
+    await listen.waitHears(CUSTOMER, "the supervisor hears the customer");
+    expect(await agentState("1010")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100" } });
+    await listen.hangup();
+  });
+
+  it("an agent may not monitor", async () => {
+    const { call, callID } = await supervised();
+    const res = await cc("agent2", "ccMonitor", { agent: "1002", destAgent: "1001", destUUID: callID });
+    expect(res.code).toBe(403);
+    expect(call.state).toBe(SessionState.Established);
+    await call.hangup();
+  });
+});
