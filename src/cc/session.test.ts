@@ -253,6 +253,23 @@ describe("session end", () => {
     expect(session.getState().status).toBe("signed-in");
   });
 
+  it("a reload after the session ended still says so, until the agent signs in again", async () => {
+    const first = setup();
+    await signInAlice(first.session);
+    first.platform.endAllSessions();
+    await expect(getCurrentUser(first.session.getState().client!)).rejects.toMatchObject({ status: 403 });
+
+    const reloaded = setup({ tab: first.tab, device: first.device, platform: first.platform });
+    await reloaded.session.getState().restore();
+    expect(reloaded.session.getState()).toMatchObject({ status: "session-expired", login: "agent1" });
+
+    await signInAlice(reloaded.session);
+    const again = setup({ tab: first.tab, device: first.device, platform: first.platform });
+    expect(again.session.getState().status).toBe("restoring");
+    await again.session.getState().restore();
+    expect(again.session.getState().status).toBe("signed-in");
+  });
+
   it("sign-out ends the session on the platform and forgets it here", async () => {
     const { session, platform, tab, device } = setup();
     await signInAlice(session);

@@ -87,6 +87,11 @@ export interface SessionDeps {
 
 export const SESSION_KEY = "agentbar.session";
 export const LOGIN_KEY = "agentbar.login";
+/**
+ * Set in the tab when the platform ends the session, so that "your session ended" is still said
+ * after a reload (the page may notice the end, say by a refused request, just before one).
+ */
+export const SESSION_ENDED_KEY = "agentbar.session-ended";
 
 /** What survives a reload: never the password. */
 interface StoredSession extends Credentials {
@@ -149,12 +154,14 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   const expire = (client: PlatformClient) => {
     if (current !== client) return;
     forget(client);
+    deps.tabStorage.setItem(SESSION_ENDED_KEY, "1");
     store.setState({ status: "session-expired", user: null, client: null, error: null, captcha: null });
   };
 
   const signedIn = (client: PlatformClient, platformUrl: string, info: User) => {
     role = roleOf(info, role);
     keep(platformUrl, client.session);
+    deps.tabStorage.removeItem(SESSION_ENDED_KEY);
     deps.deviceStorage.setItem(LOGIN_KEY, info.login);
     deps.settings.getState().change({ platformUrl });
     const user: SessionUser = {
@@ -179,7 +186,7 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   };
 
   const store = createStore<SessionState>()((set, get) => ({
-    status: stored ? "restoring" : "signed-out",
+    status: stored ? "restoring" : deps.tabStorage.getItem(SESSION_ENDED_KEY) ? "session-expired" : "signed-out",
     user: null,
     client: null,
     platformUrl: stored?.platformUrl ?? deps.settings.getState().platformUrl,
@@ -238,6 +245,7 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
         if (get().status === "restoring") set({ status: "signed-out" });
         return;
       }
+      deps.tabStorage.removeItem(SESSION_ENDED_KEY);
       if (get().status !== "restoring" && get().status !== "signed-out") return;
       const client = makeClient(record.platformUrl, true);
       current = client;
