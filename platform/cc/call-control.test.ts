@@ -222,6 +222,8 @@ describe("supervision", () => {
     const [customer, leg] = await supervisedCall();
     expect(await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" })).toMatchObject(ok);
     const third = legTo("1010");
+    // The supervisor named its own phone: barging in, it answers by itself.
+    expect(third.originate!.options.autoAnswer).toBe(true);
     third.remoteAnswer();
     expect(f.sw.hears(third).sort()).toEqual([customer.uuid, leg.uuid].sort());
     expect(f.sw.hears(customer).sort()).toEqual([leg.uuid, third.uuid].sort());
@@ -257,7 +259,21 @@ describe("supervision", () => {
     expect(f.sw.hears(customer)).toEqual([interceptor.uuid]);
   });
 
-  it("an agent may not monitor, intercept or barge in", async () => {
+  it("ccThreeWay by the agent itself: the third party's phone rings like any call, then all three hear each other", async () => {
+    const [customer, leg] = await supervisedCall();
+    f.ready("1002");
+    expect(await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002" })).toMatchObject(ok);
+    const third = legTo("1002");
+    expect(third.originate!.options.autoAnswer).toBe(false);
+    expect(third.callerIdNumber).toBe("1001");
+    third.remoteAnswer();
+    expect(f.sw.hears(customer).sort()).toEqual([leg.uuid, third.uuid].sort());
+    expect(f.sw.hears(leg).sort()).toEqual([customer.uuid, third.uuid].sort());
+    // Not the agent's own phone: it is in the call already.
+    expect((await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1001" })).code).toBe(400);
+  });
+
+  it("an agent may not monitor, intercept or join another agent's call", async () => {
     const [, leg] = await supervisedCall();
     f.ready("1002");
     for (const [func, b] of [

@@ -230,13 +230,13 @@ export class CallControl {
   }
 
   /** ccThreeWay: the party joins the call; all three hear each other. */
-  threeWay(call: AgentCall, party: Party, by: string): Supervision {
-    return this.supervise(call, party, by, "three-way");
+  threeWay(call: AgentCall, party: Party, by: string, autoAnswer: boolean): Supervision {
+    return this.supervise(call, party, by, "three-way", autoAnswer);
   }
 
   /** ccMonitor: the party hears the agent and the customer; neither hears it. */
   monitor(call: AgentCall, party: Party, by: string): Supervision {
-    return this.supervise(call, party, by, "listen");
+    return this.supervise(call, party, by, "listen", true);
   }
 
   /**
@@ -288,9 +288,9 @@ export class CallControl {
     return [...this.supervisions].filter((s) => s.call === call && s.leg.state !== "hungup");
   }
 
-  private supervise(call: AgentCall, party: Party, by: string, mode: EavesdropMode): Supervision {
+  private supervise(call: AgentCall, party: Party, by: string, mode: EavesdropMode, autoAnswer: boolean): Supervision {
     this.requireAnswered(call);
-    const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way");
+    const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way", autoAnswer);
     // The listener goes when the call it listens to ends (eavesdrop ends with its target).
     const endWithCall = () => leg.hangup("NORMAL_CLEARING");
     const supervision: Supervision = {
@@ -315,13 +315,13 @@ export class CallControl {
     return supervision;
   }
 
-  /** A supervisor's leg: marked to answer by itself, showing the monitored agent as the caller. */
-  private originateFor(call: AgentCall, party: Party, by: string, purpose: "monitor" | "three-way" | "intercept"): Channel {
+  /** A leg joining an agent's call, showing that agent as the caller; a supervisor's is marked to answer by itself. */
+  private originateFor(call: AgentCall, party: Party, by: string, purpose: "monitor" | "three-way" | "intercept", autoAnswer = true): Channel {
     const uuid = randomUUID();
     return this.sw.originate(targetOf(party), {
       callerIdName: call.agent.name,
       callerIdNumber: call.agent.number,
-      autoAnswer: true,
+      autoAnswer,
       uuid,
       headers: controlLegHeaders({ purpose, agent: by, agentUuid: uuid, targetUuid: call.leg.uuid, queue: call.queue }),
       variables: { cc_side: purpose, cc_agent: by, cc_target_agent: call.agent.number },

@@ -259,8 +259,12 @@ export class CcService {
     return this.control.consult(call, party, label).then(() => undefined);
   }
 
+  /**
+   * An agent brings a third party into its own call; a supervisor or administrator into anyone's
+   * (barging in by naming itself). The leg rings like any call, except at the caller's own phone,
+   * which answers by itself.
+   */
   private threeWay(b: Body, caller: CcCaller) {
-    if (!isSupervisor(caller)) throw noPermission("ccThreeWay needs a supervisor or an administrator");
     const call = this.ownCall(str(b.callID), caller);
     if (str(b.agent)) {
       const named = parseAgentAddress(str(b.agent), "agent");
@@ -269,7 +273,10 @@ export class CcService {
       }
     }
     const { party, label } = this.party("destAgent", b.destAgent, "destExtn", b.destExtn);
-    const supervision = this.control.threeWay(call, party, label);
+    const extension = "extension" in party ? party.extension : undefined;
+    if (extension === call.agent.contact) throw badRequest(`extension ${extension} is already in call ${call.leg.uuid}`);
+    const ownPhone = extension !== undefined && caller.extensions.includes(extension);
+    const supervision = this.control.threeWay(call, party, label, ownPhone);
     return { uuid: supervision.leg.uuid };
   }
 

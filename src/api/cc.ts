@@ -1,0 +1,96 @@
+import * as v from "valibot";
+import type { PlatformClient } from "./client";
+import { numberish, text } from "./schemas";
+
+/**
+ * The call-center control endpoints (`/api/cc`). Every `POST /api/cc/ccc/<func>` answers the
+ * envelope `{code:200, message:'success'}` (a refusal such as `{code:500, message:'can not find
+ * group?'}` becomes a PlatformError); some add `data` with the uuids to act on next.
+ */
+
+/** The call an agent is on, as the platform sees it (the local platform's addition to the record). */
+const AgentStateCallSchema = v.object({
+  uuid: text,
+  kind: text,
+  direction: text,
+  queue: text,
+  member_uuid: text,
+  customer_uuid: text,
+  cid_name: text,
+  cid_number: text,
+  answered: v.optional(v.boolean(), false),
+  held: v.optional(v.boolean(), false),
+  consult: v.optional(
+    v.nullable(v.object({ uuid: text, target: text, answered: v.optional(v.boolean(), false) })),
+    null,
+  ),
+});
+
+/**
+ * One row of `GET /api/cc/agent_state`. The spec names `agent_id, extn, group_id, queue_id,
+ * agent_uuid, state, callstate`; the rest is optional (the local platform adds mod_callcenter's
+ * own status and state, the break reason, delays and the current call). Values are kept as they
+ * come: a platform may use words this client has never seen.
+ */
+const AgentStateRecordSchema = v.object({
+  agent_id: text,
+  extn: text,
+  group_id: text,
+  queue_id: text,
+  agent_uuid: text,
+  state: text,
+  callstate: text,
+  name: text,
+  status: text,
+  cc_state: text,
+  reason: text,
+  status_since: text,
+  no_answer_count: v.optional(numberish, 0),
+  ready_time: text,
+  wrap_up_until: text,
+  call: v.optional(v.nullable(AgentStateCallSchema), null),
+});
+
+export type AgentStateRecord = v.InferOutput<typeof AgentStateRecordSchema>;
+export type AgentStateCall = NonNullable<AgentStateRecord["call"]>;
+
+/** GET /api/cc/agent_state — the agents of `queue`, or (without it) the caller's own record. */
+export function getAgentState(client: PlatformClient, query: { queue?: string; type?: string } = {}): Promise<AgentStateRecord[]> {
+  return client.request("GET", "/api/cc/agent_state", { query, schema: v.array(AgentStateRecordSchema) });
+}
+
+const Success = v.unknown();
+
+function ccc<T>(client: PlatformClient, func: string, body: Record<string, unknown>, schema: v.GenericSchema<unknown, T>): Promise<T> {
+  return client.request("POST", `/api/cc/ccc/${func}`, { body, envelope: true, schema });
+}
+
+const run = (client: PlatformClient, func: string, body: Record<string, unknown>) => ccc(client, func, body, Success).then(() => undefined);
+
+/** Numbers of the agent forms: an agent number, `<group>.<number>`, or `PSTN` with the number in the extension field. */
+export interface AgentTarget {
+  destAgent: string;
+  destExtn?: string;
+}
+
+export const cc = {
+  login: (client: PlatformClient, b: { agent: string; extn: string; queue: string }) => run(client, "ccLogin", b),
+  logout: (client: PlatformClient, b: { agent: string; queue?: string }) => run(client, "ccLogout", b),
+  /** `onDemand`: Available (On Demand), which goes Idle after each call (the local platform's addition). */
+  goReady: (client: PlatformClient, b: { agent: string; queue?: string; onDemand?: boolean }) => run(client, "ccGoReady", b),
+  goBreak: (client: PlatformClient, b: { agent: string; reason?: string; queue?: string }) => run(client, "ccGoBreak", b),
+  /** Rings the agent's phone first (auto-answer), then `destNumber`; answers the agent leg's uuid when the platform gives it. */
+  dial: async (client: PlatformClient, b: { agent: string; extn?: string; destNumber: string }): Promise<{ callID?: string }> => {
+    const data = await ccc(client, "ccDial", b, v.optional(v.nullable(v.object({ callID: v.optional(v.string()) })), null));
+    return data?.callID ? { callID: data.callID } : {};
+  },
+  kill: (client: PlatformClient, b: { destUUID: string }) => run(client, "ccKill", b),
+  hold: (client: PlatformClient, b: { callID: string }) => run(client, "ccHold", b),
+  unhold: (client: PlatformClient, b: { callID: string }) => run(client, "ccUnHold", b),
+  transfer: (client: PlatformClient, b: { callID: string; destNumber: string }) => run(client, "ccTransfer", b),
+  consult: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccConsult", b),
+  cancelConsult: (client: PlatformClient, b: { callID: string }) => run(client, "ccCancelConsult", b),
+  threeWay: (client: PlatformClient, b: { agent?: string; callID: string } & AgentTarget) => run(client, "ccThreeWay", b),
+  monitor: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccMonitor", b),
+  intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccIntercept", b),
+};
