@@ -61,11 +61,11 @@ export function getAgentState(client: PlatformClient, query: { queue?: string; t
 
 const Success = v.unknown();
 
-function ccc<T>(client: PlatformClient, func: string, body: Record<string, unknown>, schema: v.GenericSchema<unknown, T>): Promise<T> {
+function ccc<T>(client: PlatformClient, func: string, body: object, schema: v.GenericSchema<unknown, T>): Promise<T> {
   return client.request("POST", `/api/cc/ccc/${func}`, { body, envelope: true, schema });
 }
 
-const run = (client: PlatformClient, func: string, body: Record<string, unknown>) => ccc(client, func, body, Success).then(() => undefined);
+const run = (client: PlatformClient, func: string, body: object) => ccc(client, func, body, Success).then(() => undefined);
 
 /** Numbers of the agent forms: an agent number, `<group>.<number>`, or `PSTN` with the number in the extension field. */
 export interface AgentTarget {

@@ -37,13 +37,19 @@ export interface PhoneSessionState {
   /** While calls are up a change of server or ICE servers waits; it applies when the last call ends. */
   restartPending: boolean;
 
-  /** Dials and remembers the number for Redial. */
-  dial(input: string, options?: CallOptions): Promise<CallId>;
+  /**
+   * Dials and remembers the number for Redial. Resolves with the phone's call id, or undefined
+   * when the call-center layer's dialer placed it (the platform then calls the phone).
+   */
+  dial(input: string, options?: CallOptions): Promise<CallId | undefined>;
   /** Tries again now: the token request after a failure, or the phone's next connection attempt. */
   retry(): void;
 }
 
 export type PhoneSessionStore = StoreApi<PhoneSessionState>;
+
+/** Places a call some other way than the phone's own INVITE; false: not for this dialer. */
+export type Dialer = (input: string) => Promise<boolean>;
 
 export interface PhoneSessionDeps {
   session: SessionStore;
@@ -69,6 +75,12 @@ export interface PhoneSession {
    * start-up.
    */
   setCallCenterHook(handler: IncomingCallHandler | undefined): void;
+  /**
+   * The call-center layer's way of placing calls (click-to-dial through the platform). It returns
+   * false to leave a call to the phone (a SIP address, or the agent is not signed in). One at a
+   * time; `undefined` removes it.
+   */
+  setDialer(dialer: Dialer | undefined): void;
   /** Stops following the stores (tests). */
   dispose(): void;
 }
@@ -100,6 +112,7 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
   let tokenFailures = 0;
   let lastRenewalAt = 0;
   let started: { server: string; iceServers: Settings["iceServers"] } | null = null;
+  let dialer: Dialer | undefined;
 
   const store = createStore<PhoneSessionState>()((set, get) => ({
     status: "off",
@@ -110,7 +123,7 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
     restartPending: false,
 
     async dial(input, options) {
-      const id = await phone.call(input, options);
+      const id = dialer && !options && (await dialer(input)) ? undefined : await phone.call(input, options);
       const number = input.trim();
       deps.deviceStorage.setItem(REDIAL_KEY, number);
       set({ lastDialled: number });
@@ -285,6 +298,9 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
     store,
     phone,
     setCallCenterHook: (handler) => phone.setIncomingCallHandler(handler),
+    setDialer: (d) => {
+      dialer = d;
+    },
     dispose() {
       unsubscribe.forEach((u) => u());
       clearTimers();

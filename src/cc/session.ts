@@ -68,6 +68,11 @@ export interface SessionState {
   restore(): Promise<void>;
   /** Asks for another captcha picture. */
   newCaptcha(): Promise<void>;
+  /**
+   * Work to do with the session before an explicit sign-out ends it (the call-center layer leaves
+   * its queues). Steps run in order, within the sign-out's time limit. Returns the remover.
+   */
+  addSignOutStep(step: (client: PlatformClient) => Promise<void>): () => void;
 }
 
 export type SessionStore = StoreApi<SessionState>;
@@ -121,6 +126,7 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   /** The client whose session is (being) established; anything else reporting back is stale. */
   let current: PlatformClient | null = null;
   let role = stored?.role ?? "";
+  const signOutSteps = new Set<(client: PlatformClient) => Promise<void>>();
 
   const keep = (platformUrl: string, credentials: Credentials | null) => {
     if (credentials) deps.tabStorage.setItem(SESSION_KEY, JSON.stringify({ platformUrl, ...credentials, role } satisfies StoredSession));
@@ -230,8 +236,12 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       current = null;
       set({ status: "signing-out" });
       let timer: ReturnType<typeof setTimeout> | undefined;
+      const steps = [...signOutSteps];
       await Promise.race([
-        endSession(client).catch((e: unknown) => logFailure("sign-out", e)),
+        (async () => {
+          for (const step of steps) await step(client).catch((e: unknown) => logFailure("sign-out", e));
+          await endSession(client).catch((e: unknown) => logFailure("sign-out", e));
+        })(),
         new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.signOutWaitMs ?? 5000))),
       ]);
       clearTimeout(timer);
@@ -266,6 +276,11 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
         current = null;
         set({ status: "signed-out", error: signInErrorOf(e, { address: displayAddress(record.platformUrl, pageOrigin), sentCaptcha: false }) });
       }
+    },
+
+    addSignOutStep(step) {
+      signOutSteps.add(step);
+      return () => void signOutSteps.delete(step);
     },
 
     async newCaptcha() {

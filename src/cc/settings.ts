@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { checkIceServer, type IceServerSetting } from "./ice-servers";
 import { platformWebSocketUrl } from "./platform-address";
+import { parseShortcut } from "./shortcuts";
 import { readJson, type KeyValueStorage } from "./storage";
 
 /**
@@ -31,7 +32,23 @@ export interface Settings {
   referPolicy: "ask" | "reject";
   /** A desktop notification with Answer and Reject when a call rings while the tab is hidden. */
   desktopAlerts: boolean;
+  /** Queue offers answered by themselves after this many seconds; -1: they ring until answered. */
+  queueAutoAnswerSec: number;
+  /** Calls typed in the dial pad: through the call center (ccDial, tracked as the agent's) or straight from the phone. */
+  outboundCalls: "call-center" | "phone";
+  /** Break reasons offered; empty: the built-in list in the UI language. */
+  breakReasons: readonly string[];
+  /** Dispositions offered after a call; empty: the built-in list in the UI language. */
+  dispositions: readonly string[];
+  /** Layout when the address does not choose one. */
+  layout: "bar" | "side" | "full";
+  /** Keyboard shortcuts of the toolbar's actions, e.g. "Alt+A"; "" = none. */
+  shortcuts: Readonly<Record<ShortcutAction, string>>;
 }
+
+export type ShortcutAction = "answer" | "hangup" | "hold" | "mute" | "ready" | "break";
+
+export const SHORTCUT_ACTIONS: readonly ShortcutAction[] = ["answer", "hangup", "hold", "mute", "ready", "break"];
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
   platformUrl: "",
@@ -43,6 +60,12 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   dtmfMode: "rfc4733",
   referPolicy: "ask",
   desktopAlerts: true,
+  queueAutoAnswerSec: -1,
+  outboundCalls: "call-center",
+  breakReasons: Object.freeze([]) as readonly string[],
+  dispositions: Object.freeze([]) as readonly string[],
+  layout: "full",
+  shortcuts: Object.freeze({ answer: "Alt+A", hangup: "Alt+H", hold: "Alt+O", mute: "Alt+M", ready: "Alt+R", break: "Alt+B" }),
 });
 
 type Decoder<T> = (raw: unknown) => T | undefined;
@@ -65,6 +88,18 @@ const iceServers: Decoder<readonly IceServerSetting[]> = (raw) => {
   );
   return ok ? (raw as IceServerSetting[]) : undefined;
 };
+/** A list of short texts (reasons, dispositions): trimmed, no empties or repeats. */
+const textList: Decoder<readonly string[]> = (raw) => {
+  if (!Array.isArray(raw) || !raw.every((x) => typeof x === "string" && x.trim().length <= 60)) return undefined;
+  const clean = [...new Set((raw as string[]).map((x) => x.trim()).filter(Boolean))].slice(0, 30);
+  return clean.length === raw.length ? (raw as string[]) : clean;
+};
+const shortcuts: Decoder<Readonly<Record<ShortcutAction, string>>> = (raw) => {
+  if (!raw || typeof raw !== "object") return undefined;
+  const r = raw as Record<string, unknown>;
+  if (!SHORTCUT_ACTIONS.every((a) => typeof r[a] === "string" && (r[a] === "" || parseShortcut(r[a] as string)))) return undefined;
+  return Object.fromEntries(SHORTCUT_ACTIONS.map((a) => [a, r[a]])) as Record<ShortcutAction, string>;
+};
 const wsUrl: Decoder<string> = (raw) => (typeof raw === "string" && (raw === "" || /^wss?:\/\/\S+$/i.test(raw)) ? raw : undefined);
 
 /** Stored values come from an older version or another tab: each is checked before use. */
@@ -78,6 +113,12 @@ const decoders: { [K in keyof Settings]: Decoder<Settings[K]> } = {
   dtmfMode: oneOf("rfc4733", "info"),
   referPolicy: oneOf("ask", "reject"),
   desktopAlerts: boolean,
+  queueAutoAnswerSec: (raw) => (typeof raw === "number" && Number.isInteger(raw) && raw >= -1 && raw <= 60 ? raw : undefined),
+  outboundCalls: oneOf("call-center", "phone"),
+  breakReasons: textList,
+  dispositions: textList,
+  layout: oneOf("bar", "side", "full"),
+  shortcuts,
 };
 
 export interface SettingsActions {

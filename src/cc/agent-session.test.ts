@@ -1,0 +1,364 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Call, IncomingCallHandler } from "../softphone";
+import { createCallsStore } from "../softphone/calls-store";
+import { createPhoneStore } from "../softphone/phone-store";
+import { until } from "../softphone/testing/phone-rig";
+import { WRAP_UP_BREAK_REASON, ccCallOf, createAgentSession, type AgentSessionState } from "./agent-session";
+import type { Dialer } from "./phone-session";
+import { CC } from "./queue-calls";
+import { createSessionStore } from "./session";
+import { createSettingsStore } from "./settings";
+import { memoryStorage, type KeyValueStorage } from "./storage";
+import { FakeCallCenter } from "./test-support/fake-call-center";
+import { alice, fakePlatform } from "./test-support/fake-platform";
+import { dispositionFor } from "./wrap-up";
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  vi.useRealTimers();
+});
+
+function setup(o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number } = {}) {
+  const fcc = o.cc ?? new FakeCallCenter();
+  const platform = fakePlatform();
+  platform.overrides.push(fcc.route);
+  const device = o.storage ?? memoryStorage();
+  const settings = createSettingsStore(device);
+  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const phoneStore = createPhoneStore();
+  const callsStore = createCallsStore();
+  const hooks: { incoming?: IncomingCallHandler; dialer?: Dialer } = {};
+  const agent = createAgentSession({
+    session,
+    phoneSession: {
+      phone: { phoneStore, callsStore },
+      setCallCenterHook: (h) => (hooks.incoming = h),
+      setDialer: (d) => (hooks.dialer = d),
+    },
+    settings,
+    deviceStorage: device,
+    ...(o.events === false ? {} : { events: fcc.events }),
+    pageHref: () => "https://app.test/",
+    confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
+    pollMs: { events: 60_000, polling: 100, setup: 100 },
+  });
+  cleanups.push(() => agent.dispose());
+  const store = agent.store;
+  return {
+    fcc,
+    platform,
+    device,
+    settings,
+    session,
+    store,
+    callsStore,
+    hooks,
+    signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }),
+    register: () => phoneStore.setState({ registration: { status: "registered", registeredAt: Date.now() } }),
+    /** Signed in, registered, in the queues, with the event channel open. */
+    async working() {
+      await this.signIn();
+      this.register();
+      await until(store, (s) => s.phase === "on" && s.agent !== null);
+      fcc.setOpen(true);
+    },
+    until: (pred: (s: AgentSessionState) => boolean) => until(store, pred),
+  };
+}
+
+const call = (patch: Partial<Call>): Call => ({
+  id: "call-1",
+  direction: "inbound",
+  state: "ringing",
+  remote: { number: "5550100", name: "Carla Customer", uri: "sip:5550100@agentbar.local", withheld: false },
+  startedAt: Date.now(),
+  muted: false,
+  held: false,
+  remoteHeld: false,
+  holdPending: false,
+  context: {},
+  dtmf: { sent: "" },
+  ...patch,
+});
+
+const queueCall = (id = "call-1", leg = "leg-1") =>
+  call({ id, context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` } });
+
+/** A queue call rings, is answered, and ends, as the phone reports it. */
+function takeQueueCall(t: ReturnType<typeof setup>, id = "call-1", leg = "leg-1") {
+  const c = queueCall(id, leg);
+  t.callsStore.setState({ calls: [c] });
+  t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
+  t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
+}
+
+describe("joining the queues", () => {
+  it("signs into the agent's queues once the phone is registered, and shows the status the platform reports", async () => {
+    const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]) });
+    await t.signIn();
+    expect(t.store.getState().phase).toBe("waiting-for-phone");
+    expect(t.fcc.commands).toEqual([]);
+
+    t.register();
+    const s = await t.until((s) => s.phase === "on" && s.agent !== null);
+    expect(t.fcc.commands).toEqual([
+      { func: "ccLogin", body: { agent: "1001", extn: "1001", queue: "support" } },
+      { func: "ccLogin", body: { agent: "1001", extn: "1001", queue: "sales" } },
+    ]);
+    expect(s.queues.map((q) => q.name)).toEqual(["support", "sales"]);
+    expect(s.agent).toMatchObject({ number: "1001", status: "On Break", state: "Waiting", callstate: "IDLE" });
+    expect(s.wrapUpSec).toBe(10);
+    expect(t.fcc.feedLogin).toBe("1001@agentbar.local");
+  });
+
+  it("a user in no queue gets no call-center controls", async () => {
+    const t = setup({ cc: new FakeCallCenter("1010", []) });
+    await t.signIn();
+    t.register();
+    await t.until((s) => s.phase === "no-queues");
+    expect(t.fcc.commands).toEqual([]);
+  });
+
+  it("a refused sign-in to a queue says why and can be tried again", async () => {
+    const t = setup();
+    t.fcc.refuse = { code: 500, message: "extension 1001 is in use by agent 1002" };
+    await t.signIn();
+    t.register();
+    expect((await t.until((s) => s.phase === "failed")).problem).toBe("extension 1001 is in use by agent 1002");
+    t.store.getState().retry();
+    await t.until((s) => s.phase === "on");
+  });
+
+  it("signing out of the app leaves the queues first", async () => {
+    const t = setup();
+    await t.working();
+    await t.session.getState().signOut();
+    const paths = t.platform.calls.map((c) => `${c.method} ${c.path}`);
+    expect(paths.indexOf("POST /api/cc/ccc/ccLogout")).toBeGreaterThan(-1);
+    expect(paths.indexOf("POST /api/cc/ccc/ccLogout")).toBeLessThan(paths.indexOf("DELETE /api/sessions"));
+    expect(t.store.getState().phase).toBe("off");
+    expect(t.fcc.feedClosed).toBe(true);
+  });
+});
+
+describe("status as the platform reports it", () => {
+  it("follows status events: a change made elsewhere shows without asking the platform", async () => {
+    const t = setup();
+    await t.working();
+    const reads = t.fcc.stateReads;
+    t.fcc.setStatus("On Break", "Supervisor meeting");
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Supervisor meeting" });
+    t.fcc.emit({ "CC-Action": "agent-state-change", "CC-Agent": "1001", "CC-Agent-State": "Receiving" });
+    expect(t.store.getState().agent?.state).toBe("Receiving");
+    // Events of other agents are not this agent's.
+    t.fcc.emit({ "CC-Action": "agent-status-change", "CC-Agent": "1002", "CC-Agent-Status": "Available" });
+    expect(t.store.getState().agent?.status).toBe("On Break");
+    expect(t.fcc.stateReads).toBe(reads);
+    expect(t.store.getState().feed).toBe("events");
+  });
+
+  it("polls agent_state while the event channel is closed, and shows unknown values as they come", async () => {
+    const t = setup();
+    await t.signIn();
+    t.register();
+    await t.until((s) => s.phase === "on" && s.agent !== null);
+    expect(t.store.getState().feed).toBe("polling");
+    t.fcc.tells = false;
+    t.fcc.status = "Ausgeloggt";
+    t.fcc.state = "Reserved";
+    const s = await t.until((s) => s.agent?.status === "Ausgeloggt");
+    expect(s.agent?.state).toBe("Reserved");
+  });
+
+  it("counts the callers waiting in each queue from members-count events", async () => {
+    const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]) });
+    await t.working();
+    t.fcc.emit({ "CC-Action": "members-count", "CC-Queue": "sales", "CC-Count": "3" });
+    expect(t.store.getState().queues).toEqual([
+      { name: "support", waiting: null },
+      { name: "sales", waiting: 3 },
+    ]);
+  });
+});
+
+describe("status commands", () => {
+  it("Ready resolves once the platform confirms it by an event", async () => {
+    const t = setup();
+    await t.working();
+    const ready = t.store.getState().choose({ kind: "ready" });
+    expect(t.store.getState().pending).toEqual({ command: "ready" });
+    await ready;
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001" } });
+    expect(t.store.getState()).toMatchObject({ pending: null, error: null, agent: { status: "Available" } });
+  });
+
+  it("without events, a command is confirmed by reading agent_state at once", async () => {
+    const t = setup({ events: false });
+    await t.signIn();
+    t.register();
+    await t.until((s) => s.phase === "on" && s.agent !== null);
+    t.fcc.tells = false;
+    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch" } });
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
+    await t.store.getState().choose({ kind: "on-demand" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", onDemand: true } });
+    expect(t.store.getState().agent?.status).toBe("Available (On Demand)");
+  });
+
+  it("a refusal shows the platform's message and leaves the shown status true", async () => {
+    const t = setup();
+    await t.working();
+    t.fcc.refuse = { code: 500, message: "agent 1001 is not signed in; sign in with ccLogin first" };
+    await expect(t.store.getState().choose({ kind: "ready" })).rejects.toMatchObject({ command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" });
+    expect(t.store.getState()).toMatchObject({
+      pending: null,
+      error: { command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" },
+      agent: { status: "On Break" },
+    });
+  });
+
+  it("a change the platform accepts but never makes is reported as not confirmed", async () => {
+    const t = setup({ confirmTimeoutMs: 400 });
+    await t.working();
+    t.fcc.applies = false;
+    await expect(t.store.getState().choose({ kind: "ready" })).rejects.toMatchObject({ message: "the platform did not confirm the change" });
+    expect(t.store.getState().agent?.status).toBe("On Break");
+    expect(t.store.getState().error?.command).toBe("ready");
+  });
+
+  it("during a call a status becomes the next status, applied when the call ends", async () => {
+    const t = setup({ cc: new FakeCallCenter("1001", ["support"], { wrap_up_time: "0" }) });
+    await t.working();
+    await t.store.getState().choose({ kind: "ready" });
+    const c = queueCall();
+    t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
+    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    expect(t.store.getState().next).toEqual({ kind: "break", reason: "Lunch" });
+    expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
+    t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
+    await t.until((s) => s.agent?.status === "On Break" && s.agent.reason === "Lunch");
+    expect(t.store.getState().next).toBeNull();
+  });
+});
+
+describe("after-call work", () => {
+  it("counts down from wrap_up_time, keeps the next status chosen meanwhile, and applies it at the end", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.store.getState().choose({ kind: "ready" });
+    takeQueueCall(t);
+    const w = t.store.getState().wrapUp!;
+    expect(w).toMatchObject({ id: "leg-1", customerUuid: "customer-of-leg-1", queue: "support", customerNumber: "5550100", wrapUpSec: 10, next: { kind: "ready" } });
+    expect(w.endsAt - w.callEndedAt).toBe(10_000);
+
+    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    expect(t.store.getState().wrapUp?.next).toEqual({ kind: "break", reason: "Lunch" });
+    t.store.getState().setDisposition("Resolved");
+    t.store.getState().setNotes("Asked about the invoice of March.");
+
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(t.store.getState().wrapUp).not.toBeNull();
+    expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(t.store.getState().wrapUp).toBeNull();
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch" } });
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
+    expect(dispositionFor(t.device, "leg-1")).toMatchObject({ disposition: "Resolved", notes: "Asked about the invoice of March.", queue: "support", customerNumber: "5550100" });
+    // The customer's uuid finds the same record (the history lists either).
+    expect(dispositionFor(t.device, "customer-of-leg-1")?.id).toBe("leg-1");
+  });
+
+  it("a Ready agent stays Ready: nothing is sent when the wrap-up ends", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.store.getState().choose({ kind: "ready" });
+    const sent = t.fcc.commands.length;
+    takeQueueCall(t);
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(t.store.getState().wrapUp).toBeNull();
+    expect(t.fcc.commands.length).toBe(sent);
+  });
+
+  it("Extend holds offers back with a break past wrap_up_time, then applies the next status", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.store.getState().choose({ kind: "ready" });
+    takeQueueCall(t);
+    await t.store.getState().extendWrapUp(30);
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: WRAP_UP_BREAK_REASON } });
+    expect(t.store.getState().wrapUp).toMatchObject({ extendedSec: 30, heldOnBreak: true });
+    await vi.advanceTimersByTimeAsync(39_000);
+    expect(t.store.getState().wrapUp).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(t.store.getState().wrapUp).toBeNull();
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001" } });
+    expect(t.store.getState().agent?.status).toBe("Available");
+  });
+
+  it("disposition and notes survive a reload, and the countdown goes on where it was", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const device = memoryStorage();
+    const fcc = new FakeCallCenter("1001", ["support"], { wrap_up_time: "60" });
+    const first = setup({ cc: fcc, storage: device });
+    await first.working();
+    takeQueueCall(first);
+    first.store.getState().setDisposition("Follow-up needed");
+    first.store.getState().setNotes("Call back on Friday");
+    const endsAt = first.store.getState().wrapUp!.endsAt;
+    await vi.advanceTimersByTimeAsync(20_000);
+    // The page goes away (reload, crash) and comes back.
+    await cleanups.pop()!();
+
+    const second = setup({ cc: fcc, storage: device });
+    await second.working();
+    expect(second.store.getState().wrapUp).toMatchObject({ id: "leg-1", disposition: "Follow-up needed", notes: "Call back on Friday", endsAt });
+    await second.store.getState().finishWrapUp();
+    expect(second.store.getState().wrapUp).toBeNull();
+    expect(dispositionFor(device, "leg-1")).toMatchObject({ disposition: "Follow-up needed", notes: "Call back on Friday" });
+  });
+});
+
+describe("calls through the call center", () => {
+  it("the dial pad's numbers go out with ccDial while the agent works; SIP addresses stay with the phone", async () => {
+    const t = setup();
+    await t.working();
+    expect(await t.hooks.dialer!("(555) 010-0199")).toBe(true);
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccDial", body: { agent: "1001", destNumber: "5550100199" } });
+    expect(t.store.getState().dialling).toMatchObject({ number: "5550100199", callId: "dial-leg-1" });
+    expect(await t.hooks.dialer!("bob@example.com")).toBe(false);
+    t.settings.getState().change({ outboundCalls: "phone" });
+    expect(await t.hooks.dialer!("5550100199")).toBe(false);
+  });
+
+  it("hold waits for the platform to report the call held; transfer names a queue, an agent or a number", async () => {
+    const t = setup();
+    await t.working();
+    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
+    await t.store.getState().hold("call-1");
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccHold", body: { callID: "leg-1" } });
+    expect(ccCallOf(t.callsStore.getState().calls[0]!, t.store.getState(), t.callsStore.getState().calls)?.held).toBe(true);
+    await t.store.getState().resume("call-1");
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccUnHold", body: { callID: "leg-1" } });
+
+    await t.store.getState().transfer("call-1", { kind: "queue", name: "sales" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccTransfer", body: { callID: "leg-1", destNumber: "sales" } });
+    t.fcc.refuse = { code: 404, message: "agent '1099' not found" };
+    await expect(t.store.getState().consult("call-1", { kind: "agent", number: "1099" })).rejects.toMatchObject({ message: "agent '1099' not found" });
+    await t.store.getState().threeWay("call-1", { kind: "number", number: "5550142" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" } });
+  });
+
+  it("the card shows who the platform says the agent talks to", () => {
+    const c = { ...call({ context: { [CC.action]: "consult", [CC.callId]: "leg-9" } }), state: "active" as const };
+    const platformCall = { uuid: "leg-9", kind: "handover", direction: "inbound", queue: "support", member_uuid: "", customer_uuid: "c9", cid_name: "Carla Customer", cid_number: "5550100", answered: true, held: false, consult: null };
+    expect(ccCallOf(c, { platformCall, agent: null }, [c])?.party).toEqual({ name: "Carla Customer", number: "5550100" });
+    // A call of the phone alone, with no platform call, is not a call-center call.
+    expect(ccCallOf(call({}), { platformCall: null, agent: null }, [])).toBeUndefined();
+  });
+});

@@ -1,0 +1,758 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { PlatformError, getUser, getUserQueueNames, type PlatformClient } from "../api";
+import { cc, getAgentState, type AgentStateCall } from "../api/cc";
+import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
+import { agentViewOf, eventTime, namesAgent, statusKind, type AgentView, type CallCenterEventData } from "./agent-status";
+import type { PhoneSession } from "./phone-session";
+import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
+import type { SessionState, SessionStore } from "./session";
+import { effectiveEventChannelUrl, type SettingsStore } from "./settings";
+import type { KeyValueStorage } from "./storage";
+import { WrapUpStorage, type NextStatus, type WrapUp } from "./wrap-up";
+
+/**
+ * - `off`: nobody signed in;
+ * - `waiting-for-phone`: signed in; the queues are joined once the phone is registered, so that
+ *   no offer rings at a phone that is not there;
+ * - `starting`: loading the agent's settings and queues, signing into them;
+ * - `on`: working; `agent` is what the platform reports;
+ * - `no-queues`: the user is in no queue (not an agent): no call-center controls;
+ * - `failed`: the queues could not be joined; `problem` says why, `retry()` tries again.
+ */
+export type AgentPhase = "off" | "waiting-for-phone" | "starting" | "on" | "no-queues" | "failed";
+
+export type AgentCommand =
+  | "ready"
+  | "on-demand"
+  | "break"
+  | "sign-out"
+  | "sign-in"
+  | "hold"
+  | "resume"
+  | "transfer"
+  | "consult"
+  | "cancel-consult"
+  | "three-way"
+  | "dial";
+
+/** A command the platform refused or did not confirm, in its own words. */
+export interface AgentCommandError {
+  command: AgentCommand;
+  message: string;
+  at: number;
+}
+
+export interface QueueView {
+  name: string;
+  /** Callers waiting, from `members-count` events; null until one arrives. */
+  waiting: number | null;
+}
+
+/** Another agent of the agent's queues: a transfer or consultation target. */
+export interface Colleague {
+  number: string;
+  name: string;
+  status: string;
+  callstate: string;
+}
+
+/** Where a call goes: an agent, a queue, or an outside number. */
+export type CallTarget = { kind: "agent"; number: string } | { kind: "queue"; name: string } | { kind: "number"; number: string };
+
+/** A phone call seen with the call center's eyes: its labels and what the platform says of it now. */
+export interface CcCall {
+  action: string;
+  callId: string;
+  queue: string;
+  joinedAt: number;
+  /** Held by the platform (ccHold): the customer hears music. */
+  held: boolean;
+  /** A consultation in progress (ccConsult). */
+  consult: { target: string; answered: boolean } | null;
+  /** Who the agent is talking to, as the platform sees it (after a handover it is not who SIP says). */
+  party: { name: string; number: string } | null;
+  callstate: string;
+}
+
+/** Live events of the platform, as the agent session uses them (see src/api/event-channel.ts). */
+export interface EventFeed {
+  close(): void;
+}
+
+export type EventFeedFactory = (o: {
+  url: string;
+  /** `<extension>@<domain>`. */
+  login: string;
+  /** The user token, read at each (re)connection. */
+  token: () => string;
+  onEvent: (data: CallCenterEventData) => void;
+  onOpenChange: (open: boolean) => void;
+}) => EventFeed;
+
+export interface AgentSessionState {
+  phase: AgentPhase;
+  problem: string;
+  /** The agent number (the extension). */
+  number: string;
+  queues: QueueView[];
+  agent: AgentView | null;
+  /** `events` while the event channel is open; `polling` otherwise (agent_state every few seconds). */
+  feed: "events" | "polling";
+  /** The agent's current call as the platform reports it. */
+  platformCall: AgentStateCall | null;
+  /** The status command under way, until the platform confirms it. */
+  pending: { command: AgentCommand; reason?: string } | null;
+  error: AgentCommandError | null;
+  /** The agent's wrap_up_time, seconds (the spec's default 10 until read). */
+  wrapUpSec: number;
+  wrapUp: WrapUp | null;
+  /** The status chosen for when the current call ends (during a call); during wrap-up it is `wrapUp.next`. */
+  next: NextStatus | null;
+  colleagues: Colleague[];
+  /** A click-to-dial under way: the platform is calling the agent's phone. */
+  dialling: { number: string; callId: string; at: number } | null;
+
+  /**
+   * Ready, Ready on demand, Break with a reason, signing out of or into the queues. Applied at once
+   * when the agent is free; during a call or wrap-up it becomes the next status. Resolves when the
+   * platform confirms it; rejects (and sets `error`) when it refuses or never confirms.
+   */
+  choose(next: NextStatus | { kind: "sign-in" }): Promise<void>;
+  /** Cancels a next status chosen during a call. */
+  clearNext(): void;
+  hold(callId: CallId): Promise<void>;
+  resume(callId: CallId): Promise<void>;
+  transfer(callId: CallId, target: CallTarget): Promise<void>;
+  consult(callId: CallId, target: CallTarget): Promise<void>;
+  cancelConsult(callId: CallId): Promise<void>;
+  threeWay(callId: CallId, target: CallTarget): Promise<void>;
+  /** Click-to-dial (ccDial): the agent's phone rings first and answers by itself, then the number. */
+  dial(number: string): Promise<void>;
+  setDisposition(disposition: string): void;
+  setNotes(notes: string): void;
+  /** Adds `seconds` to the wrap-up; past wrap_up_time the agent is held On Break meanwhile. */
+  extendWrapUp(seconds?: number): Promise<void>;
+  /** Ends the wrap-up now and applies its next status. */
+  finishWrapUp(): Promise<void>;
+  refresh(): Promise<void>;
+  loadColleagues(): Promise<void>;
+  retry(): void;
+  dismissError(): void;
+}
+
+export type AgentSessionStore = StoreApi<AgentSessionState>;
+
+/** What the agent session uses of the phone session: its calls, its registration, and its two hooks. */
+export type AgentPhone = Pick<PhoneSession, "setCallCenterHook" | "setDialer"> & { phone: Pick<Phone, "callsStore" | "phoneStore"> };
+
+export interface AgentSessionDeps {
+  session: SessionStore;
+  phoneSession: AgentPhone;
+  settings: SettingsStore;
+  /** localStorage: the wrap-up and the dispositions. */
+  deviceStorage: KeyValueStorage;
+  /** Live events; without it the session polls. */
+  events?: EventFeedFactory;
+  pageHref: () => string;
+  now?: () => number;
+  /** How long a command waits for the platform to confirm it. */
+  confirmTimeoutMs?: number;
+  /** agent_state polling: with the event channel open, without it, and while a call is being set up. */
+  pollMs?: { events: number; polling: number; setup: number };
+}
+
+export interface AgentSession {
+  store: AgentSessionStore;
+  dispose(): void;
+}
+
+/** The break reason of extended after-call work: the platform shows why no call is offered. */
+export const WRAP_UP_BREAK_REASON = "After-call work";
+export const DEFAULT_EXTEND_SEC = 30;
+
+const POLL_MS = { events: 30_000, polling: 3_000, setup: 1_000 };
+
+/**
+ * The agent at work: after sign-in and registration it loads the agent's queues and signs into
+ * them, follows status, state and the current call from the event channel (agent_state polling
+ * when no events come, and at once after every command), labels queue calls, runs after-call
+ * work, and carries out the call-center commands of the toolbar.
+ */
+export function createAgentSession(deps: AgentSessionDeps): AgentSession {
+  const { session, phoneSession, settings } = deps;
+  const phone = phoneSession.phone;
+  const now = deps.now ?? Date.now;
+  const confirmTimeoutMs = deps.confirmTimeoutMs ?? 10_000;
+  const pollMs = deps.pollMs ?? POLL_MS;
+
+  /** Bumped at every start and stop: answers for an older run are dropped. */
+  let run = 0;
+  let client: PlatformClient | null = null;
+  let user: SessionState["user"] = null;
+  let feed: EventFeed | undefined;
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  let wrapUpTimer: ReturnType<typeof setTimeout> | undefined;
+  let storage: WrapUpStorage | undefined;
+  let offering: Offering | undefined;
+  /** When the last status event arrived: a poll answer older than it does not overwrite it. */
+  let lastStatusEventAt = 0;
+
+  const initial = {
+    phase: "off" as AgentPhase,
+    problem: "",
+    number: "",
+    queues: [] as QueueView[],
+    agent: null,
+    feed: "polling" as const,
+    platformCall: null,
+    pending: null,
+    error: null,
+    wrapUpSec: 10,
+    wrapUp: null,
+    next: null,
+    colleagues: [] as Colleague[],
+    dialling: null,
+  };
+
+  const store = createStore<AgentSessionState>()((set, get) => ({
+    ...initial,
+
+    async choose(next) {
+      const s = get();
+      if (s.phase !== "on") throw commandError("ready", "not working in the call center now");
+      if (next.kind !== "sign-in" && (s.wrapUp || hasLiveCcCall())) {
+        if (s.wrapUp) keepWrapUp({ ...s.wrapUp, next });
+        else set({ next });
+        return;
+      }
+      await applyStatus(next);
+    },
+
+    clearNext() {
+      set({ next: null });
+    },
+
+    hold: (callId) => callCommand("hold", callId, (c, id) => cc.hold(c, { callID: id }), (pc) => pc?.held === true),
+    resume: (callId) => callCommand("resume", callId, (c, id) => cc.unhold(c, { callID: id }), (pc) => pc?.held === false),
+    transfer: (callId, target) => callCommand("transfer", callId, (c, id) => cc.transfer(c, { callID: id, destNumber: destinationOf(target) })),
+    consult: (callId, target) =>
+      callCommand("consult", callId, (c, id) => cc.consult(c, { agent: get().number, callID: id, ...agentTargetOf(target) }), (pc) => !!pc?.consult),
+    cancelConsult: (callId) => callCommand("cancel-consult", callId, (c, id) => cc.cancelConsult(c, { callID: id }), (pc) => !pc?.consult),
+    threeWay: (callId, target) => callCommand("three-way", callId, (c, id) => cc.threeWay(c, { agent: get().number, callID: id, ...agentTargetOf(target) })),
+
+    async dial(number) {
+      const c = requireClient("dial");
+      const myRun = run;
+      set({ error: null });
+      try {
+        const { callID } = await cc.dial(c, { agent: get().number, destNumber: number });
+        if (myRun !== run) return;
+        set({ dialling: { number, callId: callID ?? "", at: now() } });
+        schedulePoll(0);
+      } catch (e) {
+        throw fail("dial", e);
+      }
+    },
+
+    setDisposition(disposition) {
+      const w = get().wrapUp;
+      if (w) keepWrapUp({ ...w, disposition });
+    },
+
+    setNotes(notes) {
+      const w = get().wrapUp;
+      if (w) keepWrapUp({ ...w, notes });
+    },
+
+    async extendWrapUp(seconds = DEFAULT_EXTEND_SEC) {
+      const w = get().wrapUp;
+      if (!w) return;
+      const base = Math.max(w.endsAt, now());
+      keepWrapUp({ ...w, endsAt: base + seconds * 1000, extendedSec: w.extendedSec + seconds });
+      armWrapUpTimer();
+      // The platform offers again once wrap_up_time has passed: a break holds offers back meanwhile.
+      const kind = statusKind(get().agent?.status ?? "");
+      if (!w.heldOnBreak && (kind === "ready" || kind === "on-demand")) {
+        await applyStatus({ kind: "break", reason: WRAP_UP_BREAK_REASON });
+        const now2 = get().wrapUp;
+        if (now2?.id === w.id) keepWrapUp({ ...now2, heldOnBreak: true });
+      }
+    },
+
+    finishWrapUp: () => finishWrapUp(),
+
+    refresh: () => refresh(run),
+
+    async loadColleagues() {
+      const c = client;
+      const { queues, number } = get();
+      if (!c) return;
+      const rows = (await Promise.all(queues.map((q) => getAgentState(c, { queue: q.name }).catch(() => [])))).flat();
+      const seen = new Map<string, Colleague>();
+      for (const r of rows) {
+        if (r.agent_id && r.agent_id !== number && !seen.has(r.agent_id)) {
+          seen.set(r.agent_id, { number: r.agent_id, name: r.name, status: agentViewOf(r).status, callstate: r.callstate });
+        }
+      }
+      set({ colleagues: [...seen.values()].sort((a, b) => a.number.localeCompare(b.number)) });
+    },
+
+    retry() {
+      if (get().phase === "failed") void start(run);
+    },
+
+    dismissError() {
+      set({ error: null });
+    },
+  }));
+
+  // ---- errors ----
+
+  const commandError = (command: AgentCommand, message: string): AgentCommandError => ({ command, message, at: now() });
+
+  /** Records a failure for the UI and gives it back to the caller. */
+  const fail = (command: AgentCommand, e: unknown): AgentCommandError => {
+    const error = commandError(command, e instanceof Error ? e.message : String(e));
+    if (e instanceof PlatformError) console.info(`agentbar: ${command} refused: ${e.endpoint} -> ${e.code} ${e.message}`);
+    store.setState({ error, pending: null });
+    return error;
+  };
+
+  const requireClient = (command: AgentCommand): PlatformClient => {
+    if (!client || store.getState().phase !== "on") throw commandError(command, "not working in the call center now");
+    return client;
+  };
+
+  // ---- status commands ----
+
+  const matches = (next: NextStatus | { kind: "sign-in" }, view: AgentView | null): boolean => {
+    if (!view) return false;
+    const kind = statusKind(view.status);
+    switch (next.kind) {
+      case "ready":
+      case "on-demand":
+        return kind === next.kind;
+      case "break":
+        return kind === "break" && view.reason === next.reason;
+      case "logged-out":
+        return kind === "logged-out";
+      case "sign-in":
+        return kind !== "logged-out" && kind !== "unknown";
+    }
+  };
+
+  /** Waits until `check` holds for the store, refreshing now and then; false after the time-out. */
+  const confirmed = (check: (s: AgentSessionState) => boolean): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (check(store.getState())) return resolve(true);
+      const myRun = run;
+      let delay = 250;
+      let again: ReturnType<typeof setTimeout> | undefined;
+      const finish = (ok: boolean) => {
+        clearTimeout(limit);
+        clearTimeout(again);
+        unsubscribe();
+        resolve(ok);
+      };
+      const limit = setTimeout(() => finish(false), confirmTimeoutMs);
+      const unsubscribe = store.subscribe((s) => {
+        if (check(s)) finish(true);
+      });
+      // An immediate refresh, then a few more while no event has told.
+      const poll = () => {
+        void refresh(myRun).finally(() => {
+          if (myRun !== run) return finish(false);
+          again = setTimeout(poll, (delay = Math.min(delay * 2, 2000)));
+        });
+      };
+      poll();
+    });
+
+  const applyStatus = async (next: NextStatus | { kind: "sign-in" }): Promise<void> => {
+    const command: AgentCommand = next.kind === "logged-out" ? "sign-out" : next.kind;
+    const c = requireClient(command);
+    const { number, queues } = store.getState();
+    store.setState({ pending: { command, ...(next.kind === "break" ? { reason: next.reason } : {}) }, error: null });
+    try {
+      switch (next.kind) {
+        case "ready":
+        case "on-demand":
+          await cc.goReady(c, { agent: number, ...(next.kind === "on-demand" ? { onDemand: true } : {}) });
+          break;
+        case "break":
+          await cc.goBreak(c, { agent: number, reason: next.reason });
+          break;
+        case "logged-out":
+          await cc.logout(c, { agent: number });
+          break;
+        case "sign-in":
+          for (const q of queues) await cc.login(c, { agent: number, extn: user?.extension ?? number, queue: q.name });
+          break;
+      }
+    } catch (e) {
+      throw fail(command, e);
+    }
+    if (!(await confirmed((s) => matches(next, s.agent)))) {
+      throw fail(command, new Error("the platform did not confirm the change"));
+    }
+    store.setState({ pending: null });
+  };
+
+  // ---- call commands ----
+
+  /** The platform's callID of a phone call: its label, else the platform's current call when it is the only one. */
+  const callIdOf = (callId: CallId): string => {
+    const call = phone.callsStore.getState().calls.find((c) => c.id === callId);
+    if (!call) return "";
+    const labelled = ccLabelsOf(call)?.callId;
+    if (labelled) return labelled;
+    const live = phone.callsStore.getState().calls.filter(isLive);
+    return live.length === 1 && live[0]!.id === callId ? (store.getState().platformCall?.uuid ?? "") : "";
+  };
+
+  const callCommand = async (
+    command: AgentCommand,
+    callId: CallId,
+    send: (c: PlatformClient, platformCallId: string) => Promise<void>,
+    done?: (pc: AgentStateCall | null) => boolean,
+  ): Promise<void> => {
+    const c = requireClient(command);
+    const id = callIdOf(callId);
+    if (!id) throw fail(command, new Error("the platform does not know this call"));
+    store.setState({ error: null });
+    try {
+      await send(c, id);
+    } catch (e) {
+      throw fail(command, e);
+    }
+    if (done) {
+      if (!(await confirmed((s) => done(s.platformCall?.uuid === id ? s.platformCall : null)))) throw fail(command, new Error("the platform did not confirm the change"));
+    } else await refresh(run);
+  };
+
+  // ---- what the platform reports ----
+
+  const refresh = async (myRun: number): Promise<void> => {
+    const c = client;
+    if (!c || myRun !== run) return;
+    const askedAt = now();
+    try {
+      const rows = await getAgentState(c);
+      if (myRun !== run) return;
+      const own = rows.find((r) => r.agent_id === store.getState().number) ?? rows[0];
+      if (!own) return;
+      const view = agentViewOf(own);
+      const before = store.getState().agent;
+      // An event newer than this answer has the last word on status and state.
+      const agent = before && lastStatusEventAt > askedAt ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since } : view;
+      store.setState({ agent, platformCall: own.call ?? null });
+    } catch (e) {
+      if (myRun === run) console.info("agentbar: agent_state failed", e instanceof Error ? e.message : e);
+    }
+  };
+
+  const schedulePoll = (delay?: number) => {
+    clearTimeout(pollTimer);
+    const s = store.getState();
+    if (s.phase !== "on") return;
+    const settingUp = !!s.dialling || s.agent?.callstate === "RINGING" || s.agent?.callstate === "DIALING";
+    const wait = delay ?? (settingUp ? pollMs.setup : s.feed === "events" ? pollMs.events : pollMs.polling);
+    const myRun = run;
+    pollTimer = setTimeout(() => {
+      void refresh(myRun).finally(() => {
+        if (myRun === run) schedulePoll();
+      });
+    }, wait);
+  };
+
+  const onEvent = (e: CallCenterEventData) => {
+    const s = store.getState();
+    if (s.phase !== "on" && s.phase !== "starting") return;
+    const action = e["CC-Action"];
+    const queue = e["CC-Queue"];
+    if (action === "members-count" && queue) {
+      const count = Number(e["CC-Count"]);
+      if (Number.isFinite(count)) store.setState({ queues: s.queues.map((q) => (q.name === queue ? { ...q, waiting: count } : q)) });
+      return;
+    }
+    if (!namesAgent(e, s.number)) return;
+    const at = eventTime(e, now());
+    const agent = s.agent ?? { number: s.number, status: "", state: "", callstate: "", reason: "", since: 0, readyAt: 0 };
+    switch (action) {
+      case "agent-status-change":
+        lastStatusEventAt = now();
+        store.setState({ agent: { ...agent, status: e["CC-Agent-Status"] ?? agent.status, reason: e["CC-Agent-Break-Reason"] ?? "", since: at } });
+        break;
+      case "agent-state-change":
+        lastStatusEventAt = now();
+        store.setState({ agent: { ...agent, state: e["CC-Agent-State"] ?? agent.state } });
+        break;
+      case "agent-offering":
+        offering = {
+          queue: queue ?? "",
+          memberUuid: e["CC-Member-UUID"] ?? "",
+          customerUuid: e["CC-Member-Session-UUID"] ?? "",
+          cidName: e["CC-Member-CID-Name"] ?? "",
+          cidNumber: e["CC-Member-CID-Number"] ?? "",
+          joinedAt: Number(e["CC-Member-Joined-Time"] ?? 0) * 1000 || 0,
+          at: now(),
+        };
+        break;
+      case "bridge-agent-start":
+      case "bridge-agent-end":
+      case "bridge-agent-fail":
+        // Who the call is with, its uuid, delays: agent_state has them.
+        schedulePoll(0);
+        break;
+    }
+  };
+
+  // ---- after-call work ----
+
+  const keepWrapUp = (w: WrapUp | null) => {
+    storage?.keep(w);
+    store.setState({ wrapUp: w });
+  };
+
+  const armWrapUpTimer = () => {
+    clearTimeout(wrapUpTimer);
+    const w = store.getState().wrapUp;
+    if (!w) return;
+    wrapUpTimer = setTimeout(() => void finishWrapUp().catch(() => {}), Math.max(0, w.endsAt - now()));
+  };
+
+  const startWrapUp = (call: Call) => {
+    const labels = ccLabelsOf(call);
+    const s = store.getState();
+    if (!labels || !storage) return;
+    const endedAt = call.endedAt ?? now();
+    const party = s.platformCall && s.platformCall.uuid === labels.callId ? { name: s.platformCall.cid_name, number: s.platformCall.cid_number } : call.remote;
+    const w: WrapUp = {
+      id: labels.callId || call.id,
+      customerUuid: call.context[CC.customerUuid] ?? "",
+      queue: labels.queue,
+      customerName: party.name ?? "",
+      customerNumber: party.number ?? "",
+      callEndedAt: endedAt,
+      endsAt: endedAt + s.wrapUpSec * 1000,
+      wrapUpSec: s.wrapUpSec,
+      extendedSec: 0,
+      heldOnBreak: false,
+      disposition: "",
+      notes: "",
+      // Unless the agent chose otherwise during the call, the status stays what it was.
+      next: s.next ?? nextOfView(s.agent),
+    };
+    store.setState({ next: null });
+    keepWrapUp(w);
+    armWrapUpTimer();
+  };
+
+  const finishWrapUp = async (): Promise<void> => {
+    clearTimeout(wrapUpTimer);
+    const w = store.getState().wrapUp;
+    if (!w || !storage) return;
+    storage.record({
+      id: w.id,
+      customerUuid: w.customerUuid,
+      queue: w.queue,
+      customerName: w.customerName,
+      customerNumber: w.customerNumber,
+      disposition: w.disposition,
+      notes: w.notes,
+      endedAt: w.callEndedAt,
+      savedAt: now(),
+    });
+    keepWrapUp(null);
+    const view = store.getState().agent;
+    if (w.heldOnBreak || !matches(w.next, view)) await applyStatus(w.next);
+  };
+
+  /** A queue call that was answered and is over starts after-call work; the next status of a call without it applies now. */
+  const onCalls = (calls: readonly Call[], before: readonly Call[]) => {
+    if (store.getState().phase !== "on") return;
+    for (const c of calls) {
+      const old = before.find((o) => o.id === c.id);
+      if (c.state !== "ended" || !old || old.state === "ended") continue;
+      const labels = ccLabelsOf(c);
+      const s = store.getState();
+      if (labels?.action === "dial" && s.dialling) store.setState({ dialling: null });
+      if (labels?.action === "queue" && c.answeredAt && s.wrapUpSec > 0) startWrapUp(c);
+      else if (labels && s.next && !hasLiveCcCall()) {
+        const next = s.next;
+        store.setState({ next: null });
+        void applyStatus(next).catch(() => {});
+      }
+    }
+    // The platform's leg reached the phone: the click-to-dial card takes over.
+    const dialling = store.getState().dialling;
+    if (dialling && calls.some((c) => isLive(c) && ccLabelsOf(c)?.action === "dial")) store.setState({ dialling: null });
+    schedulePoll(0);
+  };
+
+  const hasLiveCcCall = () => phone.callsStore.getState().calls.some((c) => isLive(c) && !!ccLabelsOf(c));
+
+  // ---- start and stop ----
+
+  const start = async (myRun: number) => {
+    const c = client;
+    const u = user;
+    if (!c || !u || myRun !== run) return;
+    store.setState({ phase: "starting", problem: "", number: u.extension });
+    try {
+      const [info, queueNames] = await Promise.all([getUser(c, u.id), getUserQueueNames(c, u.id)]);
+      if (myRun !== run) return;
+      const wrapUpSec = Number(info.agent_info.wrap_up_time ?? 10);
+      store.setState({ wrapUpSec: Number.isFinite(wrapUpSec) && wrapUpSec >= 0 ? wrapUpSec : 10 });
+      if (!queueNames.length || !u.extension) {
+        store.setState({ phase: "no-queues" });
+        return;
+      }
+      store.setState({ queues: queueNames.map((name) => ({ name, waiting: null })) });
+      for (const queue of queueNames) await cc.login(c, { agent: u.extension, extn: u.extension, queue });
+      if (myRun !== run) return;
+    } catch (e) {
+      if (myRun !== run) return;
+      console.warn("agentbar: joining the queues failed", e);
+      store.setState({ phase: "failed", problem: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    storage = new WrapUpStorage(deps.deviceStorage, u.extension);
+    const kept = storage.active();
+    store.setState({ phase: "on", wrapUp: kept ?? null });
+    openFeed(u);
+    await refresh(myRun);
+    if (myRun !== run) return;
+    if (kept) armWrapUpTimer();
+    schedulePoll();
+  };
+
+  const openFeed = (u: NonNullable<SessionState["user"]>) => {
+    if (!deps.events) return;
+    const url = effectiveEventChannelUrl(settings.getState(), session.getState().platformUrl, deps.pageHref());
+    feed = deps.events({
+      url,
+      login: `${u.extension}@${u.domain}`,
+      token: () => session.getState().client?.session?.token ?? "",
+      onEvent,
+      onOpenChange: (open) => {
+        store.setState({ feed: open ? "events" : "polling" });
+        // What happened while no event could arrive: read it now.
+        schedulePoll(0);
+      },
+    });
+  };
+
+  const stop = () => {
+    run++;
+    clearTimeout(pollTimer);
+    clearTimeout(wrapUpTimer);
+    feed?.close();
+    feed = undefined;
+    storage = undefined;
+    offering = undefined;
+    store.setState({ ...initial });
+  };
+
+  const onSession = (s: SessionState) => {
+    // Signing out still has the session: the sign-out step leaves the queues with it.
+    const signedIn = (s.status === "signed-in" || s.status === "signing-out") && !!s.user && !!s.client;
+    if (signedIn && s.client !== client) {
+      stop();
+      client = s.client;
+      user = s.user;
+      store.setState({ phase: "waiting-for-phone", number: s.user!.extension });
+      startWhenRegistered();
+    } else if (!signedIn && client) {
+      client = null;
+      user = null;
+      stop();
+    }
+  };
+
+  const startWhenRegistered = () => {
+    if (store.getState().phase === "waiting-for-phone" && phone.phoneStore.getState().registration.status === "registered") void start(run);
+  };
+
+  phoneSession.setCallCenterHook((incoming) =>
+    store.getState().phase === "on"
+      ? decideIncomingCall(incoming, { offering, now: now(), queueAutoAnswerSec: settings.getState().queueAutoAnswerSec < 0 ? null : settings.getState().queueAutoAnswerSec })
+      : undefined,
+  );
+
+  // Calls typed in the dial pad go through the call center while the agent works in it.
+  phoneSession.setDialer(async (input) => {
+    const s = store.getState();
+    if (settings.getState().outboundCalls !== "call-center" || s.phase !== "on" || statusKind(s.agent?.status ?? "") === "logged-out") return false;
+    const parsed = parseDialInput(input);
+    if (!parsed.ok || parsed.target.kind !== "number") return false;
+    await store.getState().dial(parsed.target.number);
+    return true;
+  });
+
+  const unsubscribe = [
+    session.subscribe(onSession),
+    phone.phoneStore.subscribe(startWhenRegistered),
+    phone.callsStore.subscribe((s, before) => onCalls(s.calls, before.calls)),
+  ];
+  // Before the app signs out, the agent leaves the queues (no offers to a phone that is gone).
+  const removeSignOutStep = session.getState().addSignOutStep(async () => {
+    const c = client;
+    const s = store.getState();
+    if (c && s.phase === "on" && statusKind(s.agent?.status ?? "") !== "logged-out") await cc.logout(c, { agent: s.number }).catch((e: unknown) => console.info("agentbar: ccLogout at sign-out failed", e));
+  });
+  onSession(session.getState());
+
+  return {
+    store,
+    dispose() {
+      unsubscribe.forEach((u) => u());
+      removeSignOutStep();
+      phoneSession.setCallCenterHook(undefined);
+      phoneSession.setDialer(undefined);
+      stop();
+    },
+  };
+}
+
+function nextOfView(view: AgentView | null): NextStatus {
+  switch (statusKind(view?.status ?? "")) {
+    case "on-demand":
+      return { kind: "on-demand" };
+    case "break":
+      return { kind: "break", reason: view?.reason ?? "" };
+    case "logged-out":
+      return { kind: "logged-out" };
+    default:
+      return { kind: "ready" };
+  }
+}
+
+function destinationOf(target: CallTarget): string {
+  return target.kind === "queue" ? target.name : target.number;
+}
+
+function agentTargetOf(target: CallTarget): { destAgent: string; destExtn?: string } {
+  if (target.kind === "agent") return { destAgent: target.number };
+  if (target.kind === "number") return { destAgent: "PSTN", destExtn: target.number };
+  throw new Error("a queue cannot be consulted or joined to a call");
+}
+
+/** A phone call seen with the call center's eyes, or undefined for calls of the phone alone. */
+export function ccCallOf(call: Call, s: Pick<AgentSessionState, "platformCall" | "agent">, liveCalls: readonly Call[]): CcCall | undefined {
+  const labels = ccLabelsOf(call);
+  const pc = s.platformCall;
+  const onlyCall = liveCalls.length === 1 && liveCalls[0]!.id === call.id;
+  const platform = pc && (labels?.callId ? pc.uuid === labels.callId : onlyCall && pc.kind !== "direct") ? pc : null;
+  if (!labels && !platform) return undefined;
+  return {
+    action: labels?.action ?? platform?.kind ?? "",
+    callId: labels?.callId || platform?.uuid || "",
+    queue: labels?.queue || platform?.queue || "",
+    joinedAt: labels?.joinedAt ?? 0,
+    held: platform?.held ?? false,
+    consult: platform?.consult ? { target: platform.consult.target, answered: platform.consult.answered } : null,
+    party: platform && (platform.cid_name || platform.cid_number) ? { name: platform.cid_name, number: platform.cid_number } : null,
+    callstate: platform ? (s.agent?.callstate ?? "") : "",
+  };
+}

@@ -1,0 +1,84 @@
+import type { AgentStateRecord } from "../api/cc";
+
+/**
+ * The agent as the platform reports it, in mod_callcenter's words where the platform gives them:
+ * status `Logged Out | Available | Available (On Demand) | On Break`, state `Waiting | Receiving |
+ * In a queue call | Idle`. Values are kept as they come; `statusKind` reads what it knows.
+ */
+export interface AgentView {
+  /** The agent number (the extension on this platform). */
+  number: string;
+  status: string;
+  /** mod_callcenter's state; "" when the platform only gave its own `callstate`. */
+  state: string;
+  /** agent_state's `callstate` (IDLE, RINGING, TALKING, ...); "" when only events told. */
+  callstate: string;
+  /** Break reason while On Break. */
+  reason: string;
+  /** When the status last changed, ms since epoch; 0 when unknown. */
+  since: number;
+  /** A busy/reject/no-answer delay or wrap-up holding offers back until then (ms); 0 when none. */
+  readyAt: number;
+}
+
+export type StatusKind = "ready" | "on-demand" | "break" | "logged-out" | "unknown";
+
+/** What a status means for the agent; anything unseen is `unknown` and shown as it came. */
+export function statusKind(status: string): StatusKind {
+  switch (status.replace(/\s+/g, " ").trim().toLowerCase()) {
+    case "available":
+    case "ready":
+      return "ready";
+    case "available (on demand)":
+    case "available(on demand)":
+      return "on-demand";
+    case "on break":
+    case "unready":
+    case "busy":
+      return "break";
+    case "logged out":
+    case "out":
+    case "logout":
+      return "logged-out";
+    default:
+      return "unknown";
+  }
+}
+
+/** XSwitch's agent_state `state` (READY, UNREADY, LOGOUT) in mod_callcenter's words, for platforms that give only it. */
+const STATE_WORDS: Record<string, string> = { READY: "Available", UNREADY: "On Break", LOGOUT: "Logged Out", LOGIN: "On Break" };
+
+/** "2026-03-02 09:00:00" (platform time, taken as local) to ms; 0 when empty or unreadable. */
+export function platformTime(stamp: string): number {
+  if (!stamp) return 0;
+  const ms = new Date(stamp.replace(" ", "T")).getTime();
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+export function agentViewOf(record: AgentStateRecord): AgentView {
+  return {
+    number: record.agent_id,
+    status: record.status || STATE_WORDS[record.state] || record.state,
+    state: record.cc_state,
+    callstate: record.callstate,
+    reason: record.reason,
+    since: platformTime(record.status_since),
+    readyAt: Math.max(platformTime(record.ready_time), platformTime(record.wrap_up_until)),
+  };
+}
+
+/** A call-center event's data: mod_callcenter's headers (`CC-Action`, `CC-Agent`, ...). */
+export type CallCenterEventData = Readonly<Record<string, string>>;
+
+/** Whether an event names this agent (`1001`, or `<group>.1001`, or `1001@domain`). */
+export function namesAgent(event: CallCenterEventData, number: string): boolean {
+  const agent = event["CC-Agent"];
+  if (!agent || !number) return false;
+  return agent === number || agent.endsWith(`.${number}`) || agent.startsWith(`${number}@`);
+}
+
+/** The event's time in ms (`Event-Date-Timestamp` is in µs), or `fallback`. */
+export function eventTime(event: CallCenterEventData, fallback: number): number {
+  const us = Number(event["Event-Date-Timestamp"]);
+  return Number.isFinite(us) && us > 0 ? Math.round(us / 1000) : fallback;
+}

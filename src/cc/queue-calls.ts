@@ -1,0 +1,87 @@
+import type { Call, IncomingCall, IncomingCallDecision } from "../softphone";
+
+/**
+ * What the call center says about a phone call, kept in the call's `context` (plain strings, as
+ * the phone keeps them). Legs the platform sends carry it in headers (docs/platform-contract.md,
+ * "Legs the call center sends to phones"); a platform without them is read from its last
+ * `agent-offering` event instead.
+ */
+export const CC = {
+  /** `queue`, `dial`, `consult`, `three-way`, `monitor`, `intercept`. */
+  action: "cc.action",
+  /** The agent leg's uuid: the `callID` of ccHold, ccTransfer, ccConsult... */
+  callId: "cc.callId",
+  queue: "cc.queue",
+  /** When the customer joined the queue, ms since epoch. */
+  joinedAt: "cc.joinedAt",
+  memberUuid: "cc.memberUuid",
+  /** The customer's channel uuid. */
+  customerUuid: "cc.customerUuid",
+} as const;
+
+/** mod_callcenter's `agent-offering`, kept for a few seconds to label the INVITE that follows. */
+export interface Offering {
+  queue: string;
+  memberUuid: string;
+  customerUuid: string;
+  cidName: string;
+  cidNumber: string;
+  joinedAt: number;
+  at: number;
+}
+
+/** An offering is taken for the INVITE arriving within this time of it. */
+export const OFFERING_MATCH_MS = 10_000;
+
+export interface QueueCallOptions {
+  offering: Offering | undefined;
+  now: number;
+  /** Seconds after which a queue offer is answered by itself; null: it rings until answered. */
+  queueAutoAnswerSec: number | null;
+}
+
+/** Labels an incoming call with its call-center meaning, and answers queue offers when the agent asked for that. */
+export function decideIncomingCall(incoming: IncomingCall, o: QueueCallOptions): IncomingCallDecision | void {
+  const header = (name: string) => incoming.header(name)?.trim() || undefined;
+  let action = header("X-CC-Action");
+  const context: Record<string, string> = {};
+  const put = (key: string, value: string | undefined) => {
+    if (value) context[key] = value;
+  };
+  const offering = o.offering;
+  const fromOffering =
+    !action && offering && o.now - offering.at < OFFERING_MATCH_MS && (!offering.cidNumber || offering.cidNumber === incoming.call.remote.number);
+  if (fromOffering) action = "queue";
+  if (!action) return;
+  put(CC.action, action.toLowerCase());
+  put(CC.callId, header("X-CC-Agent-UUID"));
+  put(CC.queue, header("X-CC-Queue") ?? (fromOffering ? offering.queue : undefined));
+  put(CC.memberUuid, header("X-CC-Member-UUID") ?? (fromOffering ? offering.memberUuid : undefined));
+  put(CC.customerUuid, header("X-CC-Member-Session-UUID") ?? header("X-CC-Target-UUID") ?? (fromOffering ? offering.customerUuid : undefined));
+  const joined = Number(header("X-CC-Member-Joined"));
+  if (Number.isFinite(joined) && joined > 0) put(CC.joinedAt, String(joined * 1000));
+  else if (fromOffering && offering.joinedAt) put(CC.joinedAt, String(offering.joinedAt));
+
+  const decision: IncomingCallDecision = { context };
+  if (context[CC.action] === "queue" && o.queueAutoAnswerSec !== null) decision.autoAnswer = { afterSec: o.queueAutoAnswerSec };
+  return decision;
+}
+
+/** The call-center meaning of a phone call, when it has one. */
+export interface CcCallLabels {
+  action: string;
+  callId: string;
+  queue: string;
+  joinedAt: number;
+}
+
+export function ccLabelsOf(call: Call): CcCallLabels | undefined {
+  const action = call.context[CC.action];
+  if (!action) return undefined;
+  return {
+    action,
+    callId: call.context[CC.callId] ?? "",
+    queue: call.context[CC.queue] ?? "",
+    joinedAt: Number(call.context[CC.joinedAt] ?? 0) || 0,
+  };
+}

@@ -1,0 +1,113 @@
+import type { AgentStateCall } from "../../api/cc";
+import type { CallCenterEventData } from "../agent-status";
+import type { EventFeedFactory } from "../agent-session";
+import { json, type Route } from "./fake-platform";
+
+/**
+ * A scripted call center for unit tests of the agent session: one agent's status, state and
+ * call behind the platform's `/api/cc` shapes, and an event feed the test opens and feeds.
+ */
+export class FakeCallCenter {
+  status = "On Break";
+  reason = "";
+  state = "Waiting";
+  callstate = "IDLE";
+  call: AgentStateCall | null = null;
+  /** Whether a status command takes effect (false: answered 200 but nothing changes). */
+  applies = true;
+  /** Whether a status change is told by an event (else only agent_state shows it). */
+  tells = true;
+  /** The next command is refused with this envelope. */
+  refuse: { code: number; message: string } | undefined;
+  readonly commands: { func: string; body: Record<string, unknown> }[] = [];
+  stateReads = 0;
+  private sink: ((e: CallCenterEventData) => void) | undefined;
+  private openChange: ((open: boolean) => void) | undefined;
+  feedLogin = "";
+  feedClosed = false;
+
+  constructor(
+    readonly agent = "1001",
+    readonly queues = ["support"],
+    readonly agentInfo: Record<string, string> = { wrap_up_time: "10" },
+  ) {}
+
+  readonly route: Route = ({ method, url, body }) => {
+    const path = url.pathname;
+    if (method === "GET" && /^\/api\/users\/\d+$/.test(path)) {
+      return json(200, { id: 3, login: "agent1", name: "Alice Agent", extn: this.agent, domain: "agentbar.local", type: "AGENT", agent_info: this.agentInfo });
+    }
+    if (method === "GET" && /^\/api\/users\/\d+\/queue\/name$/.test(path)) return json(200, this.queues.map((name) => ({ name })));
+    if (method === "GET" && path === "/api/cc/agent_state") {
+      this.stateReads++;
+      return json(200, [this.record()]);
+    }
+    const func = /^\/api\/cc\/ccc\/(\w+)$/.exec(path)?.[1];
+    if (method !== "POST" || !func) return undefined;
+    this.commands.push({ func, body });
+    if (this.refuse) {
+      const r = this.refuse;
+      this.refuse = undefined;
+      return json(200, r);
+    }
+    if (this.applies) {
+      if (func === "ccGoReady") this.setStatus(body.onDemand ? "Available (On Demand)" : "Available");
+      if (func === "ccGoBreak") this.setStatus("On Break", String(body.reason ?? ""));
+      if (func === "ccLogout") this.setStatus("Logged Out");
+      if (func === "ccLogin" && this.status === "Logged Out") this.setStatus("On Break");
+      if (func === "ccHold" && this.call) this.call = { ...this.call, held: true };
+      if (func === "ccUnHold" && this.call) this.call = { ...this.call, held: false };
+    }
+    return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: "dial-leg-1" } } : {}) });
+  };
+
+  setStatus(status: string, reason = ""): void {
+    this.status = status;
+    this.reason = reason;
+    if (this.tells) this.emit({ "CC-Action": "agent-status-change", "CC-Agent": this.agent, "CC-Agent-Status": status, ...(reason ? { "CC-Agent-Break-Reason": reason } : {}) });
+  }
+
+  emit(data: Record<string, string>): void {
+    this.sink?.({ "Event-Name": "CUSTOM", "Event-Subclass": "callcenter::info", ...data });
+  }
+
+  /** Opens or closes the event feed as the channel would. */
+  setOpen(open: boolean): void {
+    this.openChange?.(open);
+  }
+
+  readonly events: EventFeedFactory = (o) => {
+    this.sink = o.onEvent;
+    this.openChange = o.onOpenChange;
+    this.feedLogin = o.login;
+    this.feedClosed = false;
+    return {
+      close: () => {
+        this.feedClosed = true;
+        this.sink = undefined;
+      },
+    };
+  };
+
+  record() {
+    const state = this.status.startsWith("Available") ? "READY" : this.status === "On Break" ? "UNREADY" : "LOGOUT";
+    return {
+      agent_id: this.agent,
+      extn: this.agent,
+      group_id: this.queues[0],
+      queue_id: "1",
+      agent_uuid: this.call?.uuid ?? "",
+      state,
+      callstate: this.callstate,
+      name: "Alice Agent",
+      status: this.status,
+      cc_state: this.state,
+      reason: this.reason,
+      status_since: "2026-03-02 09:00:00",
+      no_answer_count: 0,
+      ready_time: "",
+      wrap_up_until: "",
+      call: this.call,
+    };
+  }
+}
