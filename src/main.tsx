@@ -1,5 +1,5 @@
 import { render } from "preact";
-import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./cc";
+import { browserStorage, createAgentSession, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./cc";
 import { Phone } from "./softphone";
 import { App } from "./ui/app";
 import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
@@ -15,7 +15,10 @@ const session = createSessionStore({ settings, tabStorage: browserStorage("sessi
 // One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out.
 const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
 
-const layout = layoutFrom(location.search);
+// The call-center toolbar: the agent's queues, status, queue calls and after-call work.
+const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, pageHref: () => location.href });
+
+const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;
 
 // A language other than English is downloaded before the first render, so no English flashes.
@@ -30,6 +33,7 @@ const model = createUiModel({
   layout,
   root: document.documentElement,
   phoneSession,
+  agentSession,
   document,
 });
 

@@ -8,7 +8,7 @@ import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls
 import type { SessionState, SessionStore } from "./session";
 import { effectiveEventChannelUrl, type SettingsStore } from "./settings";
 import type { KeyValueStorage } from "./storage";
-import { WrapUpStorage, type NextStatus, type WrapUp } from "./wrap-up";
+import { WrapUpStorage, dispositionFor, type CallDisposition, type NextStatus, type WrapUp } from "./wrap-up";
 
 /**
  * - `off`: nobody signed in;
@@ -163,6 +163,8 @@ export interface AgentSessionDeps {
 
 export interface AgentSession {
   store: AgentSessionStore;
+  /** What was recorded after a call (outcome, notes), by the uuid of either of its legs. */
+  disposition(uuid: string): CallDisposition | undefined;
   dispose(): void;
 }
 
@@ -705,6 +707,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
   return {
     store,
+    disposition: (uuid) => dispositionFor(deps.deviceStorage, uuid),
     dispose() {
       unsubscribe.forEach((u) => u());
       removeSignOutStep();

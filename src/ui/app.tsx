@@ -1,3 +1,4 @@
+import { agentRegions } from "./agent/agent-regions";
 import { Announcer } from "./announcer";
 import { Brand } from "./brand";
 import { useModel } from "./model";
@@ -23,14 +24,21 @@ function Restoring() {
 }
 
 export function App() {
-  const { session, layout, phone } = useModel();
+  const { session, layout, phone, agent } = useModel();
   const status = session.value.status;
   return (
     <>
       {status === "restoring" ? (
         <Restoring />
       ) : status === "signed-in" || status === "signing-out" ? (
-        <Shell layout={layout} regions={phone ? { phone: <PhonePanel layout={layout} />, ...(layout === "bar" ? {} : { history: <HistoryPanel /> }) } : {}} />
+        <Shell
+          layout={layout}
+          regions={
+            phone
+              ? { phone: <PhonePanel layout={layout} />, ...(layout === "bar" ? {} : { history: <HistoryPanel /> }), ...(agent ? agentRegions(layout) : {}) }
+              : {}
+          }
+        />
       ) : (
         <SignInScreen layout={layout} />
       )}

@@ -112,3 +112,27 @@ export const SearchIcon = (p: IconProps) => (
     <path d="M16 16l4.5 4.5" />
   </Svg>
 );
+
+export const NotesIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 3h9l4 4v14H6z" />
+    <path d="M14 3v5h5M9 12h7M9 16h5" />
+  </Svg>
+);
+
+export const QueueIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="7" cy="8" r="2.5" />
+    <circle cx="17" cy="8" r="2.5" />
+    <path d="M2.5 19c.5-3 2.3-4.5 4.5-4.5s4 1.5 4.5 4.5M12.5 19c.5-3 2.3-4.5 4.5-4.5s4 1.5 4.5 4.5" />
+  </Svg>
+);
+
+export const ThreeWayIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="6" r="2.5" />
+    <circle cx="5.5" cy="17" r="2.5" />
+    <circle cx="18.5" cy="17" r="2.5" />
+    <path d="M10.5 8.2 7 14.8M13.5 8.2 17 14.8M8 17h8" />
+  </Svg>
+);

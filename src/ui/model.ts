@@ -1,7 +1,9 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../cc";
+import type { AgentSession, PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../cc";
+import { createAgentUi, type AgentUi } from "./agent/agent-ui";
+import { installShortcuts } from "./agent/keyboard-shortcuts";
 import { chooseLanguage, loadMessages, loadedMessages, type Language, type Messages } from "./i18n";
 import type { Layout } from "./layout";
 import { createPhoneUi, type PhoneUi } from "./phone/phone-ui";
@@ -25,6 +27,8 @@ export interface UiModel {
   layout: Layout;
   /** The phone and the call history, when the app has them (not in every test). */
   phone: PhoneUi | null;
+  /** The call-center toolbar, when the app has it. */
+  agent: AgentUi | null;
 }
 
 export interface UiModelDeps {
@@ -36,6 +40,7 @@ export interface UiModelDeps {
   /** The document whose `lang` follows the UI language. */
   root?: HTMLElement;
   phoneSession?: PhoneSession;
+  agentSession?: AgentSession;
   /** The page: sound unlocking, tab title and icon for ringing calls. */
   document?: Document;
   now?: () => number;
@@ -99,6 +104,9 @@ export function createUiModel(deps: UiModelDeps): UiModel {
       ? createPhoneUi({ session: deps.phoneSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) })
       : null;
 
+  const agent = deps.agentSession ? createAgentUi({ session: deps.agentSession, settings, t, announce }) : null;
+  if (phone && deps.document) installShortcuts({ target: deps.document, settings, phone, agent });
+
   return {
     sessionStore: deps.session,
     settingsStore: deps.settings,
@@ -111,6 +119,7 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     pageOrigin: deps.pageOrigin,
     layout: deps.layout ?? "full",
     phone,
+    agent,
   };
 }
 

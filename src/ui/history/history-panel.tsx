@@ -91,7 +91,7 @@ function Filters() {
 }
 
 function Row({ record }: { record: CallRecord }) {
-  const { t, language, session } = useModel();
+  const { t, language, session, agent } = useModel();
   const p = usePhone();
   const { history, state } = useHistory();
   const h = t.value.history;
@@ -104,6 +104,8 @@ function Row({ record }: { record: CallRecord }) {
   const normal = !record.hangupCause || record.hangupCause === "NORMAL_CLEARING";
   const outcome = answered ? (normal ? h.cause.NORMAL_CLEARING : (h.cause[record.hangupCause] ?? record.hangupCause)) : normal ? h.notAnswered : (h.cause[record.hangupCause] ?? record.hangupCause);
   const who = other.name && other.name !== other.number ? other.name : other.number || t.value.phone.unknownCaller;
+  // The outcome and notes of the after-call work, kept in this browser (the platform has no place for them).
+  const wrapped = agent ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
   return (
     <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
       <span class={`history-dir ${other.direction}`} title={other.direction === "incoming" ? h.incoming : h.outgoing}>
@@ -136,6 +138,12 @@ function Row({ record }: { record: CallRecord }) {
           </button>
         )}
       </span>
+      {wrapped && (wrapped.disposition || wrapped.notes) && (
+        <p class="history-wrap-up" data-testid="history-disposition">
+          {wrapped.disposition && <strong>{`${h.disposition}: ${wrapped.disposition}`}</strong>}
+          {wrapped.notes && <span>{`${h.notes}: ${wrapped.notes}`}</span>}
+        </p>
+      )}
       {playing && (
         <div class="history-playback">
           {playing.status === "loading" && <span class="spinner" aria-hidden="true" />}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { CcTransferPanel, QueueLine, ccStateText, useCcCall } from "../agent/cc-call";
 import { parseDialInput, type Call } from "../../softphone";
 import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
 import { useModel } from "../model";
@@ -11,7 +12,7 @@ import { displayTarget, formatDuration, partyLines, stateText, whoOf } from "./w
 /** Actions report their failures as notices (hold, transfer, microphone); the rest go to the log. */
 const act = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn("agentbar: phone action failed", e));
 
-type Panel = "keypad" | "transfer" | null;
+type Panel = "keypad" | "transfer" | "cc-transfer" | null;
 
 /**
  * One call: who, where it stands, for how long, and what can be done with it now. `compact` is
@@ -25,8 +26,13 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
   const [panel, setPanel] = useState<Panel>(null);
   const answerRef = useRef<HTMLButtonElement>(null);
   const phone = p.phone;
-  const who = whoOf(call, t.value);
-  const { name, number } = partyLines(call, t.value);
+  const agent = useModel().agent;
+  // A call of the call center: who it is with, its hold and its transfers are the platform's.
+  const cc = useCcCall(call);
+  const ccControl = !!cc?.callId && !!agent;
+  const party = cc?.party;
+  const { name, number } = party ? { name: party.name || party.number, number: party.name && party.number !== party.name ? party.number : "" } : partyLines(call, t.value);
+  const who = party ? name : whoOf(call, t.value);
   const others = p.live.value.filter((c) => c.id !== call.id);
   const talkingElsewhere = others.some((c) => c.state === "active" || c.state === "remote-held" || c.state === "connecting");
   const answered = call.state === "active" || call.state === "held" || call.state === "remote-held";
@@ -108,7 +114,7 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         </div>
         <div class="call-status">
           <span class="call-state" data-testid="call-state">
-            {stateText(call, t.value, ringingHere && talkingElsewhere)}
+            {cc ? ccStateText(call, cc, t.value, ringingHere && talkingElsewhere) : stateText(call, t.value, ringingHere && talkingElsewhere)}
           </span>
           {timer && (
             <span class="call-timer" role="timer" aria-hidden="true">
@@ -118,10 +124,11 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         </div>
       </div>
 
-      {(call.muted || call.remoteHeld || auto !== null || (call.autoAnswer && answered)) && (
+      {(call.muted || (call.remoteHeld && !cc?.held) || auto !== null || (call.autoAnswer && answered)) && (
         <div class="call-badges">
           {call.muted && call.state !== "ended" && <span class="badge">{m.mutedBadge}</span>}
-          {call.remoteHeld && call.state !== "ended" && (
+          {/* The platform's hold reaches the phone as the far side's: the card says which. */}
+          {call.remoteHeld && !cc?.held && call.state !== "ended" && (
             <span class="badge warn" data-testid="remote-hold">
               {m.remoteHeldBadge}
             </span>
@@ -131,6 +138,13 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         </div>
       )}
 
+      {cc && !compact && <QueueLine call={call} cc={cc} />}
+      {cc?.held && call.state !== "ended" && <p class="call-note" data-testid="cc-held">{t.value.agent.heldByPlatform}</p>}
+      {cc?.consult && call.state !== "ended" && (
+        <p class="call-note" role="status" data-testid="cc-consult">
+          {cc.consult.answered ? t.value.agent.consulting(cc.consult.target) : t.value.agent.consultRinging(cc.consult.target)}
+        </p>
+      )}
       {consultOf && !compact && call.state !== "ended" && <p class="call-note">{m.consultFor(whoOf(consultOf, t.value))}</p>}
       {consultWith && !compact && call.state !== "ended" && <p class="call-note">{m.consulting(whoOf(consultWith, t.value))}</p>}
       {tr && call.state !== "ended" && <p class="call-note" role="status">{m.transferState[tr.state](displayTarget(tr.target))}</p>}
@@ -163,13 +177,25 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         {answered && (
           <>
             {button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => phone.setMuted(call.id, !call.muted), call.muted ? "ctl on" : "ctl")}
-            {call.held && talkingElsewhere
-              ? button(m.swap, <SwapIcon />, () => act(phone.swap(call.id)), "ctl")
-              : call.held
-                ? button(m.resume, <PlayIcon />, () => act(phone.resume(call.id)), "ctl on", { "aria-disabled": call.holdPending || undefined })
-                : button(m.hold, <PauseIcon />, () => act(phone.hold(call.id)), "ctl", { "aria-disabled": call.holdPending || undefined })}
+            {ccControl
+              ? cc.held
+                ? button(m.resume, <PlayIcon />, () => agent.act(agent.session.store.getState().resume(call.id)), "ctl on")
+                : !cc.consult && button(m.hold, <PauseIcon />, () => agent.act(agent.session.store.getState().hold(call.id)), "ctl")
+              : call.held && talkingElsewhere
+                ? button(m.swap, <SwapIcon />, () => act(phone.swap(call.id)), "ctl")
+                : call.held
+                  ? button(m.resume, <PlayIcon />, () => act(phone.resume(call.id)), "ctl on", { "aria-disabled": call.holdPending || undefined })
+                  : button(m.hold, <PauseIcon />, () => act(phone.hold(call.id)), "ctl", { "aria-disabled": call.holdPending || undefined })}
             {button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", { "aria-expanded": panel === "keypad" })}
-            {!inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" })}
+            {ccControl
+              ? !cc.consult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "cc-transfer" ? null : "cc-transfer"), "ctl", { "aria-expanded": panel === "cc-transfer" })
+              : !inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" })}
+          </>
+        )}
+        {ccControl && cc.consult && call.state !== "ended" && (
+          <>
+            {button(t.value.agent.completeTransfer, <TransferIcon />, () => act(phone.hangup(call.id)), "primary xfer")}
+            {button(t.value.agent.cancelConsult, <CloseIcon />, () => agent.act(agent.session.store.getState().cancelConsult(call.id)), "secondary xfer")}
           </>
         )}
         {consultOf && call.state !== "ended" && (
@@ -189,6 +215,7 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
 
       {panel === "keypad" && <DtmfPanel call={call} compact={compact} />}
       {panel === "transfer" && <TransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
+      {panel === "cc-transfer" && <CcTransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
     </article>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from "preact/hooks";
 import { effectiveSipWebSocketUrl, formatIceServers, parseIceServers, type Settings } from "../../cc";
+import { ToolbarSettings } from "../agent/toolbar-settings";
 import { useModel } from "../model";
 import { usePhone } from "./use-phone";
 
@@ -46,63 +47,66 @@ export function PhoneSettingsPanel() {
   };
 
   return (
-    <form class="settings-panel" aria-label={m.settings} onSubmit={apply} noValidate>
-      <div class="field">
-        <label for={`${id}-url`}>{m.sipUrl}</label>
-        <input
-          id={`${id}-url`}
-          type="url"
-          value={url}
-          placeholder={defaultUrl}
-          spellcheck={false}
-          aria-invalid={problem?.field === "url" || undefined}
-          aria-describedby={`${id}-url-note`}
-          onInput={(e) => setUrl(e.currentTarget.value)}
-        />
-        <p id={`${id}-url-note`} class={`field-note${problem?.field === "url" ? " is-problem" : ""}`}>
-          {problem?.field === "url" ? problem.text : m.sipUrlHint(defaultUrl)}
-        </p>
-      </div>
-      <div class="field">
-        <label for={`${id}-ice`}>{m.iceServers}</label>
-        <textarea
-          id={`${id}-ice`}
-          rows={3}
-          value={ice}
-          spellcheck={false}
-          placeholder="stun:stun.example.com:3478"
-          aria-invalid={problem?.field === "ice" || undefined}
-          aria-describedby={`${id}-ice-note`}
-          onInput={(e) => setIce(e.currentTarget.value)}
-        />
-        <p id={`${id}-ice-note`} class={`field-note${problem?.field === "ice" ? " is-problem" : ""}`}>
-          {problem?.field === "ice" ? problem.text : m.iceHint}
-        </p>
-      </div>
-      <button type="submit" class="secondary">
-        {m.apply}
-      </button>
-      <Choice name="autoAnswer" label={m.autoAnswer} options={m.autoAnswerOption} />
-      <Choice name="dtmfMode" label={m.dtmfMode} options={m.dtmfOption} />
-      <Choice name="referPolicy" label={m.referPolicy} options={m.referOption} />
-      {permission !== "unsupported" && (
-        <div class="check-field">
+    <>
+      <form class="settings-panel" aria-label={m.settings} onSubmit={apply} noValidate>
+        <div class="field">
+          <label for={`${id}-url`}>{m.sipUrl}</label>
           <input
-            id={`${id}-alerts`}
-            type="checkbox"
-            checked={s.desktopAlerts && permission === "granted"}
-            disabled={permission === "denied"}
-            onChange={(e) => {
-              const on = e.currentTarget.checked;
-              settingsStore.getState().change({ desktopAlerts: on });
-              // Asked from this click: browsers refuse to ask otherwise.
-              if (on && permission !== "granted") void p.alerts.requestPermission();
-            }}
+            id={`${id}-url`}
+            type="url"
+            value={url}
+            placeholder={defaultUrl}
+            spellcheck={false}
+            aria-invalid={problem?.field === "url" || undefined}
+            aria-describedby={`${id}-url-note`}
+            onInput={(e) => setUrl(e.currentTarget.value)}
           />
-          <label for={`${id}-alerts`}>{m.desktopAlerts}</label>
-          {permission === "denied" && <p class="field-note">{m.notificationsBlocked}</p>}
+          <p id={`${id}-url-note`} class={`field-note${problem?.field === "url" ? " is-problem" : ""}`}>
+            {problem?.field === "url" ? problem.text : m.sipUrlHint(defaultUrl)}
+          </p>
         </div>
-      )}
-    </form>
+        <div class="field">
+          <label for={`${id}-ice`}>{m.iceServers}</label>
+          <textarea
+            id={`${id}-ice`}
+            rows={3}
+            value={ice}
+            spellcheck={false}
+            placeholder="stun:stun.example.com:3478"
+            aria-invalid={problem?.field === "ice" || undefined}
+            aria-describedby={`${id}-ice-note`}
+            onInput={(e) => setIce(e.currentTarget.value)}
+          />
+          <p id={`${id}-ice-note`} class={`field-note${problem?.field === "ice" ? " is-problem" : ""}`}>
+            {problem?.field === "ice" ? problem.text : m.iceHint}
+          </p>
+        </div>
+        <button type="submit" class="secondary">
+          {m.apply}
+        </button>
+        <Choice name="autoAnswer" label={m.autoAnswer} options={m.autoAnswerOption} />
+        <Choice name="dtmfMode" label={m.dtmfMode} options={m.dtmfOption} />
+        <Choice name="referPolicy" label={m.referPolicy} options={m.referOption} />
+        {permission !== "unsupported" && (
+          <div class="check-field">
+            <input
+              id={`${id}-alerts`}
+              type="checkbox"
+              checked={s.desktopAlerts && permission === "granted"}
+              disabled={permission === "denied"}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                settingsStore.getState().change({ desktopAlerts: on });
+                // Asked from this click: browsers refuse to ask otherwise.
+                if (on && permission !== "granted") void p.alerts.requestPermission();
+              }}
+            />
+            <label for={`${id}-alerts`}>{m.desktopAlerts}</label>
+            {permission === "denied" && <p class="field-note">{m.notificationsBlocked}</p>}
+          </div>
+        )}
+      </form>
+      {model.agent && <ToolbarSettings />}
+    </>
   );
 }

@@ -11,8 +11,12 @@ import { AccountCard, IdentityLine } from "./identity";
  * others, so no layout pretends to have a feature that is not there yet.
  */
 export interface ShellRegions {
-  /** Agent status and queues: the call-center toolbar. */
+  /** Agent status: the call-center toolbar. */
   toolbar?: ComponentChildren;
+  /** After-call work, shown with the phone. */
+  work?: ComponentChildren;
+  /** The agent's queues. */
+  queues?: ComponentChildren;
   /** The phone: registration state, dial pad, call cards. */
   phone?: ComponentChildren;
   /** Call history. */
@@ -59,6 +63,7 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
         <IdentityLine user={user} />
         <main class="bar-regions">
           {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
+          {regions.work}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
         </main>
         <div class="shell-actions">
@@ -90,7 +95,9 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
             </AccountCard>
           )}
           {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
+          {regions.work}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
+          {regions.queues}
           {regions.history && <Region name="history">{regions.history}</Region>}
         </main>
       </div>
@@ -110,9 +117,15 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
       <main class="full-regions">
         <div class="full-column">
           <AccountCard user={user} compact={!!regions.phone} />
+          {regions.work}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
         </div>
-        {regions.history && <Region name="history">{regions.history}</Region>}
+        {(regions.queues || regions.history) && (
+          <div class="full-column wide">
+            {regions.queues}
+            {regions.history && <Region name="history">{regions.history}</Region>}
+          </div>
+        )}
       </main>
     </div>
   );

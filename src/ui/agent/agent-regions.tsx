@@ -1,0 +1,24 @@
+import type { Layout } from "../layout";
+import type { ShellRegions } from "../shell/shell";
+import { QueueList } from "./queue-list";
+import { StatusControl } from "./status-control";
+import { WrapUpPanel } from "./wrap-up-panel";
+
+/**
+ * Where the toolbar goes in each layout: the bar holds the status and the wrap-up in its one
+ * line; the side panel stacks status, wrap-up and queues around the phone; the full page puts
+ * the status in its header, the wrap-up above the phone and the queues beside the history.
+ */
+export function agentRegions(layout: Layout): Pick<ShellRegions, "toolbar" | "work" | "queues"> {
+  if (layout === "bar") {
+    return {
+      toolbar: (
+        <div class="agent-toolbar compact">
+          <StatusControl compact />
+          <WrapUpPanel compact />
+        </div>
+      ),
+    };
+  }
+  return { toolbar: <StatusControl />, work: <WrapUpPanel />, queues: <QueueList /> };
+}

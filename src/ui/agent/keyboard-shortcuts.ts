@@ -1,0 +1,64 @@
+import type { ReadonlySignal } from "@preact/signals";
+import { SHORTCUT_ACTIONS, ccCallOf, matchesShortcut, parseShortcut, type SettingsState, type ShortcutAction } from "../../cc";
+import type { PhoneUi } from "../phone/phone-ui";
+import type { AgentUi } from "./agent-ui";
+
+const answered = new Set(["active", "remote-held", "held"]);
+const talking = new Set(["active", "remote-held", "connecting", "early", "dialing"]);
+
+/**
+ * The toolbar's keyboard shortcuts (settings: Alt+A answer, Alt+H hang up, Alt+O hold, Alt+M
+ * mute, Alt+R ready, Alt+B break by default), anywhere on the page. Each acts on the call it
+ * obviously means: the ringing one for Answer, the one talking for the others.
+ */
+export function installShortcuts(o: { target: Pick<Document, "addEventListener">; settings: ReadonlySignal<SettingsState>; phone: PhoneUi; agent: AgentUi | null }): void {
+  const { phone, agent } = o;
+  const run = (action: ShortcutAction): boolean => {
+    const live = phone.live.value;
+    const ringing = live.find((c) => c.direction === "inbound" && c.state === "ringing");
+    const current = live.find((c) => talking.has(c.state)) ?? live.find((c) => answered.has(c.state));
+    const quiet = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn(`agentbar: shortcut ${action} failed`, e));
+    switch (action) {
+      case "answer":
+        if (!ringing) return false;
+        quiet(phone.phone.answer(ringing.id));
+        return true;
+      case "hangup":
+        if (!current) return false;
+        quiet(phone.phone.hangup(current.id));
+        return true;
+      case "mute":
+        if (!current || !answered.has(current.state)) return false;
+        phone.phone.setMuted(current.id, !current.muted);
+        return true;
+      case "hold": {
+        if (!current || !answered.has(current.state)) return false;
+        const cc = agent ? ccCallOf(current, agent.state.value, live) : undefined;
+        if (agent && cc?.callId) {
+          const store = agent.session.store.getState();
+          agent.act(cc.held ? store.resume(current.id) : store.hold(current.id));
+        } else quiet(current.held ? phone.phone.resume(current.id) : phone.phone.hold(current.id));
+        return true;
+      }
+      case "ready":
+        if (!agent || agent.state.value.phase !== "on") return false;
+        agent.act(agent.session.store.getState().choose({ kind: "ready" }));
+        return true;
+      case "break":
+        if (!agent || agent.state.value.phase !== "on") return false;
+        agent.menuOpen.value = true;
+        return true;
+    }
+  };
+  o.target.addEventListener("keydown", (e) => {
+    if (e.repeat) return;
+    const keys = o.settings.value.shortcuts;
+    for (const action of SHORTCUT_ACTIONS) {
+      const s = parseShortcut(keys[action]);
+      if (s && matchesShortcut(s, e) && run(action)) {
+        e.preventDefault();
+        return;
+      }
+    }
+  });
+}

@@ -1,0 +1,164 @@
+import { useEffect, useId, useRef } from "preact/hooks";
+import { CC, statusKind, type NextStatus } from "../../cc";
+import { CloseIcon } from "../icons";
+import { useModel } from "../model";
+import { formatDuration } from "../phone/words";
+import { errorText, nextLabel, statusLabel } from "./agent-ui";
+import { useAgent } from "./use-agent";
+
+/**
+ * The agent's status as the platform reports it (a coloured dot, the status, the state and for
+ * how long) and the menu that changes it: Ready, Ready on demand, Break with a reason, signing out
+ * of or into the queues. During a call or after-call work the menu sets the status to take when
+ * they end. A change shows as pending until the platform confirms it; a refusal is said in words.
+ */
+export function StatusControl({ compact = false }: { compact?: boolean }) {
+  const { t } = useModel();
+  const a = useAgent();
+  const p = useModel().phone;
+  const m = t.value.agent;
+  const s = a.state.value;
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const open = a.menuOpen.value;
+
+  useEffect(() => {
+    if (!open) return;
+    root.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
+    const outside = (e: Event) => {
+      if (!root.current?.contains(e.target as Node)) a.menuOpen.value = false;
+    };
+    document.addEventListener("pointerdown", outside);
+    return () => document.removeEventListener("pointerdown", outside);
+  }, [open]);
+
+  if (s.phase === "off" || s.phase === "no-queues") return null;
+  if (s.phase !== "on") {
+    return (
+      <div class={`agent-status phase-${s.phase}${compact ? " compact" : ""}`} data-testid="agent-status" data-phase={s.phase}>
+        {s.phase === "failed" ? (
+          <p class="agent-problem" role="alert">
+            {m.joinFailed(s.problem)}{" "}
+            <button type="button" class="link-button" onClick={() => a.session.store.getState().retry()}>
+              {m.retry}
+            </button>
+          </p>
+        ) : (
+          <p class="agent-note">
+            <span class="spinner" aria-hidden="true" />
+            {s.phase === "starting" ? m.starting : m.waitingForPhone}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const kind = statusKind(s.agent?.status ?? "");
+  const label = statusLabel(s.agent, t.value);
+  const busy = !!s.wrapUp || (p?.live.value.some((c) => !!c.context[CC.action]) ?? false);
+  // The status to take after the call or wrap-up, when it is not the one the agent is in.
+  const chosen = s.wrapUp?.next ?? s.next;
+  const next = chosen && (s.wrapUp?.heldOnBreak || nextLabel(chosen, t.value) !== statusLabel(s.agent, t.value)) ? chosen : null;
+  const now = p?.now.value ?? Date.now();
+  const since = s.agent?.since ? formatDuration(Math.max(0, now - s.agent.since) / 1000) : "";
+  // "Waiting" means waiting for a call only to a ready agent; on a break it says nothing.
+  const ready = kind === "ready" || kind === "on-demand";
+  const stateWord = s.wrapUp
+    ? m.wrapUp.title
+    : s.agent?.state && (ready || !["Waiting", "Idle"].includes(s.agent.state))
+      ? (m.state[s.agent.state] ?? s.agent.state)
+      : "";
+
+  const choose = (n: NextStatus | { kind: "sign-in" }) => {
+    a.menuOpen.value = false;
+    button.current?.focus();
+    a.act(a.session.store.getState().choose(n));
+  };
+  const item = (text: string, onClick: () => void, extra: Record<string, unknown> = {}) => (
+    <button type="button" role="menuitem" class="menu-item" onClick={onClick} {...extra}>
+      {text}
+    </button>
+  );
+  // Arrow keys move between the menu's items, Escape closes it, as a menu does.
+  const onMenuKey = (e: KeyboardEvent) => {
+    const items = [...(root.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+    const i = items.indexOf(document.activeElement as HTMLElement);
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+    } else if (e.key === "Escape") {
+      e.stopPropagation();
+      a.menuOpen.value = false;
+      button.current?.focus();
+    }
+  };
+
+  return (
+    <div class={`agent-status kind-${kind}${compact ? " compact" : ""}`} ref={root} data-testid="agent-status" data-phase="on" data-status={s.agent?.status ?? ""}>
+      <button
+        type="button"
+        ref={button}
+        class="status-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={m.statusButton(label)}
+        aria-busy={s.pending ? true : undefined}
+        onClick={() => (a.menuOpen.value = !open)}
+      >
+        <span class="status-dot" aria-hidden="true" />
+        <span class="status-text">
+          <span class="status-label" data-testid="agent-status-label">
+            {s.pending ? (m.pending[s.pending.command] ?? label) : label}
+          </span>
+          {!compact && (stateWord || since) && (
+            <span class="status-detail">
+              {[stateWord, since && m.since(since)].filter(Boolean).join(" · ")}
+            </span>
+          )}
+        </span>
+        {s.pending && <span class="spinner" aria-hidden="true" />}
+      </button>
+      {next && (
+        <span class="next-status" data-testid="next-status">
+          {compact ? `→ ${nextLabel(next, t.value)}` : m.nextStatus(nextLabel(next, t.value))}
+          {!s.wrapUp && (
+            <button type="button" class="icon-button tiny" aria-label={m.clearNext} title={m.clearNext} onClick={() => a.session.store.getState().clearNext()}>
+              <CloseIcon />
+            </button>
+          )}
+        </span>
+      )}
+      {open && (
+        <div id={menuId} class="status-menu popover-panel align-start" role="menu" aria-label={busy ? m.afterCall : m.changeStatus} onKeyDown={onMenuKey}>
+          {busy && <p class="menu-heading">{m.afterCall}</p>}
+          {kind === "logged-out" ? (
+            item(m.signInQueues, () => choose({ kind: "sign-in" }))
+          ) : (
+            <>
+              {item(m.goReady, () => choose({ kind: "ready" }), { "aria-current": kind === "ready" || undefined })}
+              {item(m.goOnDemand, () => choose({ kind: "on-demand" }), { "aria-current": kind === "on-demand" || undefined })}
+              <p class="menu-heading" aria-hidden="true">
+                {m.breakHeading}
+              </p>
+              {a.breakReasons.value.map((reason) =>
+                item(reason, () => choose({ kind: "break", reason }), { "aria-label": m.goBreak(reason), "aria-current": (kind === "break" && s.agent?.reason === reason) || undefined }),
+              )}
+              <hr />
+              {item(m.signOutQueues, () => choose({ kind: "logged-out" }))}
+            </>
+          )}
+        </div>
+      )}
+      {s.error && (
+        <p class="agent-error" role="alert" data-testid="agent-error">
+          {errorText(s.error, t.value)}
+          <button type="button" class="icon-button tiny" aria-label={m.dismiss} title={m.dismiss} onClick={() => a.session.store.getState().dismissError()}>
+            <CloseIcon />
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
