@@ -109,6 +109,8 @@ export interface AgentSessionState {
   /** The status chosen for when the current call ends (during a call); during wrap-up it is `wrapUp.next`. */
   next: NextStatus | null;
   colleagues: Colleague[];
+  /** The last outcome and notes recorded after a call (the history shows them). */
+  lastDisposition: CallDisposition | null;
   /** A click-to-dial under way: the platform is calling the agent's phone. */
   dialling: { number: string; callId: string; at: number } | null;
 
@@ -213,6 +215,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     wrapUp: null,
     next: null,
     colleagues: [] as Colleague[],
+    lastDisposition: null,
     dialling: null,
   };
 
@@ -554,7 +557,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     clearTimeout(wrapUpTimer);
     const w = store.getState().wrapUp;
     if (!w || !storage) return;
-    storage.record({
+    const record: CallDisposition = {
       id: w.id,
       customerUuid: w.customerUuid,
       queue: w.queue,
@@ -564,7 +567,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       notes: w.notes,
       endedAt: w.callEndedAt,
       savedAt: now(),
-    });
+    };
+    storage.record(record);
+    store.setState({ lastDisposition: record });
     keepWrapUp(null);
     const view = store.getState().agent;
     if (w.heldOnBreak || !matches(w.next, view)) await applyStatus(w.next);

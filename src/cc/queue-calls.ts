@@ -54,7 +54,8 @@ export function decideIncomingCall(incoming: IncomingCall, o: QueueCallOptions):
   if (fromOffering) action = "queue";
   if (!action) return;
   put(CC.action, action.toLowerCase());
-  put(CC.callId, header("X-CC-Agent-UUID"));
+  // A consultation leg carries the consulting agent's callID, not one of this agent's calls.
+  if (context[CC.action] !== "consult") put(CC.callId, header("X-CC-Agent-UUID"));
   put(CC.queue, header("X-CC-Queue") ?? (fromOffering ? offering.queue : undefined));
   put(CC.memberUuid, header("X-CC-Member-UUID") ?? (fromOffering ? offering.memberUuid : undefined));
   put(CC.customerUuid, header("X-CC-Member-Session-UUID") ?? header("X-CC-Target-UUID") ?? (fromOffering ? offering.customerUuid : undefined));

@@ -30,7 +30,9 @@ export function statusLabel(view: Pick<AgentView, "status" | "reason"> | null, t
   const m = t.agent;
   if (kind === "unknown") return view.status || "–";
   const label = m.status[kind];
-  return kind === "break" && view.reason ? m.statusWithReason(label, view.reason) : label;
+  // mod_callcenter's own reason after max_no_answer offers went unanswered.
+  const reason = view.reason === "max-no-answer" ? m.maxNoAnswer : view.reason;
+  return kind === "break" && reason ? m.statusWithReason(label, reason) : label;
 }
 
 export function nextLabel(next: NextStatus, t: Messages): string {

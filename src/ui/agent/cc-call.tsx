@@ -25,7 +25,8 @@ export function ccStateText(call: Call, cc: CcCall, t: Messages, waiting: boolea
     const said = cause && cause !== "NORMAL_CLEARING" ? t.history.cause[cause] : undefined;
     return said ?? stateText(call, t, waiting);
   }
-  if (cc.held && call.state !== "ringing") return t.phone.state.held;
+  // The platform's hold reaches the phone as the far side's (a re-INVITE with sendonly).
+  if ((cc.held || call.state === "remote-held") && call.state !== "ringing") return t.phone.state.held;
   if (cc.action === "dial" && cc.callstate === "DIALING") return t.agent.calling;
   return stateText(call, t, waiting);
 }

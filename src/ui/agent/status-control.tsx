@@ -25,7 +25,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
 
   useEffect(() => {
     if (!open) return;
-    root.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
+    root.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
     const outside = (e: Event) => {
       if (!root.current?.contains(e.target as Node)) a.menuOpen.value = false;
     };
@@ -75,14 +75,20 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
     button.current?.focus();
     a.act(a.session.store.getState().choose(n));
   };
-  const item = (text: string, onClick: () => void, extra: Record<string, unknown> = {}) => (
-    <button type="button" role="menuitem" class="menu-item" onClick={onClick} {...extra}>
+  /** A status to choose; `checked` marks the one the agent is in. */
+  const item = (text: string, onClick: () => void, checked?: boolean, label?: string) => (
+    <button type="button" role={checked === undefined ? "menuitem" : "menuitemradio"} aria-checked={checked} aria-label={label} class="menu-item" onClick={onClick}>
       {text}
+      {checked && (
+        <span class="menu-check" aria-hidden="true">
+          ✓
+        </span>
+      )}
     </button>
   );
   // Arrow keys move between the menu's items, Escape closes it, as a menu does.
   const onMenuKey = (e: KeyboardEvent) => {
-    const items = [...(root.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+    const items = [...(root.current?.querySelectorAll<HTMLElement>("[role^=menuitem]") ?? [])];
     const i = items.indexOf(document.activeElement as HTMLElement);
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
@@ -137,14 +143,12 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
             item(m.signInQueues, () => choose({ kind: "sign-in" }))
           ) : (
             <>
-              {item(m.goReady, () => choose({ kind: "ready" }), { "aria-current": kind === "ready" || undefined })}
-              {item(m.goOnDemand, () => choose({ kind: "on-demand" }), { "aria-current": kind === "on-demand" || undefined })}
+              {item(m.goReady, () => choose({ kind: "ready" }), kind === "ready")}
+              {item(m.goOnDemand, () => choose({ kind: "on-demand" }), kind === "on-demand")}
               <p class="menu-heading" aria-hidden="true">
                 {m.breakHeading}
               </p>
-              {a.breakReasons.value.map((reason) =>
-                item(reason, () => choose({ kind: "break", reason }), { "aria-label": m.goBreak(reason), "aria-current": (kind === "break" && s.agent?.reason === reason) || undefined }),
-              )}
+              {a.breakReasons.value.map((reason) => item(reason, () => choose({ kind: "break", reason }), kind === "break" && s.agent?.reason === reason, m.goBreak(reason)))}
               <hr />
               {item(m.signOutQueues, () => choose({ kind: "logged-out" }))}
             </>

@@ -105,7 +105,8 @@ function Row({ record }: { record: CallRecord }) {
   const outcome = answered ? (normal ? h.cause.NORMAL_CLEARING : (h.cause[record.hangupCause] ?? record.hangupCause)) : normal ? h.notAnswered : (h.cause[record.hangupCause] ?? record.hangupCause);
   const who = other.name && other.name !== other.number ? other.name : other.number || t.value.phone.unknownCaller;
   // The outcome and notes of the after-call work, kept in this browser (the platform has no place for them).
-  const wrapped = agent ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
+  // (Reading lastDisposition re-renders the row when a wrap-up saves one.)
+  const wrapped = agent && agent.state.value.lastDisposition !== undefined ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
   return (
     <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
       <span class={`history-dir ${other.direction}`} title={other.direction === "incoming" ? h.incoming : h.outgoing}>

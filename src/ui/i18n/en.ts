@@ -276,6 +276,7 @@ export const en = {
       break: "On break",
       "logged-out": "Signed out of queues",
     },
+    maxNoAnswer: "calls not answered",
     statusWithReason: (label: string, reason: string) => `${label} · ${reason}`,
     state: {
       Waiting: "Waiting for calls",

@@ -272,6 +272,7 @@ export const zhCN: Messages = {
       break: "示忙",
       "logged-out": "已签出队列",
     },
+    maxNoAnswer: "多次未接听",
     statusWithReason: (label: string, reason: string) => `${label} · ${reason}`,
     state: {
       Waiting: "等待来电",

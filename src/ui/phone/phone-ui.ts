@@ -1,5 +1,5 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
-import type { PhoneSession, PhoneSessionState, SettingsState } from "../../cc";
+import { CC, type PhoneSession, type PhoneSessionState, type SettingsState } from "../../cc";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
 import { storeSignal } from "../store-signal";
@@ -152,6 +152,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
 function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: string) => void): void {
   const a = t.phone.announce;
   const who = whoOf(c, t);
+  const platformHeld = !!c.context[CC.action];
   if (!o) {
     if (c.state === "ringing") say(c.autoAnswer ? a.autoAnswer(who) : a.incoming(who));
     else if (c.direction === "outbound") say(a.calling(who));
@@ -161,8 +162,9 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
     const wasAnswered = o.state === "active" || o.state === "held" || o.state === "remote-held";
     if (c.state === "early" && o.state === "dialing") say(a.ringing(who));
     else if (c.state === "ended") say(a.ended(who, stateText(c, t, false)));
-    else if (c.state === "held") say(a.held(who));
-    else if (o.state === "held") say(a.resumed(who));
+    // The platform holds a call-center call by holding the agent's leg: it is the agent's hold.
+    else if (c.state === "held" || (c.state === "remote-held" && platformHeld)) say(a.held(who));
+    else if (o.state === "held" || (o.state === "remote-held" && platformHeld)) say(a.resumed(who));
     else if (c.state === "remote-held") say(a.remoteHeld(who));
     else if (o.state === "remote-held") say(a.remoteResumed(who));
     else if (c.state === "active" && !wasAnswered) say(c.autoAnswer ? a.autoConnected(who) : a.connected(who));

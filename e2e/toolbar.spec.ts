@@ -1,0 +1,244 @@
+import { expect, test } from "./fixtures";
+import { agent, expectSimHears, sim, simChannelOf } from "./phone-support";
+import { admin, chooseStatus, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
+
+/**
+ * The call-center toolbar against the local platform: agents in their own Chromium with their
+ * own tone as microphone, simulated customers in the queues. Audio is proven by what is heard:
+ * the pages analyse their remote audio, the customers report what they hear.
+ */
+test.use({ platformOptions: { simRingMs: 300 } });
+
+/** The customer's channel hears `hz` (or music) now. */
+const hearing = async (s: ReturnType<typeof sim>, uuid: string) => (await s.channel(uuid)).hearing;
+
+test("agent1 goes Ready, takes a queue call with the customer's number and queue on the card, both hear each other; hold gives the customer music", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const platformView = await admin(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+
+  await goReady(alice.page);
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("Ready");
+  // The status shown is the platform's.
+  expect((await platformView.agentState("1001")).status).toBe("Available");
+  await expect(alice.page.getByTestId("announcer")).toContainText("Status: Ready.");
+
+  const customer = await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: 660 });
+  const ringing = alice.card("ringing");
+  await expect(ringing).toContainText("5550142");
+  await expect(ringing).toContainText("Carla Customer");
+  await expect(ringing.getByTestId("call-queue")).toContainText("Queue support");
+  await expect(ringing.getByTestId("call-queue")).toContainText("waited");
+
+  await ringing.getByRole("button", { name: "Answer" }).click();
+  await expect(alice.card()).toHaveAttribute("data-state", "active");
+  await alice.hears(660, "agent1 hears the customer");
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
+
+  const card = alice.card();
+  await card.getByRole("button", { name: "Hold" }).click();
+  await expect(card.getByTestId("cc-held")).toBeVisible();
+  await expect(card).toHaveAttribute("data-state", "remote-held");
+  await expect
+    .poll(async () => {
+      const c = await s.channel(customer.uuid);
+      return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - 440) <= 15);
+    }, { message: "held: the customer hears music and not agent1" })
+    .toBe(true);
+  expect((await platformView.agentState("1001")).callstate).toBe("HOLD");
+
+  await card.getByRole("button", { name: "Resume" }).click();
+  await expect(card.getByTestId("cc-held")).toHaveCount(0);
+  await expectSimHears(s, customer.uuid, 440, "resumed: the customer hears agent1 again");
+  await card.getByRole("button", { name: "Hang up" }).click();
+  await expect(alice.page.getByTestId("wrap-up")).toBeVisible();
+});
+
+test("consult agent2 while the customer hears music, cancel, consult again and complete: the customer and agent2 talk, agent1's call ends", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  const bob = await agent(newParty, "agent2", "1002", 1000);
+  await goReady(alice.page);
+  const customer = await queueCaller(platform.url, { number: "5550143", name: "Casey Customer", toneHz: 660 });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(660, "agent1 hears the customer");
+
+  const consult = async () => {
+    const card = alice.card();
+    await card.getByRole("button", { name: "Transfer" }).click();
+    await card.getByLabel("To", { exact: true }).selectOption("agent");
+    await card.getByLabel("Agent", { exact: true }).selectOption("1002");
+    await card.getByRole("button", { name: "Consult", exact: true }).click();
+    const ringing = bob.card("ringing");
+    await expect(ringing).toContainText("Alice Agent");
+    await ringing.getByRole("button", { name: "Answer" }).click();
+    await expect(alice.card().getByTestId("cc-consult")).toContainText("Consulting 1002");
+    await alice.hears(1000, "consulting: agent1 hears agent2");
+    await bob.hears(440, "consulting: agent2 hears agent1");
+    await expect
+      .poll(async () => {
+        const c = await s.channel(customer.uuid);
+        return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - 440) <= 15 || Math.abs(f - 1000) <= 15);
+      }, { message: "consulting: the customer hears music, neither agent" })
+      .toBe(true);
+  };
+
+  await consult();
+  await alice.card().getByRole("button", { name: "Cancel consultation" }).click();
+  await expect(bob.card()).toHaveAttribute("data-state", "ended");
+  await expect(alice.card().getByTestId("cc-consult")).toHaveCount(0);
+  await alice.hears(660, "cancelled: agent1 hears the customer again");
+  await expectSimHears(s, customer.uuid, 440, "cancelled: the customer hears agent1 again");
+
+  await consult();
+  await alice.card().getByRole("button", { name: "Complete transfer" }).click();
+  await expect(alice.card()).toHaveAttribute("data-state", "ended");
+  await expectSimHears(s, customer.uuid, 1000, "transferred: the customer hears agent2");
+  await bob.hears(660, "transferred: agent2 hears the customer");
+  // agent2's card names the customer, as the platform sees it, not agent1 who called it.
+  await expect(bob.card()).toContainText("5550143");
+  expect(await hearing(s, customer.uuid)).not.toContain(440);
+});
+
+test("three rejects with 480 put the agent On Break by max-no-answer; rejects with 603 do not", async ({ newParty, platform }) => {
+  const platformView = await admin(platform.url);
+  await platformView.setAgentInfo("agent1", { reject_delay_time: "1", no_answer_delay_time: "1", max_no_answer: "3" });
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  // A phone that answers 480 (Temporarily Unavailable): the browser's Reject (603) rewritten on
+  // its way to the platform, as a proxy or another phone of the extension would answer.
+  let as480 = false;
+  await alice.page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(as480 && typeof m === "string" ? m.replace(/^SIP\/2\.0 603 Decline/, "SIP/2.0 480 Temporarily Unavailable") : m));
+    server.onMessage((m) => ws.send(m));
+  });
+  await alice.page.reload();
+  await expect(alice.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
+  await goReady(alice.page);
+
+  const rejectThreeOffers = async (name: string) => {
+    const customer = await queueCaller(platform.url, { number: "5550150", name, toneHz: 660 });
+    for (let i = 0; i < 3; i++) {
+      const ringing = alice.card("ringing");
+      await expect(ringing).toContainText(name);
+      await ringing.getByRole("button", { name: "Reject" }).click();
+      await expect(alice.card("ringing")).toHaveCount(0);
+    }
+    return customer;
+  };
+
+  const declined = await rejectThreeOffers("Rita Rejected");
+  // A fourth offer comes: the agent is still Ready, with no unanswered offer counted.
+  await expect(alice.card("ringing")).toContainText("Rita Rejected");
+  await hangUpCaller(platform.url, declined.id);
+  expect(await platformView.agentState("1001")).toMatchObject({ status: "Available", no_answer_count: 0 });
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
+
+  as480 = true;
+  const unanswered = await rejectThreeOffers("Una Unavailable");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("On break · calls not answered");
+  expect(await platformView.agentState("1001")).toMatchObject({ status: "On Break", reason: "max-no-answer" });
+  await hangUpCaller(platform.url, unanswered.id);
+});
+
+test("after-call work counts down, keeps outcome and notes through a reload, then applies the next status", async ({ newParty, platform }) => {
+  const platformView = await admin(platform.url);
+  await platformView.setAgentInfo("agent1", { wrap_up_time: "20" });
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await goReady(alice.page);
+  await queueCaller(platform.url, { number: "5550160", name: "Wendy Wrapup", toneHz: 660 });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(660, "agent1 hears the customer");
+  await alice.card().getByRole("button", { name: "Hang up" }).click();
+
+  const wrapUp = alice.page.getByTestId("wrap-up");
+  await expect(wrapUp).toContainText("Wendy Wrapup");
+  await expect(wrapUp.getByTestId("wrap-up-timer")).toHaveText(/^0:(1\d|20) left$/);
+  await wrapUp.getByLabel("Outcome").selectOption("Resolved");
+  await wrapUp.getByLabel("Notes").fill("Refund promised for the March invoice.");
+  await wrapUp.getByLabel("Then").selectOption({ label: "Break: Lunch" });
+  await expect(alice.page.getByTestId("next-status")).toContainText("On break · Lunch");
+
+  await alice.page.reload();
+  await expect(wrapUp).toBeVisible();
+  await expect(wrapUp.getByLabel("Notes")).toHaveValue("Refund promised for the March invoice.");
+  await expect(wrapUp.getByLabel("Outcome")).toHaveValue("Resolved");
+  await expect(wrapUp.getByTestId("wrap-up-timer")).toHaveText(/^0:\d\d left$/);
+  // Until the countdown ends the agent stays Ready on the platform (wrap_up_time holds offers back).
+  expect((await platformView.agentState("1001")).status).toBe("Available");
+
+  await expect(wrapUp).toHaveCount(0, { timeout: 30_000 });
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("On break · Lunch");
+  expect(await platformView.agentState("1001")).toMatchObject({ status: "On Break", reason: "Lunch" });
+  // The outcome and notes stay with the call in the history.
+  await expect(alice.page.getByTestId("history-disposition").first()).toContainText("Resolved");
+  await expect(alice.page.getByTestId("history-disposition").first()).toContainText("Refund promised");
+});
+
+test("click-to-dial: the agent's phone answers by itself, then the number rings and hears the agent; a busy number says so", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const platformView = await admin(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
+
+  await alice.dial("55510700");
+  const card = alice.card();
+  await expect(card).toHaveAttribute("data-state", "active");
+  await expect(card).toContainText("55510700");
+  const far = await simChannelOf(s, "55510700");
+  await alice.hears(700, "agent1 hears the dialled number");
+  await expectSimHears(s, far.uuid, 440, "the dialled number hears agent1");
+  // The call is the call center's: the platform knows it as the agent's outbound call.
+  expect((await platformView.agentState("1001")).call).toMatchObject({ kind: "dial", cid_number: "55510700" });
+  await card.getByRole("button", { name: "Hang up" }).click();
+  await expect(card).toHaveAttribute("data-state", "ended");
+  await card.getByRole("button", { name: "Dismiss" }).click();
+
+  await alice.dial("55520100");
+  await expect(alice.card()).toHaveAttribute("data-state", "ended");
+  await expect(alice.card().getByTestId("call-state")).toHaveText("Busy");
+});
+
+test("keyboard only: shortcuts go ready, answer, hold and hang up; the break shortcut opens the reasons", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440, { layout: "side" });
+  await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
+  await alice.page.keyboard.press("Alt+R");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
+
+  const customer = await queueCaller(platform.url, { number: "5550170", name: "Kim Keys", toneHz: 660 });
+  await expect(alice.card("ringing")).toBeVisible();
+  await alice.page.keyboard.press("Alt+A");
+  await expect(alice.card()).toHaveAttribute("data-state", "active");
+  await expectSimHears(s, customer.uuid, 440, "answered by keyboard: the customer hears agent1");
+  await alice.page.keyboard.press("Alt+O");
+  await expect(alice.card().getByTestId("cc-held")).toBeVisible();
+  await alice.page.keyboard.press("Alt+O");
+  await expect(alice.card().getByTestId("cc-held")).toHaveCount(0);
+  await alice.page.keyboard.press("Alt+H");
+  await expect(alice.card()).toHaveAttribute("data-state", "ended");
+
+  await alice.page.getByRole("button", { name: "Done" }).click();
+  await alice.page.keyboard.press("Alt+B");
+  await expect(menuItem(alice.page, "Ready")).toBeFocused();
+  for (let i = 0; i < 3; i++) await alice.page.keyboard.press("ArrowDown");
+  await expect(menuItem(alice.page, "Break: Meeting")).toBeFocused();
+  await alice.page.keyboard.press("Enter");
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("On break · Meeting");
+});
+
+test("a sign-out made elsewhere shows at once; the menu then offers to sign in to the queues again", async ({ newParty, platform }) => {
+  const platformView = await admin(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+  // A supervisor (or the agent's other device) signs the agent out of the queues.
+  await platformView.cc("ccLogout", { agent: "1001" });
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Logged Out");
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("Signed out of queues");
+  await chooseStatus(alice.page, "Sign in to queues");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+  expect((await platformView.agentState("1001")).status).toBe("On Break");
+});
