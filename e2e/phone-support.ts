@@ -159,10 +159,15 @@ export async function agent(
   login: string,
   extension: string,
   tone: number,
-  options: { layout?: "bar" | "side" | "full"; locale?: string; viewport?: { width: number; height: number } } = {},
+  options: { layout?: "bar" | "side" | "full"; locale?: string; viewport?: { width: number; height: number }; outboundCalls?: "phone" | "call-center" } = {},
 ): Promise<Agent> {
   const party = await newParty({ fakeAudioWav: toneWav(tone), ...(options.locale ? { locale: options.locale } : {}), ...(options.viewport ? { viewport: options.viewport } : {}) });
   await addAudioProbe(party.page);
+  // The phone's own tests dial from the phone (SIP INVITE); the toolbar's through the call center.
+  const outboundCalls = options.outboundCalls ?? "phone";
+  await party.page.addInitScript((value) => {
+    if (!localStorage.getItem("agentbar.settings")) localStorage.setItem("agentbar.settings", JSON.stringify({ outboundCalls: value }));
+  }, outboundCalls);
   await party.open(options.layout ? { layout: options.layout } : {});
   if (options.locale?.startsWith("zh")) {
     await party.page.getByLabel("登录名").fill(login);

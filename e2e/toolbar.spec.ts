@@ -181,7 +181,7 @@ test("after-call work counts down, keeps outcome and notes through a reload, the
 test("click-to-dial: the agent's phone answers by itself, then the number rings and hears the agent; a busy number says so", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   const platformView = await admin(platform.url);
-  const alice = await agent(newParty, "agent1", "1001", 440);
+  const alice = await agent(newParty, "agent1", "1001", 440, { outboundCalls: "call-center" });
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
 
   await alice.dial("55510700");

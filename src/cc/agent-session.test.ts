@@ -207,6 +207,22 @@ describe("status commands", () => {
     expect(t.store.getState().agent?.status).toBe("Available (On Demand)");
   });
 
+  it("once a change is confirmed, no more agent_state reads follow than the regular poll's", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    // Confirmed by reading agent_state, not by an event.
+    t.fcc.tells = false;
+    for (let i = 0; i < 10; i++) {
+      await t.store.getState().choose({ kind: "ready" });
+      await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    }
+    const reads = t.fcc.stateReads;
+    // The event channel is open: the regular poll is once a minute in this setup.
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(t.fcc.stateReads - reads).toBeLessThanOrEqual(1);
+  });
+
   it("a refusal shows the platform's message and leaves the shown status true", async () => {
     const t = setup();
     await t.working();

@@ -353,7 +353,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       const myRun = run;
       let delay = 250;
       let again: ReturnType<typeof setTimeout> | undefined;
+      let done = false;
       const finish = (ok: boolean) => {
+        done = true;
         clearTimeout(limit);
         clearTimeout(again);
         unsubscribe();
@@ -366,6 +368,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       // An immediate refresh, then a few more while no event has told.
       const poll = () => {
         void refresh(myRun).finally(() => {
+          // Confirmed (or timed out) while this read was under way: no more reads.
+          if (done) return;
           if (myRun !== run) return finish(false);
           again = setTimeout(poll, (delay = Math.min(delay * 2, 2000)));
         });

@@ -1,0 +1,80 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test, type Layout } from "./fixtures";
+import { agent } from "./phone-support";
+import { queueCaller, statusOf } from "./toolbar-support";
+
+/**
+ * Pictures of the call-center toolbar in the three layouts and both languages
+ * (docs/screenshots/toolbar-*.png): Ready with the queues, a queue call ringing, in the call,
+ * after-call work. The bar gets a taller window where a panel hangs under it, as a CRM gives its
+ * iframe room for it.
+ */
+const dir = join(import.meta.dirname, "..", "docs", "screenshots");
+const viewports: Record<Layout, { width: number; height: number }> = {
+  bar: { width: 1280, height: 56 },
+  side: { width: 360, height: 800 },
+  full: { width: 1280, height: 800 },
+};
+const shot = (page: Page, name: string) => page.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
+
+test.use({ platformOptions: { simRingMs: 300 } });
+test.beforeAll(async () => {
+  await mkdir(dir, { recursive: true });
+});
+
+const words = {
+  en: { answer: "Answer", hangup: "Hang up", notes: "Notes", outcome: "Outcome", resolved: "Resolved", customer: "Carla Customer", note: "Wants the March invoice again, by post.", status: /^Status/, transfer: "Transfer" },
+  "zh-CN": { answer: "接听", hangup: "挂断", notes: "备注", outcome: "处理结果", resolved: "已解决", customer: "王小明", note: "需要重新邮寄三月份的发票。", status: /^状态/, transfer: "转接" },
+} as const;
+
+for (const language of ["en", "zh-CN"] as const) {
+  for (const layout of ["full", "side", "bar"] as const) {
+    test(`${language} ${layout}: ready, a queue call ringing, in the call, after-call work`, async ({ newParty, platform }) => {
+      const w = words[language];
+      const p = `toolbar-${language}-${layout}`;
+      const locale = language === "en" ? "en-US" : "zh-CN";
+      const alice = await agent(newParty, "agent1", "1001", 440, { layout, locale, viewport: viewports[layout] });
+      const page = alice.page;
+      await expect(statusOf(page)).toHaveAttribute("data-phase", "on");
+      await page.keyboard.press("Alt+R");
+      await expect(statusOf(page)).toHaveAttribute("data-status", "Available");
+      await shot(page, `${p}-ready`);
+
+      await queueCaller(platform.url, { number: "5550142", name: w.customer, toneHz: 660 });
+      await expect(alice.card("ringing")).toBeVisible();
+      await shot(page, `${p}-ringing`);
+      await alice.card("ringing").getByRole("button", { name: w.answer }).click();
+      await expect(alice.card("active")).toBeVisible();
+      await alice.hears(660, "the customer");
+      await shot(page, `${p}-call`);
+
+      if (layout === "full") {
+        await alice.card().getByRole("button", { name: w.transfer }).click();
+        await shot(page, `${p}-transfer`);
+        await page.keyboard.press("Escape");
+      }
+      await alice.card().getByRole("button", { name: w.hangup }).click();
+      const wrapUp = page.getByTestId("wrap-up");
+      await expect(wrapUp).toBeVisible();
+      if (layout === "bar") {
+        await page.setViewportSize({ width: 1280, height: 420 });
+        await wrapUp.getByRole("button", { name: w.notes }).click();
+      }
+      await page.getByLabel(w.outcome).selectOption(w.resolved);
+      await page.getByLabel(w.notes, { exact: true }).fill(w.note);
+      await shot(page, `${p}-wrap-up`);
+      if (layout === "bar") {
+        await page.keyboard.press("Escape");
+        await page.setViewportSize(viewports.bar);
+      }
+
+      if (layout !== "side") {
+        if (layout === "bar") await page.setViewportSize({ width: 1280, height: 420 });
+        await page.getByRole("button", { name: w.status }).click();
+        await shot(page, `${p}-menu`);
+      }
+    });
+  }
+}
