@@ -13,65 +13,24 @@
  *
  * Run: npm run bench -- phone   (or npx tsx bench/phone.bench.ts [--calls 200] [--timed 20])
  */
-import { chromium, type Page } from "@playwright/test";
-import { execSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startPlatform } from "../platform/platform";
+import { buildApp, initScript, launchChromium, ms, option, stats } from "./chromium-page";
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 const CALLS = option("calls", 200);
 const TIMED = option("timed", 20);
 const SIGN_INS = 5;
 const PASSWORD = "Agentbar@2026";
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-execSync("npx vite build --logLevel error", { cwd: root, stdio: "inherit" });
+buildApp();
 const dataDir = mkdtempSync(join(tmpdir(), "agentbar-phone-bench-"));
 const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
 
-function toneWav(frequency: number): string {
-  const dir = join(tmpdir(), "agentbar-tones");
-  const path = join(dir, `${frequency}hz.wav`);
-  if (existsSync(path)) return path;
-  mkdirSync(dir, { recursive: true });
-  const rate = 48000;
-  const n = rate * 10;
-  const wav = Buffer.alloc(44 + n * 2);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + n * 2, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), 44 + i * 2);
-  writeFileSync(path, wav);
-  return path;
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--use-fake-ui-for-media-stream",
-    "--use-fake-device-for-media-stream",
-    "--allow-loopback-in-peer-connection",
-    "--autoplay-policy=no-user-gesture-required",
-    `--use-file-for-fake-audio-capture=${toneWav(440)}`,
-  ],
-});
+const browser = await launchChromium(440);
 
 /** In the page before the app: time stamps of what the bench measures, and a count of peer connections. */
 function instrument() {
@@ -191,8 +150,7 @@ const bench = (page: Page) => page.evaluate(() => (window as unknown as { __benc
 
 const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1280, height: 800 } });
 const page = await context.newPage();
-// tsx keeps function names with a `__name` helper that the page does not have.
-await page.addInitScript({ content: `var __name = (f) => f; (${instrument.toString()})();` });
+await page.addInitScript(initScript(instrument));
 const scripts: Buffer[] = [];
 page.on("response", (r) => {
   if (r.request().resourceType() === "script") void r.body().then((b) => scripts.push(b));
@@ -258,12 +216,6 @@ const pair = (from: number[], to: number[], count: number) => {
   for (let i = 0; i < Math.min(count, from.length, to.length); i++) out.push(to[i]! - from[i]!);
   return out;
 };
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { median: at(0.5), p95: at(0.95), n: sorted.length };
-};
-const ms = (v: number) => `${v.toFixed(0)} ms`;
 const signIn = stats(pair(b.signInClicks, b.registeredAt, SIGN_INS));
 const ringing = stats(pair(b.invites, b.ringingCards, TIMED));
 const audio = stats(pair(b.answerClicks, b.firstAudio, TIMED));
