@@ -116,7 +116,7 @@ for (const layout of ["full", "bar"] as const) {
     await page.getByRole("button", { name: "Audio devices" }).click();
     await page.getByRole("button", { name: "Phone settings" }).click();
     await page.getByLabel("STUN/TURN servers").fill("turn:turn.example.com:3478 alice");
-    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByRole("form", { name: "Phone settings" }).getByRole("button", { name: "Apply" }).click();
     await expect(page.getByText("Line 1: a TURN server needs a user name and a password.")).toBeVisible();
     await shot(page, `${p}-settings`);
     await page.getByRole("button", { name: "Phone settings" }).click();

@@ -1,5 +1,5 @@
 import { render } from "preact";
-import { browserStorage, createAgentSession, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./cc";
+import { browserStorage, createAgentSession, createPhoneSession, createSessionStore, createSettingsStore, eventChannelFeed, followOtherTabs } from "./cc";
 import { Phone } from "./softphone";
 import { App } from "./ui/app";
 import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
@@ -16,7 +16,7 @@ const session = createSessionStore({ settings, tabStorage: browserStorage("sessi
 const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
 
 // The call-center toolbar: the agent's queues, status, queue calls and after-call work.
-const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, pageHref: () => location.href });
+const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, events: eventChannelFeed(), pageHref: () => location.href });
 
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;

@@ -82,3 +82,8 @@ export function eventTime(event: CallCenterEventData, fallback: number): number 
   const us = Number(event["Event-Date-Timestamp"]);
   return Number.isFinite(us) && us > 0 ? Math.round(us / 1000) : fallback;
 }
+
+/** Data of a `verto.event` that is a call-center event: an object of string headers with a `CC-Action`. */
+export function isCallCenterEvent(data: unknown): data is CallCenterEventData {
+  return !!data && typeof data === "object" && typeof (data as Record<string, unknown>)["CC-Action"] === "string";
+}

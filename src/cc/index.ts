@@ -11,3 +11,4 @@ export * from "./agent-status";
 export * from "./queue-calls";
 export * from "./wrap-up";
 export * from "./shortcuts";
+export * from "./agent-events";
