@@ -63,7 +63,7 @@ for (const language of ["en", "zh-CN"] as const) {
         await wrapUp.getByRole("button", { name: w.notes }).click();
       }
       await page.getByLabel(w.outcome).selectOption(w.resolved);
-      await page.getByLabel(w.notes, { exact: true }).fill(w.note);
+      await page.getByRole("textbox", { name: w.notes }).fill(w.note);
       await shot(page, `${p}-wrap-up`);
       if (layout === "bar") {
         await page.keyboard.press("Escape");

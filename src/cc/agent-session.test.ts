@@ -41,7 +41,7 @@ function setup(o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boo
     ...(o.events === false ? {} : { events: fcc.events }),
     pageHref: () => "https://app.test/",
     confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
-    pollMs: { events: 60_000, polling: 100, setup: 100 },
+    pollMs: { events: 60_000, call: 60_000, polling: 100, setup: 100 },
   });
   cleanups.push(() => agent.dispose());
   const store = agent.store;

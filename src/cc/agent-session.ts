@@ -159,8 +159,8 @@ export interface AgentSessionDeps {
   now?: () => number;
   /** How long a command waits for the platform to confirm it. */
   confirmTimeoutMs?: number;
-  /** agent_state polling: with the event channel open, without it, and while a call is being set up. */
-  pollMs?: { events: number; polling: number; setup: number };
+  /** agent_state polling: with the event channel open (idle, in a call), without it, and while a call is being set up. */
+  pollMs?: { events: number; call: number; polling: number; setup: number };
 }
 
 export interface AgentSession {
@@ -174,7 +174,7 @@ export interface AgentSession {
 export const WRAP_UP_BREAK_REASON = "After-call work";
 export const DEFAULT_EXTEND_SEC = 30;
 
-const POLL_MS = { events: 30_000, polling: 3_000, setup: 1_000 };
+const POLL_MS = { events: 30_000, call: 5_000, polling: 3_000, setup: 1_000 };
 
 /**
  * The agent at work: after sign-in and registration it loads the agent's queues and signs into
@@ -464,8 +464,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     clearTimeout(pollTimer);
     const s = store.getState();
     if (s.phase !== "on") return;
-    const settingUp = !!s.dialling || s.agent?.callstate === "RINGING" || s.agent?.callstate === "DIALING";
-    const wait = delay ?? (settingUp ? pollMs.setup : s.feed === "events" ? pollMs.events : pollMs.polling);
+    // Some changes of a call have no call-center event (a consulted agent answering, a handover):
+    // while a call is being set up agent_state is read often, during a call now and then.
+    const pc = s.platformCall;
+    const settingUp = !!s.dialling || s.agent?.callstate === "RINGING" || s.agent?.callstate === "DIALING" || (!!pc?.consult && !pc.consult.answered);
+    const inCall = pc !== null || hasLiveCcCall();
+    const wait = delay ?? (settingUp ? pollMs.setup : s.feed !== "events" ? pollMs.polling : inCall ? pollMs.call : pollMs.events);
     const myRun = run;
     pollTimer = setTimeout(() => {
       void refresh(myRun).finally(() => {

@@ -1,3 +1,4 @@
+import { useModel } from "../model";
 import { CallCard } from "./call-card";
 import { usePhone } from "./use-phone";
 
@@ -7,11 +8,14 @@ export const ENDED_SHOWN_MS = 30_000;
 /** The live calls, oldest first, then the calls that just ended. */
 export function CallList({ compact = false }: { compact?: boolean }) {
   const p = usePhone();
+  const agent = useModel().agent;
   const now = p.now.value;
   const all = p.calls.value.calls;
   const live = all.filter((c) => c.state !== "ended");
-  // In the bar a finished call gives way at once to the next; elsewhere the last ones linger.
-  const ended = all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
+  // In the bar a finished call gives way at once to the next, and to its after-call work;
+  // elsewhere the last ones linger.
+  const wrappingUp = compact && !!agent?.state.value.wrapUp;
+  const ended = wrappingUp ? [] : all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
   const shown = compact && live.length ? live : [...live, ...ended];
   if (!shown.length) return null;
   // The bar shows one call in full (the one talking, else the oldest) and the others in brief.
