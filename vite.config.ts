@@ -3,9 +3,11 @@ import preact from "@preact/preset-vite";
 
 /**
  * Modules the page loads only when it needs them: the Chinese catalogue (English is built in),
- * panels few open, and the history (the bar has none).
+ * panels few open, the history (the bar has none), the call center's transfer panel and
+ * after-call work (loaded with the first call that needs them).
  */
-const LOADED_ON_DEMAND = /\/src\/(ui\/(i18n\/zh-CN|phone\/((devices|settings)-panel|desktop-alerts)|history\/history-panel)|cc\/call-history|api\/cdrs)\.tsx?$/;
+const LOADED_ON_DEMAND =
+  /\/src\/(ui\/(i18n\/zh-CN|phone\/((devices|settings)-panel|desktop-alerts)|history\/history-panel|agent\/(toolbar-settings|cc-transfer-panel|wrap-up-panel))|cc\/call-history|api\/cdrs)\.tsx?$/;
 
 // `npm run dev` serves the app with hot reload and forwards the platform's paths to the local
 // platform (AGENTBAR_PORT, default 8080), so the app talks to the same origin in dev and in production.

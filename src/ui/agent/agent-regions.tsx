@@ -2,7 +2,15 @@ import type { Layout } from "../layout";
 import type { ShellRegions } from "../shell/shell";
 import { QueueList } from "./queue-list";
 import { StatusControl } from "./status-control";
-import { WrapUpPanel } from "./wrap-up-panel";
+import { lazy } from "../lazy";
+import { useAgent } from "./use-agent";
+
+// After-call work comes with the first call that ends; its code comes then.
+const WrapUpPanel = lazy(() => import("./wrap-up-panel").then((m) => m.WrapUpPanel));
+
+function WrapUp({ compact = false }: { compact?: boolean }) {
+  return useAgent().state.value.wrapUp ? <WrapUpPanel compact={compact} /> : null;
+}
 
 /**
  * Where the toolbar goes in each layout: the bar holds the status and the wrap-up in its one
@@ -15,10 +23,10 @@ export function agentRegions(layout: Layout): Pick<ShellRegions, "toolbar" | "wo
       toolbar: (
         <div class="agent-toolbar compact">
           <StatusControl compact />
-          <WrapUpPanel compact />
+          <WrapUp compact />
         </div>
       ),
     };
   }
-  return { toolbar: <StatusControl />, work: <WrapUpPanel />, queues: <QueueList /> };
+  return { toolbar: <StatusControl />, work: <WrapUp />, queues: <QueueList /> };
 }

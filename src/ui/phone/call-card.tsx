@@ -1,13 +1,17 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { CcTransferPanel, QueueLine, ccStateText, useCcCall } from "../agent/cc-call";
+import { QueueLine, ccStateText, useCcCall } from "../agent/cc-call";
 import { parseDialInput, type Call } from "../../softphone";
 import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
+import { lazy } from "../lazy";
 import { useModel } from "../model";
 import { Avatar } from "../shell/identity";
 import { dialProblemText } from "./dial-pad";
 import { Keypad } from "./keypad";
 import { usePhone } from "./use-phone";
 import { displayTarget, formatDuration, partyLines, stateText, whoOf } from "./words";
+
+// The call center's transfer panel comes when first opened.
+const CcTransferPanel = lazy(() => import("../agent/cc-transfer-panel").then((m) => m.CcTransferPanel));
 
 /** Actions report their failures as notices (hold, transfer, microphone); the rest go to the log. */
 const act = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn("agentbar: phone action failed", e));

@@ -1,0 +1,132 @@
+import { useEffect, useId, useRef, useState } from "preact/hooks";
+import type { CallTarget } from "../../cc";
+import { parseDialInput, type Call } from "../../softphone";
+import { useModel } from "../model";
+import { dialProblemText } from "../phone/dial-pad";
+import { useAgent } from "./use-agent";
+
+type TargetKind = CallTarget["kind"];
+
+/**
+ * Transfer, consult or three-way through the platform: to an agent of the agent's queues (with
+ * their status), to a queue, or to a number.
+ */
+export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact: boolean; onDone: () => void }) {
+  const { t, announce } = useModel();
+  const a = useAgent();
+  const m = t.value.agent;
+  const id = useId();
+  const s = a.state.value;
+  const [kind, setKind] = useState<TargetKind>("agent");
+  const [agent, setAgent] = useState("");
+  const [queue, setQueue] = useState(s.queues[0]?.name ?? "");
+  const [number, setNumber] = useState("");
+  const [problem, setProblem] = useState("");
+  const first = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    a.act(a.session.store.getState().loadColleagues());
+    first.current?.focus();
+  }, []);
+
+  const target = (): CallTarget | undefined => {
+    if (kind === "queue") return queue ? { kind, name: queue } : undefined;
+    if (kind === "agent") return agent ? { kind, number: agent } : undefined;
+    const parsed = parseDialInput(number);
+    if (!parsed.ok || parsed.target.kind !== "number") {
+      const text = parsed.ok ? t.value.phone.dialProblem["invalid-sip-address"] : dialProblemText(parsed.problem, t.value);
+      setProblem(text);
+      announce(text);
+      return undefined;
+    }
+    return { kind, number: parsed.target.number };
+  };
+  const go = (what: "transfer" | "consult" | "threeWay") => {
+    const to = target();
+    if (!to) return;
+    const store = a.session.store.getState();
+    a.act(what === "transfer" ? store.transfer(call.id, to) : what === "consult" ? store.consult(call.id, to) : store.threeWay(call.id, to));
+    onDone();
+  };
+
+  return (
+    <div class={`call-panel transfer-panel cc-transfer${compact ? " popover-panel" : ""}`} role="group" aria-label={m.transferTitle}>
+      <label for={`${id}-k`}>{m.targetKind}</label>
+      <select id={`${id}-k`} ref={first} value={kind} onChange={(e) => setKind(e.currentTarget.value as TargetKind)}>
+        {(["agent", "queue", "number"] as const).map((k) => (
+          <option key={k} value={k}>
+            {m.targetKinds[k]}
+          </option>
+        ))}
+      </select>
+      {kind === "agent" && (
+        <>
+          <label for={`${id}-a`}>{m.agentTarget}</label>
+          {s.colleagues.length ? (
+            <select id={`${id}-a`} value={agent} onChange={(e) => setAgent(e.currentTarget.value)}>
+              <option value="">{m.chooseAgent}</option>
+              {s.colleagues.map((c) => (
+                <option key={c.number} value={c.number}>
+                  {m.colleague(c.name || c.number, c.number, c.status)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <p class="field-note">{m.noColleagues}</p>
+          )}
+        </>
+      )}
+      {kind === "queue" && (
+        <>
+          <label for={`${id}-q`}>{m.queueTarget}</label>
+          <select id={`${id}-q`} value={queue} onChange={(e) => setQueue(e.currentTarget.value)}>
+            {s.queues.map((q) => (
+              <option key={q.name} value={q.name}>
+                {q.name}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+      {kind === "number" && (
+        <>
+          <label for={`${id}-n`}>{m.numberTarget}</label>
+          <input
+            id={`${id}-n`}
+            type="tel"
+            autoComplete="off"
+            value={number}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-p` : undefined}
+            onInput={(e) => {
+              setNumber(e.currentTarget.value);
+              setProblem("");
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") go("transfer");
+            }}
+          />
+          {problem && (
+            <p id={`${id}-p`} class="field-note is-problem">
+              {problem}
+            </p>
+          )}
+        </>
+      )}
+      <div class="call-actions" onKeyDown={(e) => e.key === "Escape" && onDone()}>
+        <button type="button" class="primary" onClick={() => go("transfer")}>
+          {m.transferNow}
+        </button>
+        {kind !== "queue" && (
+          <>
+            <button type="button" class="secondary" onClick={() => go("consult")}>
+              {m.consult}
+            </button>
+            <button type="button" class="secondary" onClick={() => go("threeWay")}>
+              {m.threeWay}
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
