@@ -175,6 +175,8 @@ export const WRAP_UP_BREAK_REASON = "After-call work";
 export const DEFAULT_EXTEND_SEC = 30;
 
 const POLL_MS = { events: 30_000, call: 5_000, polling: 3_000, setup: 1_000 };
+/** How long a click-to-dial waits for the platform's leg to reach the phone. */
+const DIAL_WAIT_MS = 30_000;
 
 /**
  * The agent at work: after sign-in and registration it loads the agent's queues and signs into
@@ -224,7 +226,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
     async choose(next) {
       const s = get();
-      if (s.phase !== "on") throw commandError("ready", "not working in the call center now");
+      if (s.phase !== "on") throw commandError(next.kind === "logged-out" ? "sign-out" : next.kind, "not working in the call center now");
       if (next.kind !== "sign-in" && (s.wrapUp || hasLiveCcCall())) {
         if (s.wrapUp) keepWrapUp({ ...s.wrapUp, next });
         else set({ next });
@@ -462,8 +464,13 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
   const schedulePoll = (delay?: number) => {
     clearTimeout(pollTimer);
-    const s = store.getState();
+    let s = store.getState();
     if (s.phase !== "on") return;
+    // A click-to-dial whose leg never reached the phone (the platform gave up) is over.
+    if (s.dialling && now() - s.dialling.at > DIAL_WAIT_MS) {
+      store.setState({ dialling: null });
+      s = store.getState();
+    }
     // Some changes of a call have no call-center event (a consulted agent answering, a handover):
     // while a call is being set up agent_state is read often, during a call now and then.
     const pc = s.platformCall;
@@ -591,7 +598,6 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       if (c.state !== "ended" || !old || old.state === "ended") continue;
       const labels = ccLabelsOf(c);
       const s = store.getState();
-      if (labels?.action === "dial" && s.dialling) store.setState({ dialling: null });
       if (labels?.action === "queue" && c.answeredAt && s.wrapUpSec > 0) startWrapUp(c);
       else if (labels && s.next && !hasLiveCcCall()) {
         const next = s.next;
@@ -615,9 +621,10 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (!c || !u || myRun !== run) return;
     store.setState({ phase: "starting", problem: "", number: u.extension });
     try {
-      const [info, queueNames] = await Promise.all([getUser(c, u.id), getUserQueueNames(c, u.id)]);
+      // The agent's wrap_up_time; a platform that does not show the user record leaves the spec's default.
+      const [info, queueNames] = await Promise.all([getUser(c, u.id).catch(() => null), getUserQueueNames(c, u.id)]);
       if (myRun !== run) return;
-      const wrapUpSec = Number(info.agent_info.wrap_up_time ?? 10);
+      const wrapUpSec = Number(info?.agent_info.wrap_up_time ?? 10);
       store.setState({ wrapUpSec: Number.isFinite(wrapUpSec) && wrapUpSec >= 0 ? wrapUpSec : 10 });
       if (!queueNames.length || !u.extension) {
         store.setState({ phase: "no-queues" });
