@@ -4,10 +4,9 @@
  */
 import { chromium, type Browser } from "@playwright/test";
 import { execSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { toneWav } from "../e2e/tone-wav";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -20,32 +19,6 @@ export function option(name: string, fallback: number): number {
 /** Builds the app into dist/, which the local platform serves. */
 export function buildApp(): void {
   execSync("npx vite build --logLevel error", { cwd: root, stdio: "inherit" });
-}
-
-/** A 10 s sine tone as a WAV file, for Chromium's fake microphone. */
-export function toneWav(frequency: number): string {
-  const dir = join(tmpdir(), "agentbar-tones");
-  const path = join(dir, `${frequency}hz.wav`);
-  if (existsSync(path)) return path;
-  mkdirSync(dir, { recursive: true });
-  const rate = 48000;
-  const n = rate * 10;
-  const wav = Buffer.alloc(44 + n * 2);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + n * 2, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), 44 + i * 2);
-  writeFileSync(path, wav);
-  return path;
 }
 
 /** The system Chromium (CHROMIUM_PATH to use another), its microphone saying `microphoneHz`. */

@@ -1,6 +1,6 @@
 import { test as base, chromium, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultOptions, type PlatformOptions } from "../platform/config";
@@ -155,4 +155,18 @@ export async function signIn(page: Page, login: string, password = PASSWORD): Pr
   await form.login.fill(login);
   await form.password.fill(password);
   await form.submit.click();
+}
+
+/** The windows the screenshots take in each layout (the side panel within 320-400 px, the bar 56 px high). */
+export const screenshotViewports: Record<Layout, { width: number; height: number }> = {
+  bar: { width: 1280, height: 56 },
+  side: { width: 360, height: 800 },
+  full: { width: 1280, height: 800 },
+};
+
+/** Writes docs/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join(import.meta.dirname, "..", "docs", "screenshots");
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
 }

@@ -1,7 +1,4 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import type { Page } from "@playwright/test";
-import { expect, test, type Layout } from "./fixtures";
+import { expect, screenshot, screenshotViewports, test } from "./fixtures";
 import { agent, sim } from "./phone-support";
 
 /**
@@ -9,18 +6,10 @@ import { agent, sim } from "./phone-support";
  * (docs/screenshots/phone-*.png). The bar gets a taller window where a popover is open, as a CRM
  * gives its iframe room for it.
  */
-const dir = join(import.meta.dirname, "..", "docs", "screenshots");
-const viewports: Record<Layout, { width: number; height: number }> = {
-  bar: { width: 1280, height: 56 },
-  side: { width: 360, height: 720 },
-  full: { width: 1280, height: 800 },
-};
-const shot = (page: Page, name: string) => page.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
+const viewports = screenshotViewports;
+const shot = screenshot;
 
 test.use({ platformOptions: { simRingMs: 300 } });
-test.beforeAll(async () => {
-  await mkdir(dir, { recursive: true });
-});
 
 const words = {
   en: { dismiss: "Dismiss", answer: "Answer", hold: "Hold", keypad: "Keypad", transfer: "Transfer", transferTo: "Transfer to", consult: "Consult first", devices: "Audio devices", settings: "Phone settings", hangup: "Hang up" },

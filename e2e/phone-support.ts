@@ -1,43 +1,12 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { PASSWORD, expect, signIn, type Party, type PartyOptions } from "./fixtures";
+import { toneWav } from "./tone-wav";
 
 /**
  * What the phone tests need around the app: tone files for the fake microphones, a probe that
  * listens to what a page receives (WebAudio FFT of the remote audio, as a person would hear it),
  * and the platform's simulated outside world (/sim) and call records (REST).
  */
-
-/** A 48 kHz mono 16-bit WAV of a sine tone (10 s; Chromium loops the fake microphone file). */
-export function toneWav(frequency: number): string {
-  const dir = join(tmpdir(), "agentbar-tones");
-  const path = join(dir, `${frequency}hz.wav`);
-  if (existsSync(path)) return path;
-  mkdirSync(dir, { recursive: true });
-  const rate = 48000;
-  const samples = rate * 10;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), 44 + i * 2);
-  // Written under another name first: parallel workers may ask for the same tone.
-  const partial = `${path}.${process.pid}`;
-  writeFileSync(partial, wav);
-  renameSync(partial, path);
-  return path;
-}
 
 export interface Heard {
   /** Strongest frequency between 100 Hz and 4 kHz, Hz; 0 when nothing is received. */

@@ -1,7 +1,4 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import type { Page } from "@playwright/test";
-import { expect, test, type Layout } from "./fixtures";
+import { expect, screenshot, screenshotViewports, test } from "./fixtures";
 import { agent } from "./phone-support";
 import { queueCaller, statusOf } from "./toolbar-support";
 
@@ -11,18 +8,10 @@ import { queueCaller, statusOf } from "./toolbar-support";
  * after-call work. The bar gets a taller window where a panel hangs under it, as a CRM gives its
  * iframe room for it.
  */
-const dir = join(import.meta.dirname, "..", "docs", "screenshots");
-const viewports: Record<Layout, { width: number; height: number }> = {
-  bar: { width: 1280, height: 56 },
-  side: { width: 360, height: 800 },
-  full: { width: 1280, height: 800 },
-};
-const shot = (page: Page, name: string) => page.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
+const viewports = screenshotViewports;
+const shot = screenshot;
 
 test.use({ platformOptions: { simRingMs: 300 } });
-test.beforeAll(async () => {
-  await mkdir(dir, { recursive: true });
-});
 
 const words = {
   en: { answer: "Answer", hangup: "Hang up", notes: "Notes", outcome: "Outcome", resolved: "Resolved", customer: "Carla Customer", note: "Wants the March invoice again, by post.", status: /^Status/, transfer: "Transfer" },

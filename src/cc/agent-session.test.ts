@@ -3,6 +3,7 @@ import type { Call, IncomingCallHandler } from "../softphone";
 import { createCallsStore } from "../softphone/calls-store";
 import { createPhoneStore } from "../softphone/phone-store";
 import { until } from "../softphone/testing/phone-rig";
+import { testCall } from "../softphone/testing/test-call";
 import { WRAP_UP_BREAK_REASON, ccCallOf, createAgentSession, type AgentSessionState } from "./agent-session";
 import type { Dialer } from "./phone-session";
 import { CC } from "./queue-calls";
@@ -67,20 +68,8 @@ function setup(o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boo
   };
 }
 
-const call = (patch: Partial<Call>): Call => ({
-  id: "call-1",
-  direction: "inbound",
-  state: "ringing",
-  remote: { number: "5550100", name: "Carla Customer", uri: "sip:5550100@agentbar.local", withheld: false },
-  startedAt: Date.now(),
-  muted: false,
-  held: false,
-  remoteHeld: false,
-  holdPending: false,
-  context: {},
-  dtmf: { sent: "" },
-  ...patch,
-});
+const call = (patch: Partial<Call>): Call =>
+  testCall({ remote: { number: "5550100", name: "Carla Customer", uri: "sip:5550100@agentbar.local", withheld: false }, startedAt: Date.now(), ...patch });
 
 const queueCall = (id = "call-1", leg = "leg-1") =>
   call({ id, context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` } });

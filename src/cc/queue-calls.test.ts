@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Call, IncomingCall } from "../softphone";
+import { testCall } from "../softphone/testing/test-call";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 
-const base: Call = {
-  id: "c1",
-  direction: "inbound",
-  state: "ringing",
-  remote: { number: "5550100", name: "Carla", uri: "sip:5550100@agentbar.local", withheld: false },
-  startedAt: 0,
-  muted: false,
-  held: false,
-  remoteHeld: false,
-  holdPending: false,
-  context: {},
-  dtmf: { sent: "" },
-};
+const base: Call = testCall({ id: "c1", remote: { number: "5550100", name: "Carla", uri: "sip:5550100@agentbar.local", withheld: false } });
 
 function invite(headers: Record<string, string>): IncomingCall {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PhoneSessionState } from "../../cc";
-import type { Call, RegistrationState } from "../../softphone";
+import type { RegistrationState } from "../../softphone";
+import { testCall } from "../../softphone/testing/test-call";
 import { catalogues } from "../i18n/all";
 import { normalisePaste } from "./dial-pad";
 import { toneFor } from "./tone-choice";
@@ -8,20 +9,7 @@ import { displayTarget, formatDuration, registrationWords, stateText, whoOf } fr
 
 const en = catalogues.en;
 const zh = catalogues["zh-CN"];
-const call = (patch: Partial<Call>): Call => ({
-  id: "call-1",
-  direction: "inbound",
-  state: "ringing",
-  remote: { number: "2000", name: "Bob", uri: "sip:2000@pbx.test", withheld: false },
-  startedAt: 0,
-  muted: false,
-  held: false,
-  remoteHeld: false,
-  holdPending: false,
-  context: {},
-  dtmf: { sent: "" },
-  ...patch,
-});
+const call = testCall;
 const session = (patch: Partial<PhoneSessionState>) => ({ status: "on", problem: null, address: "", server: "", lastDialled: "", restartPending: false, ...patch }) as PhoneSessionState;
 const time = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
