@@ -65,7 +65,7 @@ function instrument() {
   document.addEventListener(
     "click",
     (e) => {
-      const item = (e.target as Element | null)?.closest?.("[role=menuitem]");
+      const item = (e.target as Element | null)?.closest?.("[role^=menuitem]");
       if (item && b.expect && b.expect.clickAt === null) b.expect.clickAt = performance.timeOrigin + e.timeStamp;
     },
     true,
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   const changeStatus = async (item: "Ready" | "Break", expected: string) => {
     await page.evaluate((x) => ((window as unknown as { __bench: Bench }).__bench.expect = { ...x, clickAt: null }), { status: expected, item });
     await page.getByRole("button", { name: /^Status:/ }).click();
-    const menuItem = item === "Ready" ? page.getByRole("menuitem", { name: "Ready", exact: true }) : page.getByRole("menuitem", { name: /^Break:/ }).first();
+    const menuItem = item === "Ready" ? page.getByRole("menuitemradio", { name: "Ready", exact: true }) : page.getByRole("menuitemradio", { name: /^Break:/ }).first();
     await menuItem.click();
     await page.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.expect === null);
   };
