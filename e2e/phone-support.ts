@@ -55,9 +55,10 @@ function installAudioProbe() {
   w.__agentbarTest = {
     /**
      * The strongest tone received over every open connection whose track is playing (a held
-     * call's track is disabled): what the agent hears.
+     * call's track is disabled): what the agent hears. With `around`, the strongest within 15 Hz
+     * of that frequency: one voice in a mix.
      */
-    peak(): { frequency: number; db: number } {
+    peak(around?: number): { frequency: number; db: number } {
       let out = { frequency: 0, db: -Infinity };
       for (const pc of pcs) {
         if (pc.connectionState === "closed") continue;
@@ -77,7 +78,8 @@ function installAudioProbe() {
           const bins = new Float32Array(a.analyser.frequencyBinCount);
           a.analyser.getFloatFrequencyData(bins);
           const hz = a.ctx.sampleRate / a.analyser.fftSize;
-          for (let i = Math.floor(100 / hz); i < Math.ceil(4000 / hz); i++) {
+          const [low, high] = around ? [around - 15, around + 15] : [100, 4000];
+          for (let i = Math.floor(low / hz); i < Math.ceil(high / hz); i++) {
             if (bins[i]! > out.db) out = { frequency: Math.round(i * hz), db: Math.round(bins[i]!) };
           }
         }
@@ -92,8 +94,8 @@ export async function addAudioProbe(page: Page): Promise<void> {
   await page.addInitScript(installAudioProbe);
 }
 
-export function heard(page: Page): Promise<Heard> {
-  return page.evaluate(() => (window as unknown as { __agentbarTest: { peak(): Heard } }).__agentbarTest.peak());
+export function heard(page: Page, around?: number): Promise<Heard> {
+  return page.evaluate((f) => (window as unknown as { __agentbarTest: { peak(around?: number): Heard } }).__agentbarTest.peak(f), around);
 }
 
 const near = (h: Heard, frequency: number) => Math.abs(h.frequency - frequency) <= 15 && h.db > -70;
@@ -108,6 +110,22 @@ export async function expectHears(page: Page, frequency: number, what: string): 
         return near(h, frequency) ? frequency : `${h.frequency} Hz at ${h.db} dB`;
       },
       { message: `${what}: expected to hear ${frequency} Hz`, timeout: 15_000, intervals: [200] },
+    )
+    .toBe(frequency);
+}
+
+/**
+ * Waits until the page receives a tone of `frequency` among others: no more than 12 dB below the
+ * strongest sound, as one voice of a conference is.
+ */
+export async function expectHearsAmong(page: Page, frequency: number, what: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const [strongest, tone] = await Promise.all([heard(page), heard(page, frequency)]);
+        return near(tone, frequency) && tone.db >= strongest.db - 12 ? frequency : `${tone.frequency} Hz at ${tone.db} dB, strongest ${strongest.frequency} Hz at ${strongest.db} dB`;
+      },
+      { message: `${what}: expected to hear ${frequency} Hz among others`, timeout: 15_000, intervals: [200] },
     )
     .toBe(frequency);
 }

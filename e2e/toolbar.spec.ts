@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { agent, expectSimHears, sim, simChannelOf } from "./phone-support";
+import { agent, expectHearsAmong, expectSimHears, sim, simChannelOf } from "./phone-support";
 import { admin, chooseStatus, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
 
 /**
@@ -99,6 +99,30 @@ test("consult agent2 while the customer hears music, cancel, consult again and c
   // agent2's card names the customer, as the platform sees it, not agent1 who called it.
   await expect(bob.card()).toContainText("5550143");
   expect(await hearing(s, customer.uuid)).not.toContain(440);
+});
+
+test("three-way: the agent adds a number to the queue call, and all three hear each other", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await goReady(alice.page);
+  const customer = await queueCaller(platform.url, { number: "5550144", name: "Tess Three", toneHz: 660 });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(660, "agent1 hears the customer");
+
+  const card = alice.card();
+  await card.getByRole("button", { name: "Transfer" }).click();
+  await card.getByLabel("To", { exact: true }).selectOption("number");
+  await card.getByLabel("Number", { exact: true }).fill("5551 0900");
+  await card.getByRole("button", { name: "Three-way" }).click();
+  const third = await simChannelOf(s, "55510900");
+  await expectSimHears(s, third.uuid, 440, "the third party hears agent1");
+  await expectSimHears(s, third.uuid, 660, "the third party hears the customer");
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
+  await expectSimHears(s, customer.uuid, 900, "the customer hears the third party");
+  // agent1 still talks with the customer, and hears the third party too.
+  await expect(card).toHaveAttribute("data-state", "active");
+  await expectHearsAmong(alice.page, 660, "agent1 hears the customer");
+  await expectHearsAmong(alice.page, 900, "agent1 hears the third party");
 });
 
 test("three rejects with 480 put the agent On Break by max-no-answer; rejects with 603 do not", async ({ newParty, platform }) => {
