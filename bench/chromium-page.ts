@@ -6,6 +6,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { execSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromiumLaunchOptions } from "../e2e/chromium";
 import { toneWav } from "../e2e/tone-wav";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -24,15 +25,8 @@ export function buildApp(): void {
 /** The system Chromium (CHROMIUM_PATH to use another), its microphone saying `microphoneHz`. */
 export function launchChromium(microphoneHz: number): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      "--allow-loopback-in-peer-connection",
-      "--autoplay-policy=no-user-gesture-required",
-      `--use-file-for-fake-audio-capture=${toneWav(microphoneHz)}`,
-    ],
+    ...chromiumLaunchOptions,
+    args: [...chromiumLaunchOptions.args, `--use-file-for-fake-audio-capture=${toneWav(microphoneHz)}`],
   });
 }
 

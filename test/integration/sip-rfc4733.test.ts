@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { Inviter, SessionState, UserAgent, type SessionDescriptionHandler } from "sip.js";
 import "../../platform/sip/node-webrtc";
+import { chromiumLaunchOptions } from "../../e2e/chromium";
 import { DEMO_DOMAIN, TestPlatform, demo } from "./harness";
 import { until } from "./sip-phone";
 
@@ -104,16 +105,9 @@ class PageHandler implements SessionDescriptionHandler {
 beforeAll(async () => {
   platform = await TestPlatform.start({ simRingMs: 300 });
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--autoplay-policy=no-user-gesture-required",
-      "--allow-loopback-in-peer-connection",
-      // Plain IP host candidates: the platform's WebRTC stack does not resolve mDNS names.
-      "--disable-features=WebRtcHideLocalIpsWithMdns",
-      "--disable-background-networking",
-      "--no-first-run",
-    ],
+    ...chromiumLaunchOptions,
+    // Plain IP host candidates: the platform's WebRTC stack does not resolve mDNS names.
+    args: [...chromiumLaunchOptions.args, "--disable-features=WebRtcHideLocalIpsWithMdns"],
   });
   page = await browser.newPage();
   await page.evaluate(PAGE_SETUP);
