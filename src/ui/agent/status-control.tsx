@@ -108,12 +108,13 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
         class="status-button"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-controls={menuId}
-        aria-label={m.statusButton(label)}
+        aria-controls={open ? menuId : undefined}
         aria-busy={s.pending ? true : undefined}
         onClick={() => (a.menuOpen.value = !open)}
       >
         <span class="status-dot" aria-hidden="true" />
+        {/* The name read out is the visible text between "Status:" and "Change status". */}
+        <span class="sr-only">{m.statusPrefix} </span>
         <span class="status-text">
           <span class="status-label" data-testid="agent-status-label">
             {s.pending ? (m.pending[s.pending.command] ?? label) : label}
@@ -124,6 +125,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
             </span>
           )}
         </span>
+        <span class="sr-only">. {m.changeStatus}</span>
         {s.pending && <span class="spinner" aria-hidden="true" />}
       </button>
       {next && (

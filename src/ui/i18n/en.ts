@@ -285,7 +285,7 @@ export const en = {
       Idle: "Idle",
     } as Record<string, string>,
     changeStatus: "Change status",
-    statusButton: (status: string) => `Status: ${status}. Change status`,
+    statusPrefix: "Status:",
     goReady: "Ready",
     goOnDemand: "Ready on demand",
     breakHeading: "Break",

@@ -281,7 +281,7 @@ export const zhCN: Messages = {
       Idle: "空闲（不接新来电）",
     } as Record<string, string>,
     changeStatus: "更改状态",
-    statusButton: (status: string) => `状态：${status}。更改状态`,
+    statusPrefix: "状态：",
     goReady: "示闲",
     goOnDemand: "按需示闲",
     breakHeading: "示忙",

@@ -18,10 +18,8 @@ export function Keypad({ onKey, label }: { onKey: (key: string) => void; label: 
   return (
     <div class="keypad" role="group" aria-label={label}>
       {KEYS.map(([key, letters]) => (
-        <button type="button" key={key} class="key" aria-label={key} onClick={() => onKey(key)}>
-          <span class="key-digit" aria-hidden="true">
-            {key}
-          </span>
+        <button type="button" key={key} class="key" onClick={() => onKey(key)}>
+          <span class="key-digit">{key}</span>
           <span class="key-letters" aria-hidden="true">
             {letters}
           </span>

@@ -30,7 +30,7 @@ export function Popover({ label, icon, children, align = "end" }: { label: strin
         }
       }}
     >
-      <button type="button" ref={button} class="icon-button" aria-label={label} title={label} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+      <button type="button" ref={button} class="icon-button" aria-label={label} title={label} aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => setOpen(!open)}>
         {icon}
       </button>
       {open && (
