@@ -266,3 +266,34 @@ test("a sign-out made elsewhere shows at once; the menu then offers to sign in t
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
   expect((await platformView.agentState("1001")).status).toBe("On Break");
 });
+
+test("in a bar 800 px wide, nothing covers a call's controls or Sign out: answer, hang up and finish after-call work by mouse", async ({ newParty, platform }) => {
+  const alice = await agent(newParty, "agent1", "1001", 440, { layout: "bar", viewport: { width: 800, height: 56 } });
+  const page = alice.page;
+  /** Every control of the bar's middle lies within the window and left of the language and Sign out. */
+  const nothingOverlaps = async (what: string) => {
+    const boxes = await page.evaluate(() => {
+      const right = document.querySelector(".shell-actions")!.getBoundingClientRect().left;
+      return [...document.querySelectorAll<HTMLElement>(".bar-regions button, .bar-regions input")]
+        .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().width > 1)
+        .map((el) => ({ name: el.getAttribute("aria-label") || el.textContent || el.getAttribute("placeholder") || el.tagName, end: Math.round(el.getBoundingClientRect().right), right: Math.round(right) }));
+    });
+    expect(boxes.length, what).toBeGreaterThan(2);
+    expect(boxes.filter((b) => b.end > b.right), `${what}: controls under the language and Sign out`).toEqual([]);
+  };
+  await goReady(page);
+  await nothingOverlaps("ready");
+  await queueCaller(platform.url, { number: "5550188", name: "Nora Narrow", toneHz: 660 });
+  await nothingOverlaps("ringing");
+  // A click lands only on a control nothing covers.
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(660, "agent1 hears the customer");
+  await nothingOverlaps("in the call");
+  await alice.card().getByRole("button", { name: "Hang up" }).click();
+  const wrapUp = page.getByTestId("wrap-up");
+  await nothingOverlaps("after-call work");
+  await wrapUp.getByRole("button", { name: "Done" }).click();
+  await expect(wrapUp).toBeHidden();
+  await expect(statusOf(page)).toHaveAttribute("data-status", "Available");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});

@@ -14,6 +14,7 @@ export function LanguageSwitch() {
       <GlobeIcon />
       <select
         id={id}
+        title={t.value.language.label}
         value={language.value}
         onChange={(e) => settingsStore.getState().change({ language: (e.currentTarget.value as Language) || "" })}
       >

@@ -25,7 +25,7 @@ function BarPhone() {
       <Popover label={m.devices} icon={<HeadsetIcon />}>
         <DevicesPanel />
       </Popover>
-      <Popover label={m.settings} icon={<SettingsIcon />}>
+      <Popover label={m.settings} icon={<SettingsIcon />} class="phone-settings">
         <PhoneSettingsPanel />
       </Popover>
     </div>

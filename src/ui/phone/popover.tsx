@@ -5,7 +5,19 @@ import { useEffect, useId, useRef, useState } from "preact/hooks";
  * A button that opens a panel under it (the bar has no room for panels in line). Escape or a
  * click elsewhere closes it, and Escape gives the focus back to the button.
  */
-export function Popover({ label, icon, children, align = "end" }: { label: string; icon: JSX.Element; children: ComponentChildren; align?: "start" | "end" }) {
+export function Popover({
+  label,
+  icon,
+  children,
+  align = "end",
+  class: className,
+}: {
+  label: string;
+  icon: JSX.Element;
+  children: ComponentChildren;
+  align?: "start" | "end";
+  class?: string;
+}) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -20,7 +32,7 @@ export function Popover({ label, icon, children, align = "end" }: { label: strin
   }, [open]);
   return (
     <div
-      class="popover"
+      class={className ? `popover ${className}` : "popover"}
       ref={root}
       onKeyDown={(e) => {
         if (e.key === "Escape" && open) {

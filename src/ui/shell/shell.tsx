@@ -31,6 +31,7 @@ function SignOutButton() {
     <button
       type="button"
       class="secondary sign-out"
+      title={busy ? t.value.shell.signingOut : t.value.shell.signOut}
       aria-disabled={busy || undefined}
       data-busy={busy || undefined}
       onClick={() => {
