@@ -308,11 +308,10 @@ for (const { layout, viewport } of narrowFrames) {
     await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
     await alice.hears(660, "agent1 hears the customer");
     await expectNothingCut(page, "in the call");
-    if (layout === "side") {
-      await alice.card().getByRole("button", { name: "Transfer" }).click();
-      await expectNothingCut(page, "transfer panel");
-      await page.keyboard.press("Escape");
-    }
+    await alice.card().getByRole("button", { name: "Transfer" }).click();
+    await expect(page.getByRole("button", { name: "Three-way" })).toBeVisible();
+    await expectNothingCut(page, "transfer panel");
+    await page.keyboard.press("Escape");
     await alice.card().getByRole("button", { name: "Hang up" }).click();
     const wrapUp = page.getByTestId("wrap-up");
     await expect(wrapUp).toBeVisible();
