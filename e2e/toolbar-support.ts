@@ -75,11 +75,15 @@ export async function admin(baseUrl: string) {
       )!,
     /** A call-center function as the administrator (`POST /api/cc/ccc/<func>`). */
     cc: (func: string, body: Record<string, unknown>) => call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, body),
-    /** Changes a user's agent_info (delays, wrap-up time) for the next offers. */
-    setAgentInfo: async (login: string, info: Record<string, string>) => {
+    /**
+     * Changes a user's agent_info (delays, wrap-up time) for the next offers; returns the values
+     * it replaced, for the test to put back: tests of a file share the platform.
+     */
+    setAgentInfo: async (login: string, info: Record<string, string>): Promise<Record<string, string>> => {
       const users = await call<{ data: { id: string | number; agent_info: Record<string, string> }[] }>("GET", `/api/users?login=${login}`);
       const user = users.data[0]!;
       await call("PUT", `/api/users/${user.id}`, { agent_info: { ...user.agent_info, ...info } });
+      return Object.fromEntries(Object.keys(info).map((key) => [key, String(user.agent_info[key] ?? "")]));
     },
   };
 }
