@@ -201,14 +201,21 @@ export class CdrStore {
   }
 
   private scope(extensions: string[] | undefined): { sql: string; args: unknown[] } {
-    if (!extensions) return { sql: "", args: [] };
-    if (extensions.length === 0) return { sql: "0", args: [] };
-    const marks = extensions.map(() => "?").join(", ");
-    return {
-      sql: `(extn IN (${marks}) OR caller_id_number IN (${marks}) OR destination_number IN (${marks}))`,
-      args: [...extensions, ...extensions, ...extensions],
-    };
+    return extensions ? extensionScope(extensions) : { sql: "", args: [] };
   }
+}
+
+/**
+ * The condition (over `cdrs`) that a record concerns one of these extensions: the leg's own
+ * extension, or one of them as caller or destination. Who may read a record is decided by it.
+ */
+export function extensionScope(extensions: string[]): { sql: string; args: unknown[] } {
+  if (extensions.length === 0) return { sql: "0", args: [] };
+  const marks = extensions.map(() => "?").join(", ");
+  return {
+    sql: `(extn IN (${marks}) OR caller_id_number IN (${marks}) OR destination_number IN (${marks}))`,
+    args: [...extensions, ...extensions, ...extensions],
+  };
 }
 
 function dayStamp(d: Date): string {
