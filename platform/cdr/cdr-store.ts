@@ -52,6 +52,10 @@ export interface CdrQuery {
   endBillsec?: number;
   /** Records of the last N days (counted from the start of the day N-1 days ago). */
   lastDays?: number;
+  /** Only legs of calls through this call-center queue (by its id): those whose cc_queue names it. */
+  queueId?: number;
+  /** Only legs of this dialplan context. */
+  context?: string;
   /** Only legs of these extensions, or with one of them as caller or destination. */
   extensions?: string[];
   page: number;
@@ -158,6 +162,14 @@ export class CdrStore {
     if (q.endBillsec !== undefined) {
       where.push("billsec <= ?");
       args.push(q.endBillsec);
+    }
+    if (q.queueId !== undefined) {
+      where.push("json_extract(variables, '$.cc_queue') = (SELECT name FROM queues WHERE id = ?)");
+      args.push(q.queueId);
+    }
+    if (q.context !== undefined) {
+      where.push("context = ?");
+      args.push(q.context);
     }
     const scope = this.scope(q.extensions);
     if (scope.sql) {

@@ -171,6 +171,10 @@ describe("/api/cdrs", () => {
     expect(billed.data.every((r) => r.billsec >= 1)).toBe(true);
     expect((await list("destNumber=55510800&endBillsec=0")).rowCount).toBe(0);
     expect((await list("cidNumber=1001&endBillsec=0")).data.every((r) => r.billsec === 0)).toBe(true);
+    const inContext = await list(`contextValue=${a.context}&perPage=1000`);
+    expect(inContext.data.map((r) => r.uuid)).toContain(a.uuid);
+    expect(inContext.data.every((r) => r.context === a.context)).toBe(true);
+    expect((await list("contextValue=no-such-context")).rowCount).toBe(0);
 
     const today = timestamp().slice(0, 10);
     const all = await list(`startDate=${today}&endDate=${today}&perPage=1000`);
