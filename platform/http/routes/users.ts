@@ -159,19 +159,20 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const rows = db
       .prepare(`SELECT * FROM users ${whereSql} ORDER BY ${sortField} ${order}, id ASC LIMIT ? OFFSET ?`)
       .all(...args, perPage, (page - 1) * perPage) as UserRow[];
-    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map(userJson) };
+    const viewer = principalOf(req).user;
+    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map((r) => userJson(r, viewer)) };
   });
 
   app.get("/api/users/info", async (req) => {
     const p = principalOf(req);
-    return { ...userJson(p.user), currentAuthority: authorityOf(p.user) };
+    return { ...userJson(p.user, p.user), currentAuthority: authorityOf(p.user) };
   });
 
   app.get("/api/users/total", async () => {
     return { count: (db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n };
   });
 
-  app.get<{ Params: { id: string } }>("/api/users/:id", async (req) => userJson(userOr404(req.params.id)));
+  app.get<{ Params: { id: string } }>("/api/users/:id", async (req) => userJson(userOr404(req.params.id), principalOf(req).user));
 
   app.get<{ Params: { id: string } }>("/api/users/:id/extensions", async (req) => {
     const p = principalOf(req);
