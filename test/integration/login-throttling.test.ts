@@ -76,6 +76,16 @@ describe("lock after 5 failed sign-ins (captcha option off)", () => {
     expect(res.status).toBe(403);
   });
 
+  it("counts guesses sent all at once one by one: the fifth locks, the rest find the user locked", async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => p.signIn("supervisor", WRONG)));
+    expect(answers.every((a) => a.status === 403)).toBe(true);
+    expect(answers.map((a) => a.body.attempts_left).filter((n) => n !== undefined).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.filter((a) => a.body.locked)).toHaveLength(4);
+    const record = await p.call<{ is_locked: number; login_attempts: number }>("GET", `/api/users/${p.userId("supervisor")}`, { token: admin });
+    expect(record.body).toMatchObject({ is_locked: 1, login_attempts: 5 });
+    expect((await p.signIn("supervisor")).body).toMatchObject({ locked: true });
+  });
+
   it("starts counting again after a successful sign-in", async () => {
     for (let i = 0; i < 3; i++) expect((await p.signIn("agent4", WRONG)).status).toBe(403);
     expect((await p.signIn("agent4")).status).toBe(200);
