@@ -134,7 +134,8 @@ export class AuthService {
     if (!(await verifyPassword(password, user.password_hash))) {
       const attempts = user.login_attempts + 1;
       if (attempts >= LOCK_AFTER_FAILURES) {
-        const until = timestamp(new Date(now.getTime() + this.options.lockSeconds * 1000));
+        // Rounded up to the whole second the timestamp shows, so the lock lasts at least lockSeconds.
+        const until = timestamp(new Date(Math.ceil((now.getTime() + this.options.lockSeconds * 1000) / 1000) * 1000));
         this.users.updateUser(user.id, {
           login_attempts: attempts,
           is_locked: 1,
