@@ -131,10 +131,10 @@ interface BenchAgent {
 }
 
 /** Adds agents with extensions 2001, 2002, ... and tiers in a queue `bench`. */
-function addAgents(platform: Platform, from: number, count: number): BenchAgent[] {
+async function addAgents(platform: Platform, from: number, count: number): Promise<BenchAgent[]> {
   const { db, users } = platform.ctx;
   const domain = users.defaultDomain();
-  const hash = hashPassword(BENCH_PASSWORD);
+  const hash = await hashPassword(BENCH_PASSWORD);
   let queue = db.prepare("SELECT id FROM queues WHERE name = 'bench'").get() as { id: number } | undefined;
   if (!queue) {
     const info = db.prepare("INSERT INTO queues (name, description, strategy) VALUES ('bench', 'Benchmark', 'longest-idle-agent')").run();
@@ -195,7 +195,7 @@ async function capacity(platform: Platform): Promise<void> {
   let sustained = 0;
   try {
     while (agents.length + STEP <= MAX_CALLS) {
-      const added = addAgents(platform, agents.length, STEP);
+      const added = await addAgents(platform, agents.length, STEP);
       await phones.request({ op: "start", url: platform.url, domain, phones: added.map((a) => ({ extension: a.extension, password: BENCH_PASSWORD, tone: a.tone })) });
       for (const a of added) {
         const agent = engine.agent(a.extension)!;

@@ -150,12 +150,16 @@ async function main(): Promise<void> {
     perCallAtLimit = result.perCall;
   }
   console.log("");
-  if (sustained === 0) console.log(`result: not even ${STEP} calls kept the cadence within ${BUDGET * 100} %`);
+  // The ramp stopped at a step that missed the budget, or ran out of steps at --max.
+  const limitFound = sustained < calls.length;
+  if (calls.length === 0) console.log(`result: nothing measured: --max ${MAX_CALLS} is below one step of ${STEP} calls`);
+  else if (sustained === 0) console.log(`result: not even ${STEP} calls kept the cadence within ${BUDGET * 100} %`);
   else
     console.log(
-      `result: ${sustained} concurrent phone-to-phone calls through the switch (${sustained * 2} media legs in the platform) ` +
+      `result: ${limitFound ? "" : "at least "}${sustained} concurrent phone-to-phone calls through the switch (${sustained * 2} media legs in the platform) ` +
         `with the clock missing <= ${BUDGET * 100} % of 10 ms frames; platform CPU per call ${perCallAtLimit.toFixed(1)} ms per second = ` +
-        `${(perCallAtLimit / 10).toFixed(2)} % of one core (signalling, media, mixing)`,
+        `${(perCallAtLimit / 10).toFixed(2)} % of one core (signalling, media, mixing)` +
+        (limitFound ? "" : `; the ramp reached --max ${MAX_CALLS} within the budget, raise --max to find the limit`),
     );
 }
 

@@ -1,18 +1,35 @@
-import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { randomBytes, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
 
-/** User passwords are stored as scrypt hashes: `scrypt$<salt hex>$<hash hex>`. */
-export function hashPassword(password: string): string {
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+const KEY_LENGTH = 32;
+
+/**
+ * User passwords are stored as scrypt hashes: `scrypt$<salt hex>$<hash hex>`. Hashing takes tens
+ * of milliseconds of CPU, so it runs on libuv's thread pool: on the event loop it would stall the
+ * media clock and every live call's audio.
+ */
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, 32);
-  return `scrypt$${salt.toString("hex")}$${hash.toString("hex")}`;
+  return encode(salt, await scryptAsync(password, salt, KEY_LENGTH));
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
+/** hashPassword blocking the event loop: only for filling a new database at start-up, before any call. */
+export function hashPasswordAtStartup(password: string): string {
+  const salt = randomBytes(16);
+  return encode(salt, scryptSync(password, salt, KEY_LENGTH));
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, saltHex, hashHex] = stored.split("$");
   if (scheme !== "scrypt" || !saltHex || !hashHex) return false;
   const expected = Buffer.from(hashHex, "hex");
-  const actual = scryptSync(password, Buffer.from(saltHex, "hex"), expected.length);
+  const actual = await scryptAsync(password, Buffer.from(saltHex, "hex"), expected.length);
   return timingSafeEqual(expected, actual);
+}
+
+function encode(salt: Buffer, hash: Buffer): string {
+  return `scrypt$${salt.toString("hex")}$${hash.toString("hex")}`;
 }
 
 /**

@@ -68,6 +68,8 @@ export class AuthService {
   /** Extension tokens issued as JWTs, kept so that SIP digest can try them as passwords. */
   private readonly extensionJwts = new Map<string, { extensionId: number; expiresAt: number }>();
   private readonly secret = randomBytes(32);
+  /** Per login, the end of the password sign-ins under way (see oneAtATime). */
+  private readonly passwordLogins = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -84,8 +86,30 @@ export class AuthService {
     if (req.dev_key !== undefined && req.password === undefined) return this.loginWithDevKey(req.dev_key, req.login, wantsJwt);
     if (req.login === undefined) throw fail(400, "missing required field 'login'");
     if (req.password === undefined) throw fail(400, "missing required field 'password' (or 'dev_key')");
+    const { login, password, captcha_str } = req;
+    return this.oneAtATime(login, () => this.passwordLogin(login, password, captcha_str, wantsJwt));
+  }
 
-    const user = this.users.byLogin(req.login);
+  /**
+   * Runs the password sign-ins of one login one after another. A password is checked off the
+   * event loop (scrypt on the thread pool); side by side, guesses would all read the same count
+   * of failures and get past the captcha and the lock together.
+   */
+  private oneAtATime<T>(login: string, work: () => Promise<T>): Promise<T> {
+    const turn = (this.passwordLogins.get(login) ?? Promise.resolve()).then(work);
+    const done = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.passwordLogins.set(login, done);
+    void done.then(() => {
+      if (this.passwordLogins.get(login) === done) this.passwordLogins.delete(login);
+    });
+    return turn;
+  }
+
+  private async passwordLogin(login: string, password: string, captcha: string | undefined, wantsJwt: boolean) {
+    const user = this.users.byLogin(login);
     const now = new Date();
     if (!user) throw fail(403, "Wrong username or password");
     if (user.is_locked) {
@@ -101,16 +125,17 @@ export class AuthService {
 
     const captchaNeeded = this.options.captcha && user.login_attempts >= CAPTCHA_AFTER_FAILURES;
     if (captchaNeeded) {
-      if (!req.captcha_str) throw fail(403, "Captcha required", { captcha_required: true });
-      if (!this.captchas.check(user.login, req.captcha_str)) {
+      if (!captcha) throw fail(403, "Captcha required", { captcha_required: true });
+      if (!this.captchas.check(user.login, captcha)) {
         throw fail(403, "Wrong captcha", { captcha_required: true });
       }
     }
 
-    if (!verifyPassword(req.password, user.password_hash)) {
+    if (!(await verifyPassword(password, user.password_hash))) {
       const attempts = user.login_attempts + 1;
       if (attempts >= LOCK_AFTER_FAILURES) {
-        const until = timestamp(new Date(now.getTime() + this.options.lockSeconds * 1000));
+        // Rounded up to the whole second the timestamp shows, so the lock lasts at least lockSeconds.
+        const until = timestamp(new Date(Math.ceil((now.getTime() + this.options.lockSeconds * 1000) / 1000) * 1000));
         this.users.updateUser(user.id, {
           login_attempts: attempts,
           is_locked: 1,

@@ -17,7 +17,7 @@ const listQuery = {
     destNumber: { type: "string", maxLength: 64 },
     startBillsec: { type: "integer", minimum: 0 },
     endBillsec: { type: "integer", minimum: 0 },
-    groupValue: { type: "string", maxLength: 64 },
+    groupValue: { type: "integer" },
     contextValue: { type: "string", maxLength: 64 },
     page: { type: "integer", minimum: 1 },
     perPage: { type: "integer", minimum: 1, maximum: 1000 },
@@ -44,7 +44,8 @@ interface ListQuery {
   destNumber?: string;
   startBillsec?: number;
   endBillsec?: number;
-  groupValue?: string;
+  groupValue?: number;
+  contextValue?: string;
   page?: number;
   perPage?: number;
   last?: number;
@@ -54,7 +55,8 @@ const DEFAULT_PER_PAGE = 20;
 
 /**
  * Call records (spec: Call records). An administrator reads every record; anyone else the
- * records of their own extensions (as caller, callee or the leg's extension).
+ * records of their own extensions (as caller, callee or the leg's extension). A group is a
+ * call-center queue (as in ccLogin), so `groupValue` is a queue id: the legs of that queue's calls.
  */
 export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const scopeOf = (req: FastifyRequest): string[] | undefined => {
@@ -78,6 +80,8 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
       ...(q.startBillsec !== undefined ? { startBillsec: q.startBillsec } : {}),
       ...(q.endBillsec !== undefined ? { endBillsec: q.endBillsec } : {}),
       ...(q.last !== undefined ? { lastDays: q.last } : {}),
+      ...(q.groupValue !== undefined ? { queueId: q.groupValue } : {}),
+      ...(q.contextValue ? { context: q.contextValue } : {}),
       ...(scopeOf(req) ? { extensions: scopeOf(req)! } : {}),
       page,
       perPage,

@@ -52,6 +52,10 @@ export interface CdrQuery {
   endBillsec?: number;
   /** Records of the last N days (counted from the start of the day N-1 days ago). */
   lastDays?: number;
+  /** Only legs of calls through this call-center queue (by its id): those whose cc_queue names it. */
+  queueId?: number;
+  /** Only legs of this dialplan context. */
+  context?: string;
   /** Only legs of these extensions, or with one of them as caller or destination. */
   extensions?: string[];
   page: number;
@@ -159,6 +163,14 @@ export class CdrStore {
       where.push("billsec <= ?");
       args.push(q.endBillsec);
     }
+    if (q.queueId !== undefined) {
+      where.push("json_extract(variables, '$.cc_queue') = (SELECT name FROM queues WHERE id = ?)");
+      args.push(q.queueId);
+    }
+    if (q.context !== undefined) {
+      where.push("context = ?");
+      args.push(q.context);
+    }
     const scope = this.scope(q.extensions);
     if (scope.sql) {
       where.push(scope.sql);
@@ -201,14 +213,21 @@ export class CdrStore {
   }
 
   private scope(extensions: string[] | undefined): { sql: string; args: unknown[] } {
-    if (!extensions) return { sql: "", args: [] };
-    if (extensions.length === 0) return { sql: "0", args: [] };
-    const marks = extensions.map(() => "?").join(", ");
-    return {
-      sql: `(extn IN (${marks}) OR caller_id_number IN (${marks}) OR destination_number IN (${marks}))`,
-      args: [...extensions, ...extensions, ...extensions],
-    };
+    return extensions ? extensionScope(extensions) : { sql: "", args: [] };
   }
+}
+
+/**
+ * The condition (over `cdrs`) that a record concerns one of these extensions: the leg's own
+ * extension, or one of them as caller or destination. Who may read a record is decided by it.
+ */
+export function extensionScope(extensions: string[]): { sql: string; args: unknown[] } {
+  if (extensions.length === 0) return { sql: "0", args: [] };
+  const marks = extensions.map(() => "?").join(", ");
+  return {
+    sql: `(extn IN (${marks}) OR caller_id_number IN (${marks}) OR destination_number IN (${marks}))`,
+    args: [...extensions, ...extensions, ...extensions],
+  };
 }
 
 function dayStamp(d: Date): string {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../context";
 import { principalOf } from "../http/app";
 import { envelope, fail } from "../http/errors";
-import { mediaFileJson, type MediaFileRow } from "./media-files";
+import { mediaFileJson, type MediaFileReader, type MediaFileRow } from "./media-files";
 
 const TYPES = ["SYSTEM", "UPLOAD", "RECORD", "SCRIPT", "DATABASE", "ASR", "VOICEMAIL", "TTS", "PDF", "FAX", "CONFERENCE"];
 
@@ -28,13 +28,19 @@ function parseFile(file: string): { id: number; ext?: string } {
 
 /**
  * Media files (spec document 2: Media files) as far as the platform makes them: call recordings,
- * type RECORD. An administrator sees every file; a user the files they own (recordings of calls
- * of their extensions).
+ * type RECORD. An administrator reads every file; a user the files they own and the recordings of
+ * calls their extensions took part in. Only the owner or an administrator deletes one.
  */
 export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  const owned = (req: FastifyRequest, row: MediaFileRow | undefined): MediaFileRow => {
+  /** Undefined for an administrator, who reads everything. */
+  const readerOf = (req: FastifyRequest): MediaFileReader | undefined => {
     const p = principalOf(req);
-    if (!row || (!p.user.is_admin && row.user_id !== p.user.id)) throw fail(404, "Media File Does Not Exist");
+    if (p.user.is_admin) return undefined;
+    return { userId: p.user.id, extensions: ctx.users.extensionsOf(p.user.id).map((e) => e.extn) };
+  };
+  const readable = (req: FastifyRequest, row: MediaFileRow | undefined): MediaFileRow => {
+    const reader = readerOf(req);
+    if (!row || (reader && !ctx.mediaFiles.isReadable(row.id, reader))) throw fail(404, "Media File Does Not Exist");
     return row;
   };
 
@@ -43,7 +49,7 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
     { schema: { querystring: listQuery } },
     async (req) => {
       const q = req.query;
-      const p = principalOf(req);
+      const reader = readerOf(req);
       const types = [...(q.type ? [q.type] : []), ...(q.types ? q.types.split(",").map((t) => t.trim()).filter(Boolean) : [])];
       const unknown = types.find((t) => !TYPES.includes(t.toUpperCase()));
       if (unknown) throw fail(400, `field 'type' in query must be one of ${TYPES.join(", ")}, not '${unknown}'`);
@@ -52,7 +58,7 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
       const { rowCount, rows } = ctx.mediaFiles.list({
         ...(q.uuid ? { uuid: q.uuid } : {}),
         ...(types.length ? { types: types.map((t) => t.toUpperCase()) } : {}),
-        ...(p.user.is_admin ? {} : { userId: p.user.id }),
+        ...(reader ? { reader } : {}),
         page,
         perPage,
       });
@@ -61,12 +67,12 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
   );
 
   app.get<{ Params: { uuid: string } }>("/api/media_files/uuid/:uuid", async (req) =>
-    mediaFileJson(owned(req, ctx.mediaFiles.byChannel(req.params.uuid))),
+    mediaFileJson(readable(req, ctx.mediaFiles.byChannel(req.params.uuid))),
   );
 
   app.get<{ Params: { file: string } }>("/api/media_files/:file", async (req, reply) => {
     const { id, ext } = parseFile(req.params.file);
-    const row = owned(req, ctx.mediaFiles.byId(id));
+    const row = readable(req, ctx.mediaFiles.byId(id));
     if (ext === undefined) return mediaFileJson(row);
     if (ext.toLowerCase() !== row.ext.toLowerCase() || !existsSync(row.abs_path)) throw fail(404, "Media File Does Not Exist");
     return reply
@@ -77,7 +83,9 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
 
   app.delete<{ Params: { file: string } }>("/api/media_files/:file", async (req) => {
     const { id } = parseFile(req.params.file);
-    owned(req, ctx.mediaFiles.byId(id));
+    const row = readable(req, ctx.mediaFiles.byId(id));
+    const p = principalOf(req);
+    if (!p.user.is_admin && row.user_id !== p.user.id) throw fail(403, "no permission: only the recording's owner or an administrator may delete it");
     ctx.mediaFiles.delete(id);
     return envelope(String(id));
   });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { Db } from "../store/db";
 import { timestamp } from "../store/db";
+import { extensionScope } from "./cdr-store";
 
 export interface MediaFileRow {
   id: number;
@@ -33,11 +34,17 @@ export interface MediaFileRow {
   deleted_at: string;
 }
 
+/** A user who is not an administrator, with the extension numbers they own. */
+export interface MediaFileReader {
+  userId: number;
+  extensions: string[];
+}
+
 export interface MediaFileQuery {
   uuid?: string;
   types?: string[];
-  /** Only files owned by this user. */
-  userId?: number;
+  /** Only files this user may read. */
+  reader?: MediaFileReader;
   page: number;
   perPage: number;
 }
@@ -116,6 +123,12 @@ export class MediaFileStore {
     return this.db.prepare("SELECT * FROM media_files WHERE channel_uuid = ? ORDER BY id LIMIT 1").get(uuid) as MediaFileRow | undefined;
   }
 
+  /** Whether the user may read this file (see readable()). */
+  isReadable(id: number, reader: MediaFileReader): boolean {
+    const readable = this.readable(reader);
+    return this.db.prepare(`SELECT 1 FROM media_files WHERE id = ? AND ${readable.sql}`).get(id, ...readable.args) !== undefined;
+  }
+
   list(q: MediaFileQuery): { rowCount: number; rows: MediaFileRow[] } {
     const where: string[] = [];
     const args: unknown[] = [];
@@ -127,9 +140,10 @@ export class MediaFileStore {
       where.push(`type IN (${q.types.map(() => "?").join(", ")})`);
       args.push(...q.types);
     }
-    if (q.userId !== undefined) {
-      where.push("user_id = ?");
-      args.push(q.userId);
+    if (q.reader) {
+      const readable = this.readable(q.reader);
+      where.push(readable.sql);
+      args.push(...readable.args);
     }
     const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const rowCount = (this.db.prepare(`SELECT COUNT(*) AS n FROM media_files ${whereSql}`).get(...args) as { n: number }).n;
@@ -137,6 +151,18 @@ export class MediaFileStore {
       .prepare(`SELECT * FROM media_files ${whereSql} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(...args, q.perPage, (q.page - 1) * q.perPage) as MediaFileRow[];
     return { rowCount, rows };
+  }
+
+  /**
+   * Files a user may read: those they own, and the recordings named by a call record they may
+   * read (one of their extensions took part in the call), so that every party can play it.
+   */
+  private readable(reader: MediaFileReader): { sql: string; args: unknown[] } {
+    const calls = extensionScope(reader.extensions);
+    return {
+      sql: `(user_id = ? OR id IN (SELECT media_file_id FROM cdrs WHERE media_file_id IS NOT NULL AND ${calls.sql}))`,
+      args: [reader.userId, ...calls.args],
+    };
   }
 
   /** Deletes the row and its file; the call records that named it keep their paths as history. */

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { hashPassword } from "../auth/passwords";
+import { hashPasswordAtStartup } from "../auth/passwords";
 import type { Db } from "./db";
 import { timestamp } from "./db";
 import { DEFAULT_AGENT_INFO, UserStore } from "./users";
@@ -40,7 +40,7 @@ export function seedDemoData(db: Db, data: DemoData): void {
   db.transaction(() => {
     db.prepare("INSERT INTO domains (name, created_at) VALUES (?, ?)").run(data.domain, now);
     // One hash for all demo users keeps the first start fast; each user still gets its own row.
-    const passwordHash = hashPassword(data.password);
+    const passwordHash = hashPasswordAtStartup(data.password);
     for (const u of data.users) {
       const userId = users.insertUser({
         login: u.login,

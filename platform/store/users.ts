@@ -99,8 +99,12 @@ export const USER_WRITABLE_FIELDS = [
 
 export type UserWritableField = (typeof USER_WRITABLE_FIELDS)[number];
 
-/** The user object as the API shows it: no password material, agent_info as an object. */
-export function userJson(row: UserRow) {
+/**
+ * The user object as the API shows it to `viewer`: no password material, agent_info as an object.
+ * The voicemail password only to the user themselves and administrators. `is_super` as the spec
+ * shows it: the string '1' when set (administrators are created so), else 0.
+ */
+export function userJson(row: UserRow, viewer: Pick<UserRow, "id" | "is_admin">) {
   return {
     id: String(row.id),
     login: row.login,
@@ -110,6 +114,7 @@ export function userJson(row: UserRow) {
     cid_number: row.cid_number,
     context: row.context,
     domain: row.domain,
+    ...(viewer.is_admin || viewer.id === row.id ? { vm_password: row.vm_password } : {}),
     email: row.email,
     type: row.type,
     tel: row.tel,
@@ -117,7 +122,7 @@ export function userJson(row: UserRow) {
     disabled: row.disabled,
     agent_info: parseAgentInfo(row.agent_info),
     tel_enabled: row.tel_enabled,
-    is_super: row.is_super,
+    is_super: row.is_super ? ("1" as const) : 0,
     is_admin: row.is_admin,
     extn_id: row.extn_id,
     login_attempts: row.login_attempts,

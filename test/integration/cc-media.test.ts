@@ -134,11 +134,24 @@ describe("queue calls", () => {
     expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100", cid_name: "Carla Customer", customer_uuid: c.uuid } });
     expect(await report(c)).toMatchObject({ state: "talking", agent: "1001" });
 
+    const supportId = (await agentState("1001")).queue_id;
     await ringing.hangup();
     const cdr = await f.cdr(c.uuid);
     expect(cdr.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "member" });
     const agentLeg = await f.cdr(callID);
     expect(agentLeg.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "agent" });
+
+    // The group of /api/cdrs is the queue (agent_state's queue_id): its calls' legs, and only those.
+    const records = async (query: string) => f.get<{ rowCount: number; data: { uuid: string; variables: Record<string, string> }[] }>(`/api/cdrs?${query}`);
+    const group = (await records(`groupValue=${supportId}&perPage=1000`)).body;
+    expect(group.data.map((r) => r.uuid)).toEqual(expect.arrayContaining([c.uuid, callID]));
+    expect(group.data.every((r) => r.variables.cc_queue === "support")).toBe(true);
+    const sales = f.ctx.db.prepare("SELECT id FROM queues WHERE name = 'sales'").get() as { id: number };
+    expect((await records(`groupValue=${sales.id}&perPage=1000`)).body.data.map((r) => r.uuid)).not.toContain(c.uuid);
+    expect((await records("groupValue=9999")).body).toMatchObject({ rowCount: 0, data: [] });
+    const bad = await f.get<{ text: string }>("/api/cdrs?groupValue=support");
+    expect(bad.status).toBe(400);
+    expect(bad.body.text).toBe("field 'groupValue' in query must be integer");
   });
 
   it("go to the agent idle longest", async () => {

@@ -111,6 +111,17 @@ describe("developer keys", () => {
     expect(listed).toMatchObject({ description: "after", enabled: 0 });
   });
 
+  it("takes enabled as a number or a numeric string, as the spec types it", async () => {
+    const key = await create(agent1, agent1Id, "numeric");
+    const put = (enabled: unknown) => p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { enabled } });
+    expect((await put("0")).body.data.enabled).toBe(0);
+    expect(await works(key.k)).toBe(false);
+    expect((await put("1")).body.data.enabled).toBe(1);
+    expect(await works(key.k)).toBe(true);
+    expect((await put(0)).body.data.enabled).toBe(0);
+    expect((await put(1)).body.data.enabled).toBe(1);
+  });
+
   it("answers 406 'Missing Args' for an update without fields and for a non-numeric id", async () => {
     const key = await create(agent1, agent1Id);
     const empty = await p.call("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: {} });
@@ -126,9 +137,11 @@ describe("developer keys", () => {
   it("refuses a wrongly typed or unknown field with 400 naming it, and changes nothing", async () => {
     const key = await create(agent1, agent1Id, "typed");
     const before = p.snapshot();
-    const wrongType = await p.call<{ text: string }>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { enabled: "off" } });
-    expect(wrongType.status).toBe(400);
-    expect(wrongType.body.text).toContain("'enabled'");
+    for (const enabled of ["off", "2", 2, true, "", null]) {
+      const wrongType = await p.call<{ text: string }>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { enabled } });
+      expect(wrongType.status, JSON.stringify(enabled)).toBe(400);
+      expect(wrongType.body.text).toContain("'enabled'");
+    }
     const unknown = await p.call<{ text: string }>("PUT", `${keys(agent1Id)}/${key.id}`, {
       token: agent1,
       body: { description: "x", k: "my-own-key" },

@@ -75,10 +75,12 @@ describe("recordings", () => {
       expect(file!.duration).toBeGreaterThanOrEqual(1);
       expect((await f.get<MediaFileJson>(`/api/media_files/${file!.id}`)).body.id).toBe(file!.id);
 
-      const res = await fetch(`${f.platform.url}/api/media_files/${file!.id}.wav`, { headers: { "X-XTRA-AUTH-ID": await f.platform.token("admin") } });
+      const download = (token: string) => fetch(`${f.platform.url}/api/media_files/${file!.id}.wav`, { headers: { "X-XTRA-AUTH-ID": token } });
+      const res = await download(await f.platform.token("admin"));
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("audio/wav");
-      const wav = parseWav(Buffer.from(await res.arrayBuffer()));
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const wav = parseWav(bytes);
       expect(wav.sampleRate).toBe(48000);
       expect(wav.channels).toHaveLength(2);
       expect(wav.truncatedHeader).toBe(false);
@@ -89,12 +91,28 @@ describe("recordings", () => {
       expect(tonesIn(wav.channels[1]!, end - 1.2)).toContainEqual(expect.closeTo(440, 0));
       expect(file!.file_size).toBe(44 + wav.channels[0]!.length * 4);
 
-      // An agent sees their own recordings; others do not.
+      // The owner (bob, whose extension records) and the other party (alice) read the recording;
+      // someone who was not in the call does not.
       const agent2 = await f.platform.token("agent2");
       const own = await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent2 });
       expect(own.body.data.map((m) => m.id)).toContain(file!.id);
+      const agent1 = await f.platform.token("agent1");
+      const theirs = await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent1 });
+      expect(theirs.body.data.map((m) => m.id)).toContain(file!.id);
+      expect((await f.platform.call<MediaFileJson>("GET", `/api/media_files/${a.media_file_id}`, { token: agent1 })).body.id).toBe(file!.id);
+      const played = await download(agent1);
+      expect(played.status).toBe(200);
+      expect(played.headers.get("content-type")).toBe("audio/wav");
+      expect(Buffer.from(await played.arrayBuffer()).equals(bytes)).toBe(true);
       const agent4 = await f.platform.token("agent4");
       expect((await f.platform.call("GET", `/api/media_files/${file!.id}`, { token: agent4 })).status).toBe(404);
+      expect((await download(agent4)).status).toBe(404);
+      expect((await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent4 })).body.data.map((m) => m.id)).not.toContain(file!.id);
+      // Only the owner or an administrator deletes it: the other party is refused and it stays.
+      const refused = await f.platform.call<{ text: string }>("DELETE", `/api/media_files/${file!.id}`, { token: agent1 });
+      expect(refused.status).toBe(403);
+      expect(refused.body.text).toMatch(/^no permission/);
+      expect((await f.get(`/api/media_files/${file!.id}`)).status).toBe(200);
 
       const deleted = await f.platform.call<{ code: number; data: string }>("DELETE", `/api/media_files/${file!.id}`, {
         token: await f.platform.token("admin"),
@@ -153,6 +171,10 @@ describe("/api/cdrs", () => {
     expect(billed.data.every((r) => r.billsec >= 1)).toBe(true);
     expect((await list("destNumber=55510800&endBillsec=0")).rowCount).toBe(0);
     expect((await list("cidNumber=1001&endBillsec=0")).data.every((r) => r.billsec === 0)).toBe(true);
+    const inContext = await list(`contextValue=${a.context}&perPage=1000`);
+    expect(inContext.data.map((r) => r.uuid)).toContain(a.uuid);
+    expect(inContext.data.every((r) => r.context === a.context)).toBe(true);
+    expect((await list("contextValue=no-such-context")).rowCount).toBe(0);
 
     const today = timestamp().slice(0, 10);
     const all = await list(`startDate=${today}&endDate=${today}&perPage=1000`);

@@ -13,7 +13,7 @@ interface UserJson {
   type: string;
   agent_info: Record<string, unknown>;
   is_admin: number;
-  is_super: number;
+  is_super: number | string;
   extn_id: number | null;
   disabled: number;
   [k: string]: unknown;
@@ -161,7 +161,7 @@ describe("reading users", () => {
     const res = await p.call<UserJson>("GET", "/api/users/info", { token: agent1 });
     expect(res.body).toMatchObject({ id: String(p.userId("agent1")), login: "agent1", currentAuthority: "agent" });
     const a = await p.call<UserJson>("GET", "/api/users/info", { token: admin });
-    expect(a.body).toMatchObject({ login: "admin", is_admin: 1, currentAuthority: "admin" });
+    expect(a.body).toMatchObject({ login: "admin", is_admin: 1, is_super: "1", currentAuthority: "admin" });
   });
 
   it("lists a user's extensions as an array; the SIP password only to administrators", async () => {
@@ -338,6 +338,32 @@ describe("creating, changing and deleting users", () => {
     expect(badDomain.status).toBe(400);
     expect(badDomain.body.text).toContain("elsewhere.example");
     expect(p.snapshot()).toEqual(before);
+  });
+
+  it("creates an administrator with is_super the string '1', as the spec shows it", async () => {
+    const res = await p.call<Envelope<number>>("POST", "/api/users", {
+      token: admin,
+      body: { login: "olga", name: "Olga Admin", password: "Olga@Pass1", is_admin: 1 },
+    });
+    expect(res.status).toBe(200);
+    expect(await get(res.body.data)).toMatchObject({ is_admin: 1, is_super: "1" });
+    expect((await p.call<UserJson>("GET", `/api/users/${res.body.data}`, { token: agent1 })).body.is_super).toBe("1");
+  });
+
+  it("shows the voicemail password to the user and to administrators only", async () => {
+    const id = p.userId("agent3");
+    const agent3 = await p.token("agent3");
+    expect((await p.call("PUT", `/api/users/${id}`, { token: agent3, body: { vm_password: "2468" } })).status).toBe(200);
+    expect((await p.call<UserJson>("GET", `/api/users/${id}`, { token: agent3 })).body.vm_password).toBe("2468");
+    expect((await p.call<UserJson>("GET", "/api/users/info", { token: agent3 })).body.vm_password).toBe("2468");
+    expect((await get(id)).vm_password).toBe("2468");
+    const listed = (await p.call<Paged<UserJson>>("GET", "/api/users", { token: agent3 })).body.data;
+    expect(listed.find((u) => u.login === "agent3")!.vm_password).toBe("2468");
+    expect(listed.filter((u) => u.login !== "agent3").every((u) => !("vm_password" in u))).toBe(true);
+    expect((await p.call<Paged<UserJson>>("GET", "/api/users", { token: admin })).body.data.every((u) => "vm_password" in u)).toBe(true);
+    const asOther = await p.call<UserJson>("GET", `/api/users/${id}`, { token: agent1 });
+    expect(asOther.status).toBe(200);
+    expect(asOther.body).not.toHaveProperty("vm_password");
   });
 
   it("refuses user creation to a non-administrator with 403 'no permission'", async () => {

@@ -22,7 +22,8 @@ const keyBody = {
   properties: {
     action: { type: "string", enum: ["toggle"] },
     description: { type: "string", maxLength: 200 },
-    enabled: { type: "integer", enum: [0, 1] },
+    // The spec's type: "number or numeric string".
+    enabled: { enum: [0, 1, "0", "1"] },
   },
 } as const;
 
@@ -79,7 +80,7 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return db.prepare("SELECT * FROM dev_keys WHERE user_id = ? ORDER BY id").all(userId) as DevKeyRow[];
   });
 
-  app.put<{ Params: { user_id: string; key_id: string }; Body: { action?: "toggle"; description?: string; enabled?: 0 | 1 } }>(
+  app.put<{ Params: { user_id: string; key_id: string }; Body: { action?: "toggle"; description?: string; enabled?: 0 | 1 | "0" | "1" } }>(
     "/api/users/:user_id/dev_keys/:key_id",
     { schema: { body: keyBody } },
     async (req) => {
@@ -89,7 +90,7 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
       if (body.action === undefined && body.description === undefined && body.enabled === undefined) {
         throw fail(406, "Missing Args");
       }
-      const enabled = body.action === "toggle" ? (key.enabled ? 0 : 1) : (body.enabled ?? key.enabled);
+      const enabled = body.action === "toggle" ? (key.enabled ? 0 : 1) : (body.enabled === undefined ? key.enabled : Number(body.enabled));
       db.prepare("UPDATE dev_keys SET enabled = ?, description = ?, updated_at = ? WHERE id = ?").run(
         enabled,
         body.description ?? key.description,

@@ -159,19 +159,20 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const rows = db
       .prepare(`SELECT * FROM users ${whereSql} ORDER BY ${sortField} ${order}, id ASC LIMIT ? OFFSET ?`)
       .all(...args, perPage, (page - 1) * perPage) as UserRow[];
-    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map(userJson) };
+    const viewer = principalOf(req).user;
+    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map((r) => userJson(r, viewer)) };
   });
 
   app.get("/api/users/info", async (req) => {
     const p = principalOf(req);
-    return { ...userJson(p.user), currentAuthority: authorityOf(p.user) };
+    return { ...userJson(p.user, p.user), currentAuthority: authorityOf(p.user) };
   });
 
   app.get("/api/users/total", async () => {
     return { count: (db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n };
   });
 
-  app.get<{ Params: { id: string } }>("/api/users/:id", async (req) => userJson(userOr404(req.params.id)));
+  app.get<{ Params: { id: string } }>("/api/users/:id", async (req) => userJson(userOr404(req.params.id), principalOf(req).user));
 
   app.get<{ Params: { id: string } }>("/api/users/:id/extensions", async (req) => {
     const p = principalOf(req);
@@ -185,9 +186,11 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return users.queueNames(user.id);
   });
 
-  const create = (b: CreateBody) => {
+  const create = async (b: CreateBody) => {
     const problem = userPasswordProblem(b.password);
     if (problem) throw fail(400, `password ${problem}`);
+    // Hashed before anything is read, so that what is checked below is still so when written.
+    const passwordHash = await hashPassword(b.password);
     if (users.byLogin(b.login)) throw fail(400, `login '${b.login}' is already taken`);
     const domain = (b.domain as string | undefined) ?? users.defaultDomain();
     if (!users.domainExists(domain)) throw fail(400, `unknown domain '${domain}'`);
@@ -209,7 +212,7 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       const id = users.insertUser({
         login: b.login,
         name: b.name,
-        password_hash: hashPassword(b.password),
+        password_hash: passwordHash,
         type,
         domain,
         context: (b.context as string | undefined) ?? "context-1",
@@ -254,9 +257,15 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
 
   app.put<{ Params: { id: string }; Body: UpdateBody }>("/api/users/:id", { schema: { body: updateBody } }, async (req) => {
     const p = principalOf(req);
-    const user = userOr404(req.params.id);
     const b = req.body ?? {};
     const isAdmin = Boolean(p.user.is_admin);
+    const { id: _ignoredId, action: _a, extn_id: _e, request: _r, password, ...fields } = b;
+    if (password !== undefined && !isAdmin) throw fail(403, "no permission to change 'password'");
+    const problem = typeof password === "string" ? userPasswordProblem(password) : undefined;
+    if (problem) throw fail(400, `password ${problem}`);
+    // Hashed before the user is read, so that what is checked below is still so when written.
+    const passwordHash = typeof password === "string" ? await hashPassword(password) : undefined;
+    const user = userOr404(req.params.id);
     if (!isAdmin && p.user.id !== user.id) throw fail(403, "no permission");
 
     const toggle = b.request ?? (b.action === "toggle" ? { action: b.action, extn_id: b.extn_id } : undefined);
@@ -268,17 +277,10 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       return envelope(String(user.id));
     }
 
-    const { id: _ignoredId, action: _a, extn_id: _e, request: _r, password, ...fields } = b;
     for (const key of Object.keys(fields)) {
       if (!isAdmin && !SELF_EDITABLE.has(key)) throw fail(403, `no permission to change '${key}'`);
     }
-    if (password !== undefined && !isAdmin) throw fail(403, "no permission to change 'password'");
-    const changes: Partial<UserRow> = {};
-    if (typeof password === "string") {
-      const problem = userPasswordProblem(password);
-      if (problem) throw fail(400, `password ${problem}`);
-      changes.password_hash = hashPassword(password);
-    }
+    const changes: Partial<UserRow> = passwordHash === undefined ? {} : { password_hash: passwordHash };
     if (typeof fields.login === "string" && fields.login !== user.login && users.byLogin(fields.login)) {
       throw fail(400, `login '${fields.login}' is already taken`);
     }
