@@ -137,8 +137,6 @@ export function userJson(row: UserRow, viewer: Pick<UserRow, "id" | "is_admin">)
   };
 }
 
-export type UserJson = ReturnType<typeof userJson>;
-
 /** Extension records as the API shows them; the SIP password only to administrators. */
 export function extensionJson(row: ExtensionRow, withPassword: boolean) {
   const { password, ...rest } = row;
