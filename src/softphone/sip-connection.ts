@@ -41,7 +41,7 @@ export interface SipConnectionEvents {
  * gone, so this owns that: reconnect with capped, jittered backoff; a new Registerer for every
  * connection (a disposed registerer cannot race a new REGISTER against an old one); keep-alives
  * to find dead sockets; and signals when calls not answered yet are lost with the connection and
-when answered ones need their media renegotiated.
+ * when answered ones need their media renegotiated.
  */
 export class SipConnection {
   readonly ua: UserAgent;
