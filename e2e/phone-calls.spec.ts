@@ -32,7 +32,7 @@ test("two agents call each other through the platform and each hears the other's
   await expect(alice.page.getByTestId("announcer")).toContainText("Call ended");
 });
 
-test("an agent calls a simulated number that hears the agent's tone and keypad digits; hold gives it music instead, resume brings the agent back", async ({ newParty, platform }) => {
+test("an agent calls a simulated number that hears the agent's tone (not while muted) and keypad digits; hold gives it music instead, resume brings the agent back", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await alice.dial("55510700");
@@ -41,6 +41,22 @@ test("an agent calls a simulated number that hears the agent's tone and keypad d
   const far = await simChannelOf(s, "55510700");
   await alice.hears(700, "alice hears the simulated party");
   await expectSimHears(s, far.uuid, 440, "the simulated party hears alice");
+
+  // Muted, the party stops hearing alice: in several analyses in a row, not one gap between two.
+  await card.getByRole("button", { name: "Mute" }).click();
+  let quiet = 0;
+  await expect
+    .poll(
+      async () => {
+        const hearsAlice = (await s.channel(far.uuid)).hearing.some((f) => Math.abs(f - 440) <= 15);
+        quiet = hearsAlice ? 0 : quiet + 1;
+        return quiet >= 5;
+      },
+      { message: "muted: the simulated party stops hearing alice", timeout: 15_000, intervals: [200] },
+    )
+    .toBe(true);
+  await card.getByRole("button", { name: "Unmute" }).click();
+  await expectSimHears(s, far.uuid, 440, "unmuted: the simulated party hears alice again");
 
   // Keypad tones go in the audio (RFC 4733 by default); the party's detector hears them.
   await card.getByRole("button", { name: "Keypad" }).click();
@@ -63,6 +79,23 @@ test("an agent calls a simulated number that hears the agent's tone and keypad d
   await alice.hears(700, "resumed: alice hears the simulated party again");
   await card.getByRole("button", { name: "Hang up" }).click();
   await expect(card).toHaveAttribute("data-state", "ended");
+});
+
+test("while a dialled number rings, the agent hears the platform's ringback sent as early media", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  // 5553xxxx rings and never answers.
+  await alice.dial("55530450");
+  const card = alice.card();
+  await expect(card).toHaveAttribute("data-state", "early");
+  await simChannelOf(s, "55530450");
+  // What the page receives over the call's connection (not a tone it plays itself): the
+  // platform's 450 Hz ringback.
+  await alice.hears(450, "alice hears the platform's ringback");
+  await expect(card).toHaveAttribute("data-state", "early");
+  await card.getByRole("button", { name: "Hang up" }).click();
+  await expect(card).toHaveAttribute("data-state", "ended");
+  await expect.poll(async () => (await s.channels("55530450")).length, { message: "the ringing leg is cancelled" }).toBe(0);
 });
 
 test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY", async ({ newParty, platform }) => {

@@ -130,9 +130,45 @@ export async function expectHearsAmong(page: Page, frequency: number, what: stri
     .toBe(frequency);
 }
 
+/** One SIP message on the page's SIP WebSocket. */
+export interface SipFrame {
+  /** Sent by the page (else received). */
+  sent: boolean;
+  text: string;
+}
+
+/**
+ * The SIP messages of a page, one list per WebSocket it opened (a reconnection opens a new one),
+ * as Playwright sees them on the wire: what the phone really sent and what the platform answered.
+ */
+function recordSip(page: Page): SipFrame[][] {
+  const sockets: SipFrame[][] = [];
+  const isSip = (text: string) => /^(?:[A-Z]+ \S+ SIP\/2\.0|SIP\/2\.0 \d{3})/.test(text);
+  page.on("websocket", (ws) => {
+    const frames: SipFrame[] = [];
+    const note = (sent: boolean, payload: string | Buffer) => {
+      const text = String(payload);
+      if (!isSip(text)) return;
+      // Listed once it carries SIP: the page's other WebSocket (call-center events) is left out.
+      if (frames.push({ sent, text }) === 1) sockets.push(frames);
+    };
+    ws.on("framesent", (f) => note(true, f.payload));
+    ws.on("framereceived", (f) => note(false, f.payload));
+  });
+  return sockets;
+}
+
+/** A header of a SIP message (first value), "" when absent. */
+export function sipHeader(text: string, name: string): string {
+  const head = text.slice(0, text.indexOf("\r\n\r\n"));
+  return new RegExp(`^${name}:[ \t]*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
+}
+
 export interface Agent extends Party {
   extension: string;
   tone: number;
+  /** The page's SIP messages, per WebSocket, from sign-in on. */
+  sip: SipFrame[][];
   /** The call cards of this agent's page. */
   calls: Locator;
   card(state?: string): Locator;
@@ -150,6 +186,7 @@ export async function agent(
 ): Promise<Agent> {
   const party = await newParty({ fakeAudioWav: toneWav(tone), ...(options.locale ? { locale: options.locale } : {}), ...(options.viewport ? { viewport: options.viewport } : {}) });
   await addAudioProbe(party.page);
+  const sip = recordSip(party.page);
   // The phone's own tests dial from the phone (SIP INVITE); the toolbar's through the call center.
   const outboundCalls = options.outboundCalls ?? "phone";
   await party.page.addInitScript((value) => {
@@ -167,6 +204,7 @@ export async function agent(
     ...party,
     extension,
     tone,
+    sip,
     calls,
     card: (state) => (state ? party.page.locator(`[data-testid=call][data-state=${state}]`) : calls.first()),
     dial: async (number) => {

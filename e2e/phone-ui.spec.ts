@@ -114,12 +114,17 @@ test("when the browser blocks sound the phone says so, and a click enables it", 
   await expect(note).toHaveCount(0);
 });
 
-test("a call ringing while the tab is hidden shows a desktop notification with Answer and Reject, gone once answered", async ({ newParty, platform }) => {
+test("a call ringing while the tab is hidden shows a desktop notification with Answer and Reject; it follows the tab hidden and shown, and is gone once answered", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await alice.context.grantPermissions(["notifications"], { origin: platform.url });
-  // The agent works in another tab meanwhile.
-  await alice.page.evaluate(() => Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" }));
+  // The agent switches to another tab and back, as the browser tells a page.
+  const setHidden = (hidden: boolean) =>
+    alice.page.evaluate((h) => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (h ? "hidden" : "visible") });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, hidden);
+  await setHidden(true);
   await s.call("1001", 700, "5550211", "Nora Notified");
   await expect(alice.card("ringing")).toBeVisible();
   const shown = () =>
@@ -128,8 +133,16 @@ test("a call ringing while the tab is hidden shows a desktop notification with A
       const list = reg ? await reg.getNotifications() : [];
       return list.map((n) => ({ title: n.title, body: n.body, actions: (n as Notification & { actions: { title: string }[] }).actions.map((a) => a.title) }));
     });
-  await expect.poll(shown, { message: "the desktop notification", timeout: 15_000 }).toEqual([{ title: "Incoming call", body: "Nora Notified (5550211) is calling", actions: ["Answer", "Reject"] }]);
+  const notification = { title: "Incoming call", body: "Nora Notified (5550211) is calling", actions: ["Answer", "Reject"] };
+  await expect.poll(shown, { message: "the desktop notification", timeout: 15_000 }).toEqual([notification]);
   await expect(alice.page).toHaveTitle(/^Ringing: Nora Notified/);
+
+  // Back in the tab the ringing card is in view: the notification goes.
+  await setHidden(false);
+  await expect.poll(shown, { message: "the notification is closed once the tab is shown" }).toEqual([]);
+  // Away again while the call is still ringing: it comes back.
+  await setHidden(true);
+  await expect.poll(shown, { message: "the notification when the tab is hidden during the ringing", timeout: 15_000 }).toEqual([notification]);
 
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   await expect(alice.card()).toHaveAttribute("data-state", "active");

@@ -170,4 +170,42 @@ describe("devices during a call", () => {
     expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "device-fallback", role: "microphone" });
     expect(alice.call(id).state).toBe("active");
   });
+
+  it("re-opens the system default microphone when the one in use is unplugged, without signalling", async () => {
+    const { sw, alice, id } = await talking();
+    alice.phone.setMuted(id, true);
+    const before = alice.sdh(id).senderTrack!;
+    const opened = alice.devices.requests.length;
+    const m = sw.mark();
+    // "System default" stays chosen: only the track ending tells.
+    before.end();
+    await settle(50);
+    const after = alice.sdh(id).senderTrack!;
+    expect(after).not.toBe(before);
+    expect(after.readyState).toBe("live");
+    expect(after.enabled).toBe(false); // still muted
+    expect(alice.devices.requests.slice(opened)).toEqual([expect.objectContaining({ audio: expect.not.objectContaining({ deviceId: expect.anything() }) })]);
+    expect(alice.sdh(id).localMediaStream.getTracks()).toEqual([after]);
+    expect(before.listenerCount).toBe(0);
+    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "device-fallback", role: "microphone", label: "default microphone" });
+    expect(sw.records((r: WireRecord) => r.direction === "from-ua" && r.user === "1001", m)).toEqual([]);
+    expect(alice.call(id).state).toBe("active");
+  });
+
+  it("re-opens the system default microphone when the device list loses the one in use", async () => {
+    const { alice, id } = await talking();
+    const before = alice.sdh(id).senderTrack!;
+    expect(before.getSettings()).toMatchObject({ deviceId: "default", groupId: "g1" });
+    // The built-in microphone is gone; "default" now means the headset.
+    alice.devices.change([
+      { deviceId: "default", kind: "audioinput", label: "Default - Headset Microphone", groupId: "g2" },
+      ...defaultDevices().filter((d) => d.groupId === "g2"),
+    ]);
+    await settle(50);
+    const after = alice.sdh(id).senderTrack!;
+    expect(after.getSettings()).toMatchObject({ deviceId: "default", groupId: "g2" });
+    expect(before.stopped).toBe(true);
+    expect(alice.phone.phoneStore.getState().notices.filter((n) => n.kind === "device-fallback")).toHaveLength(1);
+    expect(alice.call(id).state).toBe("active");
+  });
 });

@@ -36,6 +36,8 @@ export interface CallSessionContext {
   release(call: CallSession): void;
   /** A REFER received on `from` was accepted: place the call it asks for. */
   followReferral(from: CallSession, referral: Referral): Promise<CallId>;
+  /** The call's microphone track ended by itself (the device was unplugged or taken away). */
+  microphoneEnded(call: CallSession, track: MediaStreamTrack): void;
 }
 
 type ReinviteOutcome = { ok: true } | { ok: false; status?: number; reasonPhrase?: string; detail?: string };
@@ -62,8 +64,10 @@ export class CallSession {
   private replacedByTransfer = false;
   private finished = false;
   private readonly endedWaiters = new Set<() => void>();
-  /** Microphone opened for this call; stopped when the call ends, whether or not media used it. */
-  microphone: MediaStream | undefined;
+  private openedMicrophone: MediaStream | undefined;
+  private unwatchMicrophone: (() => void) | undefined;
+  /** Counts microphone switches: only the latest one asked for is put under the call. */
+  private microphoneSwitches = 0;
 
   constructor(
     private readonly ctx: CallSessionContext,
@@ -80,6 +84,25 @@ export class CallSession {
       onInvite: (request, _response, statusCode) => this.onReinvite(request, statusCode),
       onRefer: (referral) => this.onRefer(referral),
     };
+  }
+
+  /**
+   * Microphone opened for this call (the track the call sends); stopped when the call ends, whether
+   * or not media used it. Its track ending by itself is reported to the phone.
+   */
+  get microphone(): MediaStream | undefined {
+    return this.openedMicrophone;
+  }
+
+  set microphone(stream: MediaStream | undefined) {
+    this.unwatchMicrophone?.();
+    this.unwatchMicrophone = undefined;
+    this.openedMicrophone = stream;
+    const track = stream?.getAudioTracks()[0];
+    if (!track) return;
+    const onEnded = () => this.ctx.microphoneEnded(this, track);
+    track.addEventListener("ended", onEnded);
+    this.unwatchMicrophone = () => track.removeEventListener("ended", onEnded);
   }
 
   get call(): Call | undefined {
@@ -206,6 +229,19 @@ export class CallSession {
     await s.bye();
   }
 
+  /**
+   * Ends the call here, now: the connection its signalling used is gone, and the server has given
+   * up on it (or will), so no CANCEL, final answer or BYE response is coming. An end already
+   * recorded (our own hang-up) stays.
+   */
+  abandon(end: CallEnd): void {
+    if (this.finished) return;
+    this.setEnd(end);
+    // Releases sip.js's side (its media too); whatever it tries to send goes nowhere.
+    this.session.dispose().catch(() => {});
+    this.finish();
+  }
+
   // ---- in call ----
 
   setMuted(muted: boolean): void {
@@ -261,8 +297,18 @@ export class CallSession {
     if (!outcome.ok && !this.finished) this.ctx.notice({ kind: "ice-restart-failed", callId: this.id, error: reinviteError(outcome) });
   }
 
-  /** Swaps the microphone track under the running call: no renegotiation, no gap for the other side. */
-  async replaceMicrophone(stream: MediaStream): Promise<void> {
+  /**
+   * Opens another microphone and swaps its track under the call: no renegotiation, no gap for the
+   * other side. When switches overlap (a device unplugged while another is chosen), the last one
+   * asked for wins whatever order the microphones open in.
+   */
+  async switchMicrophone(open: () => Promise<MediaStream>): Promise<void> {
+    const turn = ++this.microphoneSwitches;
+    const stream = await open();
+    if (turn !== this.microphoneSwitches) {
+      stream.getTracks().forEach((t) => t.stop());
+      return;
+    }
     const media = callMediaOf(this.session);
     const track = stream.getAudioTracks()[0];
     const sender = media?.peerConnection?.getSenders().find((s) => !s.track || s.track.kind === "audio");

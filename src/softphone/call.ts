@@ -37,7 +37,8 @@ export interface CallProgress {
  * `no-answer` (480/408 or our own ring time-out), `not-found` (404/484/604), `unavailable` (5xx),
  * `failed` (media or signalling error), `transferred` (we transferred it away),
  * `completed-elsewhere` (answered on another device, or intercepted: Reason SIP;cause=200),
- * `replaced` (an attended transfer took it over).
+ * `replaced` (an attended transfer took it over), `connection-lost` (the connection to the server
+ * dropped before the call was answered; the server ends such calls).
  */
 export type CallEndKind =
   | "hangup"
@@ -50,7 +51,8 @@ export type CallEndKind =
   | "failed"
   | "transferred"
   | "completed-elsewhere"
-  | "replaced";
+  | "replaced"
+  | "connection-lost";
 
 export interface CallEnd {
   kind: CallEndKind;

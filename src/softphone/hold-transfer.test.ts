@@ -428,6 +428,27 @@ describe("when the media path breaks", () => {
 });
 
 describe("after a reconnection", () => {
+  it("ends the calls not answered yet when the socket drops (the server fails them), and keeps the answered one", async () => {
+    const sw = new FakeSwitch();
+    const alice = await phone(sw, { settings: { maxCalls: 3, keepAlive: { mode: "off" } } });
+    const { id: talking } = await connect(alice, await peer(sw, "2000"));
+    const carol = await peer(sw, "3000");
+    const dialling = await alice.phone.call("3000");
+    await carol.nextInvitation();
+    await untilCall(alice.phone, dialling, (c) => c.state === "early");
+    new ServerCall(sw, { to: "1001" }).invite();
+    const ringing = (await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"))).calls.find((c) => c.state === "ringing")!.id;
+
+    sw.refuseConnections = true;
+    sw.drop("1001");
+    // No CANCEL and no final answer will come for these: they end at once, and say why.
+    for (const id of [dialling, ringing]) {
+      expect(await untilCall(alice.phone, id, (c) => c.state === "ended")).toMatchObject({ end: { kind: "connection-lost", by: "system" } });
+    }
+    expect(alice.call(talking).state).toBe("held");
+    expect(alice.phone.diagnostics()).toMatchObject({ sessions: 1, userAgentSessions: 1 });
+  });
+
   it("sends an ICE-restart re-INVITE for each established call, keeping hold", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
     const sw = new FakeSwitch();

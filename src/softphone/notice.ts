@@ -9,7 +9,7 @@ import type { PhoneErrorInfo } from "./phone-error";
 export type Notice = { id: number; at: number } & NoticeBody;
 
 export type NoticeBody =
-  /** A chosen device disappeared; the default one is used meanwhile. */
+  /** A device in use disappeared (a chosen one, or the system default the calls used); the default one is used now. */
   | { kind: "device-fallback"; role: AudioDeviceRole; label: string }
   /** A preferred device came back and is used again. */
   | { kind: "device-restored"; role: AudioDeviceRole; label: string }

@@ -9,7 +9,7 @@ import {
   type SessionDescriptionHandlerFactory,
   type UserAgentOptions,
 } from "sip.js";
-import { AudioDevices, type AudioDeviceRole, type MediaDevicesLike } from "./audio-devices";
+import { AudioDevices, type AudioDevice, type AudioDeviceRole, type MediaDevicesLike } from "./audio-devices";
 import { decideAutoAnswer, MAX_ANSWER_AFTER_SEC } from "./auto-answer";
 import { isLive, isTalking, type Call, type CallAutoAnswer, type CallId } from "./call";
 import type { PhoneSdhOptions } from "./call-media";
@@ -90,6 +90,10 @@ export class Phone {
   private settings: ResolvedSettings | undefined;
   private incomingHandler: IncomingCallHandler | undefined;
   private nextCallNumber = 1;
+  /** The page went into the back/forward cache while the phone ran: it starts again if it comes back. */
+  private suspended = false;
+  /** Microphone tracks already known to be gone (ended, or their device unplugged). */
+  private readonly lostMicrophones = new WeakSet<MediaStreamTrack>();
 
   constructor(private readonly env: PhoneEnvironment = {}) {
     this.now = env.now ?? Date.now;
@@ -100,7 +104,10 @@ export class Phone {
       mediaDevices,
       storage: env.storage === null ? undefined : (env.storage ?? safeLocalStorage()),
       canChooseOutput: env.canChooseOutput ?? (!!g.HTMLMediaElement && "setSinkId" in g.HTMLMediaElement.prototype),
-      onState: (devices) => this.phoneStore.setState({ devices }),
+      onState: (devices) => {
+        this.phoneStore.setState({ devices });
+        this.checkMicrophones(devices.microphones);
+      },
       onNotice: (n) => this.notice(n),
       onSelectionChange: (role, deviceId) => this.onDeviceSelected(role, deviceId),
     });
@@ -114,6 +121,7 @@ export class Phone {
     this.page = new PageLifecycle(env.window === null ? undefined : (env.window ?? g.window), env.document === null ? undefined : (env.document ?? g.document), {
       onWake: () => this.connection?.checkNow(),
       onUnload: () => this.unload(),
+      onRestore: () => this.restore(),
     });
   }
 
@@ -136,39 +144,21 @@ export class Phone {
     }
     this.settings = resolved;
     this.phoneStore.setState({ settings: publicSettings(resolved) });
-    const ice = { iceServers: resolved.iceServers, iceTransportPolicy: resolved.iceTransportPolicy };
-    const media = this.env.sessionDescriptionHandlerFactory ?? browserSessionDescriptionHandlerFactory(() => this.devices.openMicrophone());
-    this.connection = new SipConnection(
-      resolved,
-      {
-        ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
-        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(media, ice), (session) => this.onIceFailed(session)),
-        now: this.now,
-        random: this.random,
-        ...(this.env.logConnector ? { logConnector: this.env.logConnector } : {}),
-      },
-      {
-        onRegistration: (registration) => this.phoneStore.setState({ registration }),
-        onTransport: (transport) => this.phoneStore.setState({ transport }),
-        onInvite: (invitation) => this.onInvite(invitation),
-        onRecovered: () => this.onRecovered(),
-        onCredentialsRejected: (error) => this.events.emit("credentials-rejected", { error }),
-      },
-    );
     this.page.attach();
     void this.devices.start();
-    this.connection.start();
+    this.connect(resolved);
   }
 
   /** Hangs up, unregisters and disconnects. */
   async stop(): Promise<void> {
     const connection = this.connection;
-    if (!connection) return;
+    if (!connection && !this.suspended) return;
+    this.suspended = false;
     await Promise.allSettled([...this.sessions.values()].map((s) => s.hangup()));
     this.page.detach();
     this.devices.stop();
     this.connection = undefined;
-    await connection.stop();
+    await connection?.stop();
   }
 
   /** Applies settings that need no reconnection. */
@@ -390,6 +380,7 @@ export class Phone {
       notice: (n) => this.notice(n),
       release: (cs) => this.release(cs),
       followReferral: (from, referral) => this.followReferral(from, referral),
+      microphoneEnded: (cs, track) => this.onMicrophoneLost(cs, track),
     };
   }
 
@@ -535,6 +526,41 @@ export class Phone {
     if (cs?.isEstablished && this.connection?.connected) void cs.restartIce();
   }
 
+  /** A new user agent with these settings; it connects and registers. */
+  private connect(resolved: ResolvedSettings): void {
+    this.suspended = false;
+    const ice = { iceServers: resolved.iceServers, iceTransportPolicy: resolved.iceTransportPolicy };
+    const media = this.env.sessionDescriptionHandlerFactory ?? browserSessionDescriptionHandlerFactory(() => this.devices.openMicrophone());
+    this.connection = new SipConnection(
+      resolved,
+      {
+        ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
+        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(media, ice), (session) => this.onIceFailed(session)),
+        now: this.now,
+        random: this.random,
+        ...(this.env.logConnector ? { logConnector: this.env.logConnector } : {}),
+      },
+      {
+        onRegistration: (registration) => this.phoneStore.setState({ registration }),
+        onTransport: (transport) => this.phoneStore.setState({ transport }),
+        onInvite: (invitation) => this.onInvite(invitation),
+        onConnectionLost: () => this.onConnectionLost(),
+        onRecovered: () => this.onRecovered(),
+        onCredentialsRejected: (error) => this.events.emit("credentials-rejected", { error }),
+      },
+    );
+    this.connection.start();
+  }
+
+  /**
+   * The server fails the calls of a connection that dropped unless they were answered (those
+   * wait for us to come back): it will send no CANCEL or final answer for them, so end them here
+   * rather than let them ring or dial on.
+   */
+  private onConnectionLost(): void {
+    for (const cs of [...this.sessions.values()]) if (!cs.isEstablished) cs.abandon({ kind: "connection-lost", by: "system" });
+  }
+
   private onRecovered(): void {
     for (const cs of this.sessions.values()) if (cs.isEstablished) void cs.restartIce();
   }
@@ -542,13 +568,40 @@ export class Phone {
   private onDeviceSelected(role: AudioDeviceRole, deviceId: string): void {
     if (role === "speaker") this.remoteAudio.setSink(deviceId);
     if (role !== "microphone") return;
-    for (const cs of this.sessions.values()) {
-      if (!cs.isEstablished) continue;
-      this.devices
-        .openMicrophone()
-        .then((stream) => cs.replaceMicrophone(stream))
-        .catch((e: unknown) => this.notice({ kind: "microphone-unavailable", callId: cs.id, error: PhoneError.infoOf(e) }));
+    for (const cs of this.sessions.values()) if (cs.isEstablished) this.switchMicrophone(cs);
+  }
+
+  /** A call's microphone went away (unplugged, taken by the system): carry on with the one to use now. */
+  private onMicrophoneLost(cs: CallSession, track: MediaStreamTrack): void {
+    if (cs.isFinished || this.lostMicrophones.has(track)) return;
+    this.lostMicrophones.add(track);
+    // A chosen microphone that disappears is announced by the device list, and its fallback
+    // switches the calls too; the system default one has nobody else to say so.
+    const wasDefault = !this.devices.current.preferred.microphone;
+    this.switchMicrophone(cs, wasDefault ? { kind: "device-fallback", role: "microphone", label: track.label } : undefined);
+  }
+
+  /** The device list changed: a call whose microphone's device is no longer listed has lost it. */
+  private checkMicrophones(microphones: readonly AudioDevice[]): void {
+    // Before permission is granted the browser lists devices without ids: nothing to compare.
+    if (!microphones.some((d) => d.deviceId)) return;
+    for (const cs of [...this.sessions.values()]) {
+      const track = cs.microphone?.getAudioTracks()[0];
+      if (!track) continue;
+      const { deviceId, groupId } = track.getSettings?.() ?? {};
+      if (!deviceId) continue;
+      // Unplugging the system default device keeps a "default" entry, pointing at another device.
+      const listed = microphones.some((d) => d.deviceId === deviceId && (!groupId || !d.groupId || d.groupId === groupId));
+      if (!listed || track.readyState === "ended") this.onMicrophoneLost(cs, track);
     }
+  }
+
+  private switchMicrophone(cs: CallSession, done?: NoticeBody): void {
+    cs.switchMicrophone(() => this.devices.openMicrophone())
+      .then(() => {
+        if (done) this.notice(done);
+      })
+      .catch((e: unknown) => this.notice({ kind: "microphone-unavailable", callId: cs.id, error: PhoneError.infoOf(e) }));
   }
 
   private async openMicrophone(callId?: CallId): Promise<MediaStream | undefined> {
@@ -562,14 +615,24 @@ export class Phone {
   }
 
   private unload(): void {
+    if (!this.connection) return;
     for (const cs of this.sessions.values()) {
       const c = cs.call;
       // Ringing incoming calls are left to the server, which sees the socket close.
       if (cs.isEstablished || (cs.direction === "outbound" && c && (c.state === "dialing" || c.state === "early"))) void cs.hangup().catch(() => {});
     }
-    this.page.detach();
-    this.connection?.unload();
+    this.connection.unload();
     this.connection = undefined;
+    // Nothing answers after this (no BYE response, no CANCEL): a page that comes back from the
+    // back/forward cache must not show these calls as still going.
+    for (const cs of [...this.sessions.values()]) cs.abandon({ kind: "connection-lost", by: "system" });
+    // The page listeners stay: pageshow brings the phone back from the back/forward cache.
+    this.suspended = true;
+  }
+
+  /** Back from the back/forward cache: the socket was closed on the way in, so connect again. */
+  private restore(): void {
+    if (this.suspended && this.settings) this.connect(this.settings);
   }
 
   private release(cs: CallSession): void {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PhoneError } from "./phone-error";
-import { FakeSwitch, isRequest, isResponse, type RequestRecord } from "./testing/fake-switch";
+import { findCall } from "./calls-store";
+import { FakeSwitch, isRequest, isResponse, ServerCall, type RequestRecord } from "./testing/fake-switch";
 import { history, settle, startPhone, until, type PhoneRig } from "./testing/phone-rig";
 import { Phone } from "./phone";
 
@@ -190,10 +191,40 @@ describe("connection loss", () => {
     expect(a.phone.phoneStore.getState().registration.status).toBe("stopped");
 
     const sw2 = new FakeSwitch();
-    const b = await startPhone(sw2);
+    const b = await rig(sw2);
     b.page.fire("pagehide");
     await settle();
     expect(registers(sw2).filter((r) => /;expires=0/.test(r.raw)).length).toBe(1);
-    expect(b.page.listenerCount).toBe(0);
+    expect(b.phone.phoneStore.getState().registration.status).toBe("stopped");
+  });
+
+  it("comes back from the back/forward cache: registers again over a new connection, ringing calls of before gone", async () => {
+    const sw = new FakeSwitch();
+    const { phone, page } = await rig(sw);
+    new ServerCall(sw, { to: "1001", fromName: "Before" }).invite();
+    const ringing = await until(phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
+    const id = ringing.calls[0]!.id;
+
+    page.fire("pagehide", { persisted: true });
+    await settle();
+    expect(phone.phoneStore.getState().registration.status).toBe("stopped");
+    expect(sw.isRegistered("1001")).toBe(false);
+    // Its socket closed, the server gave the call up: it must not ring on after the page is back.
+    expect(findCall(phone.callsStore.getState(), id)).toMatchObject({ state: "ended", end: { kind: "connection-lost", by: "system" } });
+    expect(phone.diagnostics()).toMatchObject({ sessions: 0 });
+
+    // A pageshow that is a fresh load, not a return, changes nothing.
+    page.fire("pageshow", { persisted: false });
+    await settle();
+    expect(phone.phoneStore.getState().registration.status).toBe("stopped");
+
+    const m = sw.mark();
+    page.fire("pageshow", { persisted: true });
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    expect(registers(sw, m).length).toBeGreaterThan(0);
+    expect(sw.isRegistered("1001")).toBe(true);
+    // The phone works again: a new call rings.
+    new ServerCall(sw, { to: "1001", fromName: "After" }).invite();
+    await until(phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing" && c.remote.name === "After"));
   });
 });

@@ -28,6 +28,8 @@ export interface SipConnectionEvents {
   onRegistration(state: RegistrationState): void;
   onTransport(status: TransportStatus): void;
   onInvite(invitation: Invitation): void;
+  /** The connection dropped (not by us): calls not answered yet are over, the server fails them. */
+  onConnectionLost(): void;
   /** Registered again after the connection was lost: calls that survived need new media paths. */
   onRecovered(): void;
   onCredentialsRejected(error: PhoneErrorInfo): void;
@@ -38,7 +40,8 @@ export interface SipConnectionEvents {
  * leaves reconnection to the application and keeps a registerer "Registered" after its socket is
  * gone, so this owns that: reconnect with capped, jittered backoff; a new Registerer for every
  * connection (a disposed registerer cannot race a new REGISTER against an old one); keep-alives
- * to find dead sockets; and a signal when calls need their media renegotiated.
+ * to find dead sockets; and signals when calls not answered yet are lost with the connection and
+ * when answered ones need their media renegotiated.
  */
 export class SipConnection {
   readonly ua: UserAgent;
@@ -146,6 +149,7 @@ export class SipConnection {
     if (registerer?.state === RegistererState.Registered && this.ua.isConnected()) registerer.unregister().catch(() => {});
     this.intentionalDisconnect = true;
     void this.ua.stop().catch(() => {});
+    this.setState({ status: "stopped" });
   }
 
   /** Tries again now instead of at `nextAttemptAt` (or after a final failure). */
@@ -205,6 +209,7 @@ export class SipConnection {
     const detail = this.keepAliveFailed ? "no answer to keep-alive" : (error?.message ?? "connection closed by the server");
     this.keepAliveFailed = false;
     this.fail({ kind: "transport", detail });
+    this.events.onConnectionLost();
   }
 
   private register(): void {

@@ -8,20 +8,43 @@ import type { PageEventTarget } from "../page-lifecycle";
 
 let nextId = 1;
 
+type Listener = () => void;
+
 export class FakeTrack {
   readonly id = `track-${nextId++}`;
   enabled = true;
   stopped = false;
+  readyState: MediaStreamTrackState = "live";
+  private readonly listeners = new Set<Listener>();
   constructor(
     readonly kind: "audio" | "video" = "audio",
     readonly label = "",
+    /** The device it comes from, as `getSettings()` tells. */
+    private readonly device: { deviceId?: string; groupId?: string } = {},
   ) {}
+  getSettings(): MediaTrackSettings {
+    return { ...this.device };
+  }
+  /** Stopping a track ourselves ends it without an `ended` event, as in browsers. */
   stop(): void {
     this.stopped = true;
+    this.readyState = "ended";
+  }
+  /** The device went away (unplugged): the track ends and says so. */
+  end(): void {
+    this.readyState = "ended";
+    for (const l of [...this.listeners]) l();
+  }
+  addEventListener(_type: "ended", l: Listener): void {
+    this.listeners.add(l);
+  }
+  removeEventListener(_type: "ended", l: Listener): void {
+    this.listeners.delete(l);
+  }
+  get listenerCount(): number {
+    return this.listeners.size;
   }
 }
-
-type Listener = () => void;
 
 export class FakeStream {
   readonly id = `stream-${nextId++}`;
@@ -295,8 +318,11 @@ export class FakeMediaDevices implements MediaDevicesLike {
     if (exact && !this.devices.some((d) => d.kind === "audioinput" && d.deviceId === exact)) {
       throw Object.assign(new Error("Overconstrained"), { name: "OverconstrainedError" });
     }
-    const label = this.devices.find((d) => d.deviceId === exact)?.label ?? "default microphone";
-    const stream = new FakeStream([new FakeTrack("audio", label)]);
+    // Without an exact id the browser opens the system default, listed first as "default".
+    const inputs = this.devices.filter((d) => d.kind === "audioinput");
+    const device = exact ? inputs.find((d) => d.deviceId === exact) : inputs[0];
+    const label = exact ? (device?.label ?? "") : "default microphone";
+    const stream = new FakeStream([new FakeTrack("audio", label, { deviceId: device?.deviceId ?? "default", groupId: device?.groupId ?? "" })]);
     this.opened.push(stream);
     return stream as unknown as MediaStream;
   }
@@ -350,18 +376,19 @@ export class FakeAudioElement implements AudioElementLike {
 }
 
 export class FakePage implements PageEventTarget {
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new Map<string, Set<(event?: Event) => void>>();
   visibilityState: DocumentVisibilityState = "visible";
-  addEventListener(type: string, l: () => void): void {
+  addEventListener(type: string, l: (event?: Event) => void): void {
     let set = this.listeners.get(type);
     if (!set) this.listeners.set(type, (set = new Set()));
     set.add(l);
   }
-  removeEventListener(type: string, l: () => void): void {
+  removeEventListener(type: string, l: (event?: Event) => void): void {
     this.listeners.get(type)?.delete(l);
   }
-  fire(type: string): void {
-    for (const l of [...(this.listeners.get(type) ?? [])]) l();
+  /** Fires an event, e.g. `fire("pageshow", { persisted: true })` for a return from the back/forward cache. */
+  fire(type: string, event: { persisted?: boolean } = {}): void {
+    for (const l of [...(this.listeners.get(type) ?? [])]) l({ type, ...event } as unknown as Event);
   }
   get listenerCount(): number {
     let n = 0;

@@ -184,6 +184,7 @@ export const en = {
       transferred: "Transferred",
       "completed-elsewhere": "Answered elsewhere",
       replaced: "Taken over by a transfer",
+      "connection-lost": "Connection lost",
     },
     dismiss: "Dismiss",
     callBack: "Call back",

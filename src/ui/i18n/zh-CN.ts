@@ -180,6 +180,7 @@ export const zhCN: Messages = {
       transferred: "已转接",
       "completed-elsewhere": "已在别处接听",
       replaced: "已被转接接管",
+      "connection-lost": "连接中断",
     },
     dismiss: "关闭",
     callBack: "回拨",

@@ -7,7 +7,6 @@ interface Deps {
   phone: Phone;
   t: ReadonlySignal<Messages>;
   enabled: () => boolean;
-  document: Document | undefined;
 }
 
 /** What the service worker posts back when a notification button is clicked. */
@@ -29,6 +28,8 @@ export class DesktopAlerts {
   private readonly page = Math.random().toString(36).slice(2);
   private worker: Promise<ServiceWorkerRegistration | undefined> | undefined;
   private readonly shown = new Map<CallId, { close(): void }>();
+  /** Numbers each notification shown: closing one (asynchronous) never takes a newer one along. */
+  private shows = 0;
 
   constructor(private readonly deps: Deps) {
     serviceWorkers()?.addEventListener("message", (e: MessageEvent<ActionMessage>) => {
@@ -45,7 +46,7 @@ export class DesktopAlerts {
     if ((await Notification.requestPermission()) === "granted") void this.registration();
   }
 
-  /** Shows a notification for each ringing call (tab hidden), closes those that stopped ringing. */
+  /** Shows a notification for each of these calls, closes those of the others. */
   follow(ringing: readonly Call[]): void {
     const ids = new Set(ringing.map((c) => c.id));
     for (const [id, n] of this.shown) {
@@ -54,8 +55,7 @@ export class DesktopAlerts {
         this.shown.delete(id);
       }
     }
-    const doc = this.deps.document;
-    if (!doc || doc.visibilityState !== "hidden" || !this.deps.enabled() || currentPermission() !== "granted") return;
+    if (!this.deps.enabled() || currentPermission() !== "granted") return;
     for (const c of ringing) if (!this.shown.has(c.id)) void this.show(c);
   }
 
@@ -63,7 +63,7 @@ export class DesktopAlerts {
     const t = this.deps.t.value;
     const title = t.phone.notification.title;
     const body = t.phone.notification.body(whoOf(call, t) + (call.remote.name && call.remote.number ? ` (${call.remote.number})` : ""));
-    const tag = `agentbar-call-${this.page}-${call.id}`;
+    const tag = `agentbar-call-${this.page}-${call.id}-${++this.shows}`;
     const placeholder = { close: () => {} };
     this.shown.set(call.id, placeholder);
     const reg = await this.registration();

@@ -74,7 +74,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     live,
     now,
     tones,
-    alerts: lazyAlerts(() => import("./desktop-alerts").then((m) => new m.DesktopAlerts({ phone, t: deps.t, enabled: () => deps.settings.value.desktopAlerts, document: doc }))),
+    alerts: lazyAlerts(() => import("./desktop-alerts").then((m) => new m.DesktopAlerts({ phone, t: deps.t, enabled: () => deps.settings.value.desktopAlerts }))),
     dialText: signal(""),
     enableSound() {
       tones.unlock();
@@ -134,7 +134,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     for (const c of s.calls) announceChange(c, prev.calls.find((o) => o.id === c.id), t, say);
   });
 
-  // The tab's title and icon show a ringing call; a desktop notification when the tab is hidden.
+  // The tab's title and icon show a ringing call.
   if (doc) {
     const title = doc.title;
     const icon = doc.querySelector<HTMLLinkElement>("link[rel=icon]");
@@ -145,7 +145,11 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
       if (icon) icon.href = ringing ? RINGING_ICON : iconHref;
     });
   }
-  effect(() => ui.alerts.follow(live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer)));
+  // A desktop notification for each call ringing while the tab is hidden: decided again when the
+  // calls change and when the tab is hidden or shown (a call may already be ringing then).
+  const hidden = signal(doc?.visibilityState === "hidden");
+  doc?.addEventListener("visibilitychange", () => (hidden.value = doc.visibilityState === "hidden"));
+  effect(() => ui.alerts.follow(hidden.value ? live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer) : []));
   return ui;
 }
 
@@ -183,7 +187,7 @@ export interface Alerts {
   permission: ReadonlySignal<AlertPermission>;
   /** From a click (browsers only ask then). */
   requestPermission(): Promise<void>;
-  /** The calls ringing now: notifications for them while the tab is hidden, none for the others. */
+  /** The calls ringing while the tab is hidden: notifications for them, none for the others. */
   follow(ringing: readonly Call[]): void;
 }
 
@@ -203,6 +207,8 @@ function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
     .catch(() => {});
   let alerts: Promise<DesktopAlerts> | undefined;
   let loaded: DesktopAlerts | undefined;
+  /** What to show once loaded: the tab may be shown again (or the call answered) meanwhile. */
+  let latest: readonly Call[] = [];
   const get = () => (alerts ??= load().then((a) => (loaded = a)));
   return {
     permission,
@@ -212,9 +218,10 @@ function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
       permission.value = notificationPermission();
     },
     follow(ringing) {
+      latest = ringing;
       if (loaded) return loaded.follow(ringing);
       permission.value = notificationPermission();
-      if (ringing.length && permission.value === "granted" && typeof document !== "undefined" && document.visibilityState === "hidden") void get().then((a) => a.follow(ringing));
+      if (ringing.length && permission.value === "granted") void get().then((a) => a.follow(latest));
     },
   };
 }
