@@ -133,8 +133,9 @@ export class CallControl {
   }
 
   /**
-   * ccTransfer: the customer goes to the destination through the dialplan (an extension, a queue,
-   * an outside number) and the agent's leg ends, as after uuid_transfer of the customer leg.
+   * ccTransfer: the customer goes to the destination through the dialplan (a queue, an outside
+   * number, an extension of no agent's) and the agent's leg ends, as after uuid_transfer of the
+   * customer leg. To an agent, see transferToAgent.
    */
   transfer(call: AgentCall, destination: string): void {
     const customer = this.requireTalking(call);
