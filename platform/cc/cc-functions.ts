@@ -247,10 +247,9 @@ export class CcService {
   /** The agent a destination names (its number, or `<group>.<number>` with an existing group), if any. */
   private agentNamed(destination: string): Agent | undefined {
     const address = parseAgentAddress(destination, "destNumber");
-    const agent = address.kind === "agent" ? this.cc.agent(address.number) : undefined;
-    if (agent && address.kind === "agent" && address.group !== undefined && !this.cc.directory.queue(address.group)) {
-      throw notFound(`group '${address.group}' not found`);
-    }
+    if (address.kind === "pstn") return undefined;
+    const agent = this.cc.agent(address.number);
+    if (agent && address.group !== undefined && !this.cc.directory.queue(address.group)) throw notFound(`group '${address.group}' not found`);
     return agent;
   }
 
