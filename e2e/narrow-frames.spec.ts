@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { agent } from "./phone-support";
+import { agent, sim } from "./phone-support";
 import { goReady, queueCaller, statusOf } from "./toolbar-support";
 
 /**
@@ -38,16 +38,22 @@ const narrowFrames = [
 ] as const;
 
 for (const { layout, viewport } of narrowFrames) {
-  test(`in the ${layout} ${viewport.width} px wide, no control is cut or covered: answer, transfer panel, hang up, after-call work by mouse`, async ({ newParty, platform }) => {
+  test(`in the ${layout} ${viewport.width} px wide, no control is cut or covered: answer with the queue in view, transfer panel, hang up, after-call work by mouse`, async ({ newParty, platform }) => {
     const alice = await agent(newParty, "agent1", "1001", 440, { layout, viewport });
     const page = alice.page;
     await goReady(page);
     await expectNothingCut(page, "ready");
     await queueCaller(platform.url, { number: "5550188", name: "Nora Narrow", toneHz: 660 });
-    await expect(alice.card("ringing")).toBeVisible();
+    const ringing = alice.card("ringing");
+    await expect(ringing).toBeVisible();
+    // Who calls, from which queue, and how long they waited, in every layout.
+    await expect(ringing).toContainText("Nora Narrow");
+    await expect(ringing).toContainText("5550188");
+    await expect(ringing.getByTestId("call-queue")).toContainText("Queue support");
+    await expect(ringing.getByTestId("call-queue")).toContainText(/waited \d+:\d\d/);
     await expectNothingCut(page, "ringing");
     // A click lands only on a control nothing covers.
-    await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+    await ringing.getByRole("button", { name: "Answer" }).click();
     await alice.hears(660, "agent1 hears the customer");
     await expectNothingCut(page, "in the call");
     await alice.card().getByRole("button", { name: "Transfer" }).click();
@@ -63,3 +69,21 @@ for (const { layout, viewport } of narrowFrames) {
     await expect(statusOf(page)).toHaveAttribute("data-status", "Available");
   });
 }
+
+test("in the bar 1100 px wide a second call rings in brief with Answer, Reject and Busy, none cut; Busy turns it away", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  // Another agent than the tests above: no wrap-up of theirs in the way.
+  const bob = await agent(newParty, "agent2", "1002", 440, { layout: "bar", viewport: { width: 1100, height: 56 } });
+  const first = await s.call("1002", 700, "5550191", "Fay First");
+  await bob.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await expect(bob.card()).toHaveAttribute("data-state", "active");
+  const second = await s.call("1002", 900, "5550192", "Wes Waiting");
+  const waiting = bob.card("ringing");
+  await expect(waiting).toContainText("Wes Waiting");
+  for (const name of ["Answer", "Reject", "Busy"]) await expect(waiting.getByRole("button", { name, exact: true })).toBeVisible();
+  await expectNothingCut(bob.page, "a second call ringing");
+  await waiting.getByRole("button", { name: "Busy", exact: true }).click();
+  await expect.poll(async () => (await s.channel(second.uuid)).hangupCause).toBe("USER_BUSY");
+  await expect(bob.card("ringing")).toHaveCount(0);
+  await s.hangup(first.uuid);
+});

@@ -168,7 +168,7 @@ test("three rejects with 480 put the agent On Break by max-no-answer; rejects wi
   await platformView.setAgentInfo("agent1", before);
 });
 
-test("after-call work counts down, keeps outcome and notes through a reload, then applies the next status", async ({ newParty, platform }) => {
+test("after-call work counts down and keeps outcome and notes through a reload; a break chosen meanwhile applies at once", async ({ newParty, platform }) => {
   const platformView = await admin(platform.url);
   const before = await platformView.setAgentInfo("agent1", { wrap_up_time: "20" });
   const alice = await agent(newParty, "agent1", "1001", 440);
@@ -184,15 +184,16 @@ test("after-call work counts down, keeps outcome and notes through a reload, the
   await wrapUp.getByLabel("Outcome").selectOption("Resolved");
   await wrapUp.getByLabel("Notes").fill("Refund promised for the March invoice.");
   await wrapUp.getByLabel("Then").selectOption({ label: "Break: Lunch" });
-  await expect(alice.page.getByTestId("next-status")).toContainText("On break · Lunch");
+  // The break holds offers back at once (wrap_up_time may end before the countdown); the work goes on.
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("On break · Lunch");
+  expect(await platformView.agentState("1001")).toMatchObject({ status: "On Break", reason: "Lunch" });
+  await expect(wrapUp.getByLabel("Then")).toHaveValue("break:Lunch");
 
   await alice.page.reload();
   await expect(wrapUp).toBeVisible();
   await expect(wrapUp.getByLabel("Notes")).toHaveValue("Refund promised for the March invoice.");
   await expect(wrapUp.getByLabel("Outcome")).toHaveValue("Resolved");
   await expect(wrapUp.getByTestId("wrap-up-timer")).toHaveText(/^0:\d\d left$/);
-  // Until the countdown ends the agent stays Ready on the platform (wrap_up_time holds offers back).
-  expect((await platformView.agentState("1001")).status).toBe("Available");
 
   await expect(wrapUp).toHaveCount(0, { timeout: 30_000 });
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
@@ -204,13 +205,36 @@ test("after-call work counts down, keeps outcome and notes through a reload, the
   await platformView.setAgentInfo("agent1", before);
 });
 
-test("click-to-dial: the agent's phone answers by itself, then the number rings and hears the agent; a busy number says so", async ({ newParty, platform }) => {
+test("click-to-dial: progress shows until the agent's phone rings and answers by itself, then the number rings and hears the agent; a busy number says so", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   const platformView = await admin(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440, { outboundCalls: "call-center" });
+  // The platform's INVITEs to the phone wait on the wire until the test lets them through, so
+  // that the progress before the phone rings can be seen.
+  let holdInvites = true;
+  const held: (() => void)[] = [];
+  await alice.page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      if (holdInvites && typeof m === "string" && m.startsWith("INVITE ")) held.push(() => ws.send(m));
+      else ws.send(m);
+    });
+  });
+  await alice.page.reload();
+  await expect(alice.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
 
   await alice.dial("55510700");
+  const progress = alice.page.getByTestId("dialling");
+  await expect(progress).toContainText("55510700");
+  await expect(progress).toContainText("your phone will ring first");
+  await expect(progress.getByRole("button", { name: "Cancel call" })).toBeVisible();
+  await expect(alice.page.getByTestId("announcer")).toContainText("Calling 55510700: your phone will ring first");
+  await expect.poll(() => held.length, { message: "the platform's INVITE to the phone" }).toBe(1);
+  holdInvites = false;
+  held.splice(0).forEach((send) => send());
+  await expect(progress).toHaveCount(0);
   const card = alice.card();
   await expect(card).toHaveAttribute("data-state", "active");
   await expect(card).toContainText("55510700");

@@ -7,7 +7,7 @@ import { epochSeconds } from "./cc-event";
  * originate sets them; these say which queue, which member and which callID the leg belongs to,
  * so that a phone can show "Support queue" and the toolbar can act on the call at once.
  */
-export type LegPurpose = "queue" | "dial" | "monitor" | "three-way" | "intercept" | "consult";
+export type LegPurpose = "queue" | "dial" | "monitor" | "three-way" | "intercept" | "consult" | "transfer";
 
 /** Header values must stay on one line; anything else would let a name inject headers. */
 const safe = (value: string) => value.replace(/[\r\n]+/g, " ").trim();

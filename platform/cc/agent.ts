@@ -65,7 +65,7 @@ export type AgentCallKind =
   | "queue"
   /** ccDial: the agent leg first, then the destination. */
   | "dial"
-  /** A customer handed over by another agent's consultation, or taken over with ccIntercept. */
+  /** A customer handed over by another agent (consultation, transfer), or taken over with ccIntercept. */
   | "handover";
 
 /**

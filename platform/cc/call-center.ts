@@ -509,7 +509,8 @@ export class CallCenter {
   /**
    * The agent's part in a call is over (a hang-up on either side, a transfer, an intercept). For a
    * queue call this is mod_callcenter's end of bridge: bridge-agent-end, member-queue-end, and the
-   * agent back to Waiting (Idle when Available (On Demand)) with wrap-up time starting.
+   * agent back to Waiting (Idle when Available (On Demand)) with wrap-up time starting. A queue's
+   * customer handed over to this agent starts its wrap-up time too.
    */
   endCall(call: AgentCall, cause: HangupCause): void {
     if (call.ended) return;
@@ -547,6 +548,11 @@ export class CallCenter {
         ...memberHeaders(member),
       });
       this.setState(agent, agent.status === "Available (On Demand)" ? "Idle" : "Waiting");
+    } else if (call.kind === "handover" && member && call.answeredAt) {
+      // A queue's customer taken over from another agent (consult, transfer, intercept) is a queue
+      // call for this agent too: its wrap-up time holds the next offer back. mod_callcenter never
+      // bridged this agent, so there is no bridge event and no state change.
+      agent.lastBridgeEnd = Date.now();
     }
     this.events.emit("call-change", agent);
     this.scheduleDispatch();

@@ -113,12 +113,88 @@ describe("hold and transfer", () => {
     expect(f.cc.waiting("sales")).toHaveLength(1);
   });
 
-  it("ccTransfer to an agent's number rings the extension the agent signed in at", async () => {
+});
+
+describe("ccTransfer to an agent", () => {
+  it("hands the customer over: the agent's phone rings where it signed in, with the call-center headers, and the agent can hold the call", async () => {
     f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
     f.cc.signIn(f.cc.agent("1002")!, "1003", "support");
+    f.take();
+    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "support.1002" })).toEqual(ok);
+    expect(leg.state).toBe("hungup");
+    expect(f.take()).toEqual([
+      "bridge-agent-end 1001 NORMAL_CLEARING",
+      "member-queue-end support Terminated",
+      "agent-state-change 1001 Waiting",
+    ]);
+    // Not a plain transfer through the dialplan: a leg of the call center's, like a consultation's.
+    expect(f.sw.transfers).toEqual([]);
+    const to = legTo("1003");
+    expect(to.callerIdNumber).toBe("5550100");
+    expect(to.headers).toEqual(["X-CC-Action: transfer", `X-CC-Agent-UUID: ${to.uuid}`, "X-CC-Agent: 1002", `X-CC-Target-UUID: ${customer.uuid}`, "X-CC-Queue: support"]);
+    expect(f.sw.hears(customer)).toEqual(["ringback"]);
+    expect(stateOf("1002")).toMatchObject({ callstate: "RINGING", agent_uuid: to.uuid, call: { kind: "handover", queue: "support", cid_number: "5550100" } });
+
+    to.remoteAnswer();
+    expect(f.sw.hears(customer)).toEqual([to.uuid]);
+    expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", customer_uuid: customer.uuid } });
+    expect(await f.run("agent2", "ccHold", { callID: to.uuid })).toEqual(ok);
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    expect(stateOf("1002").callstate).toBe("HOLD");
+  });
+
+  it("a leg nobody answers sends the customer back to its queue, with no wrap-up for the agent", async () => {
+    f.ready("1001");
     const [customer, leg] = await f.answeredCall("support", "1001");
     await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" });
-    expect(f.sw.transfers.map((t) => [t.channel.uuid, t.destination])).toEqual([[customer.uuid, "1003"]]);
+    legTo("1002").hangup("NO_ANSWER");
+    expect(f.sw.transfers.map((t) => [t.channel.uuid, t.destination])).toEqual([[customer.uuid, "support"]]);
+    expect(stateOf("1002")).toMatchObject({ call: null, wrap_up_until: "" });
+  });
+
+  it("the customer hanging up while the agent's phone rings cancels it", async () => {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" });
+    const to = legTo("1002");
+    customer.hangup();
+    expect(to.hangupCause).toBe("ORIGINATOR_CANCEL");
+    expect(stateOf("1002").call).toBeNull();
+  });
+
+  it("refuses an agent already in a call, a group that is no queue and the agent itself, changing nothing", async () => {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    f.ready("1004");
+    await f.answeredCall("sales", "1004");
+    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1004" })).toEqual({ code: 500, message: "agent 1004 is already in a call" });
+    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "billing.1002" })).toEqual({ code: 404, message: "group 'billing' not found" });
+    expect((await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1001" })).code).toBe(400);
+    expect(leg.state).toBe("answered");
+    expect(f.sw.hears(customer)).toEqual([leg.uuid]);
+    expect(f.sw.all.filter((c) => c.destinationNumber === "1002")).toEqual([]);
+  });
+
+  it("the receiving agent's wrap-up time holds its next offer back, as after its own queue call", async () => {
+    f.setAgentInfo("1002", { wrap_up_time: "30" });
+    f.ready("1001");
+    const [, leg] = await f.answeredCall("support", "1001");
+    f.cc.setStatus(f.cc.agent("1001")!, "On Break");
+    f.ready("1002");
+    await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" });
+    const to = legTo("1002");
+    to.remoteAnswer();
+    to.hangup();
+    await settle();
+    expect(stateOf("1002").wrap_up_until).not.toBe("");
+
+    await f.customer("support");
+    expect(f.ringing("1002")).toEqual([]);
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(f.ringing("1002")).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(f.ringing("1002")).toHaveLength(1);
   });
 });
 
@@ -168,6 +244,9 @@ describe("consult", () => {
     ]);
     // The target agent can now see whom it is talking to.
     expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", cid_number: "5550100", customer_uuid: customer.uuid } });
+    // The customer of a queue is a queue call for the target too: its wrap-up time follows.
+    target.hangup();
+    expect(stateOf("1002")).toMatchObject({ call: null, wrap_up_until: expect.stringMatching(/^\d{4}-/) });
   });
 
   it("the agent hangs up while the target still rings: the target gets the customer on answer", async () => {

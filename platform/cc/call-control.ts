@@ -133,8 +133,9 @@ export class CallControl {
   }
 
   /**
-   * ccTransfer: the customer goes to the destination through the dialplan (an extension, a queue,
-   * an outside number) and the agent's leg ends, as after uuid_transfer of the customer leg.
+   * ccTransfer: the customer goes to the destination through the dialplan (a queue, an outside
+   * number, an extension of no agent's) and the agent's leg ends, as after uuid_transfer of the
+   * customer leg. To an agent, see transferToAgent.
    */
   transfer(call: AgentCall, destination: string): void {
     const customer = this.requireTalking(call);
@@ -145,6 +146,39 @@ export class CallControl {
     this.sw.transfer(customer, destination);
     this.cc.endCall(call, "NORMAL_CLEARING");
     call.leg.hangup("NORMAL_CLEARING");
+  }
+
+  /**
+   * ccTransfer to an agent: a handover the platform tracks, not a plain transfer through the
+   * dialplan. The customer hears ringback while the agent's phone rings with a leg that carries
+   * the call-center headers (its own callID), and the agent's agent_state shows the customer from
+   * the first ring, so that the agent can hold or transfer the call through the platform. The
+   * transferring agent's leg ends at once, as with any ccTransfer.
+   */
+  transferToAgent(call: AgentCall, to: Agent, extension: string): void {
+    const customer = this.requireTalking(call);
+    // The agent's hold (and its music) goes with the old bridge.
+    call.held = false;
+    this.sw.unbridge(call.leg);
+    this.sw.playTone(customer, "ringback");
+    const uuid = randomUUID();
+    const leg = this.sw.originate(
+      { extension },
+      {
+        callerIdName: call.remoteName,
+        callerIdNumber: call.remoteNumber,
+        uuid,
+        headers: controlLegHeaders({ purpose: "transfer", agent: to.number, agentUuid: uuid, targetUuid: customer.uuid, queue: call.queue }),
+        variables: { cc_side: "transfer", cc_agent: to.number },
+      },
+    );
+    this.cc.endCall(call, "NORMAL_CLEARING");
+    call.leg.hangup("NORMAL_CLEARING");
+    const handover = this.trackHandover(to, leg, customer, call, false);
+    this.handOverOnAnswer(leg, customer, call, () => {
+      handover.answeredAt = Date.now();
+      this.cc.callChanged(handover);
+    });
   }
 
   /**
@@ -210,23 +244,38 @@ export class CallControl {
     call.consult = undefined;
     this.cc.endCall(call, cause);
     const handOver = () => {
-      this.sw.bridge(consult.leg, customer);
       const target = consult.leg.kind === "sip" && consult.leg.extension ? this.agentAt(consult.leg.extension) : undefined;
       if (target && !target.call) this.trackHandover(target, consult.leg, customer, call);
     };
     if (consult.answered) {
+      this.sw.bridge(consult.leg, customer);
       handOver();
-      return true;
+    } else {
+      // The target is still ringing: the customer keeps the music until it answers.
+      this.handOverOnAnswer(consult.leg, customer, call, handOver);
     }
-    // The target is still ringing: the customer keeps the music until it answers.
-    consult.leg.once("answer", handOver);
-    consult.leg.once("hangup", (failure) => {
-      if (consult.leg.answeredAt || customer.state === "hungup") return;
-      // Nobody took the customer: back to the queue it came from, or the call ends.
-      if (call.queue) this.sw.transfer(customer, call.queue);
+    return true;
+  }
+
+  /**
+   * The customer goes to `leg` when it answers (bridged, then `onAnswer`). Meanwhile the customer
+   * hanging up cancels the leg; the leg failing means nobody took the customer: back to the queue
+   * it came from, or the call ends.
+   */
+  private handOverOnAnswer(leg: Channel, customer: Channel, from: AgentCall, onAnswer: () => void): void {
+    const cancel = () => leg.hangup("ORIGINATOR_CANCEL");
+    customer.once("hangup", cancel);
+    leg.once("answer", () => {
+      customer.off("hangup", cancel);
+      this.sw.bridge(leg, customer);
+      onAnswer();
+    });
+    leg.once("hangup", (failure) => {
+      customer.off("hangup", cancel);
+      if (leg.answeredAt || customer.state === "hungup") return;
+      if (from.queue) this.sw.transfer(customer, from.queue);
       else customer.hangup(failure);
     });
-    return true;
   }
 
   /** ccThreeWay: the party joins the call; all three hear each other. */
@@ -328,8 +377,10 @@ export class CallControl {
     });
   }
 
-  private trackHandover(agent: Agent, leg: Channel, customer: Channel, from: AgentCall) {
-    this.cc.track({
+  /** The customer of `from` is now `agent`'s call (answered, or still ringing at its phone). */
+  private trackHandover(agent: Agent, leg: Channel, customer: Channel, from: AgentCall, answered = true): AgentCall {
+    const now = Date.now();
+    const call: AgentCall = {
       kind: "handover",
       agent,
       leg,
@@ -338,11 +389,13 @@ export class CallControl {
       remoteNumber: from.remoteNumber,
       member: from.member,
       queue: from.queue,
-      calledAt: Date.now(),
-      answeredAt: Date.now(),
+      calledAt: now,
+      ...(answered ? { answeredAt: now } : {}),
       held: false,
       ended: false,
-    });
+    };
+    this.cc.track(call);
+    return call;
   }
 
   private agentAt(extension: string): Agent | undefined {

@@ -223,15 +223,34 @@ export class CcService {
     return offer?.channel?.uuid === ch.uuid;
   }
 
+  /**
+   * To an agent (`1002`, `support.1002`) the customer is handed over, tracked as that agent's
+   * call; anything else (a queue, an extension of nobody's, an outside number) goes through the
+   * dialplan.
+   */
   private transfer(b: Body, caller: CcCaller) {
     const call = this.ownCall(str(b.callID), caller);
     const destination = str(b.destNumber);
     if (!DIALABLE.test(destination)) throw badRequest("field 'destNumber' has an invalid format");
-    // An agent's number reaches the agent where it signed in, which may be another extension.
-    const agent = this.cc.directory.agent(destination) ? this.cc.agent(destination) : undefined;
-    const target = agent && agent.status !== "Logged Out" ? agent.contact : destination;
-    this.control.transfer(call, target);
+    const to = this.agentNamed(destination);
+    if (!to) {
+      this.control.transfer(call, destination);
+      return undefined;
+    }
+    if (to === call.agent) throw badRequest(`call ${call.leg.uuid} is agent ${to.number}'s own`);
+    if (to.call || to.offer) throw wrongState(`agent ${to.number} is already in a call`);
+    // A signed-in agent is reached where it signed in, which may be another extension.
+    this.control.transferToAgent(call, to, to.status === "Logged Out" ? to.number : to.contact);
     return undefined;
+  }
+
+  /** The agent a destination names (its number, or `<group>.<number>` with an existing group), if any. */
+  private agentNamed(destination: string): Agent | undefined {
+    const address = parseAgentAddress(destination, "destNumber");
+    if (address.kind === "pstn") return undefined;
+    const agent = this.cc.agent(address.number);
+    if (agent && address.group !== undefined && !this.cc.directory.queue(address.group)) throw notFound(`group '${address.group}' not found`);
+    return agent;
   }
 
   /** Where `destAgent` / `destExtn` (or `agent` / `extn`) point: an agent's phone or an outside number. */

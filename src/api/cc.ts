@@ -67,20 +67,20 @@ function ccc<T>(client: PlatformClient, func: string, body: object, schema: v.Ge
 
 const run = (client: PlatformClient, func: string, body: object) => ccc(client, func, body, Success).then(() => undefined);
 
-/** Numbers of the agent forms: an agent number, `<group>.<number>`, or `PSTN` with the number in the extension field. */
+/** Numbers of the agent forms: an agent number, `<group>.<number>` (and its extension), or `PSTN` with the number in the extension field. */
 export interface AgentTarget {
   destAgent: string;
-  destExtn?: string;
+  destExtn: string;
 }
 
 export const cc = {
   login: (client: PlatformClient, b: { agent: string; extn: string; queue: string }) => run(client, "ccLogin", b),
-  logout: (client: PlatformClient, b: { agent: string; queue?: string }) => run(client, "ccLogout", b),
+  logout: (client: PlatformClient, b: { agent: string; queue: string }) => run(client, "ccLogout", b),
   /** `onDemand`: Available (On Demand), which goes Idle after each call (the local platform's addition). */
-  goReady: (client: PlatformClient, b: { agent: string; queue?: string; onDemand?: boolean }) => run(client, "ccGoReady", b),
-  goBreak: (client: PlatformClient, b: { agent: string; reason?: string; queue?: string }) => run(client, "ccGoBreak", b),
+  goReady: (client: PlatformClient, b: { agent: string; queue: string; onDemand?: boolean }) => run(client, "ccGoReady", b),
+  goBreak: (client: PlatformClient, b: { agent: string; reason: string; queue: string }) => run(client, "ccGoBreak", b),
   /** Rings the agent's phone first (auto-answer), then `destNumber`; answers the agent leg's uuid when the platform gives it. */
-  dial: async (client: PlatformClient, b: { agent: string; extn?: string; destNumber: string }): Promise<{ callID?: string }> => {
+  dial: async (client: PlatformClient, b: { agent: string; extn: string; destNumber: string }): Promise<{ callID?: string }> => {
     const data = await ccc(client, "ccDial", b, v.optional(v.nullable(v.object({ callID: v.optional(v.string()) })), null));
     return data?.callID ? { callID: data.callID } : {};
   },
@@ -90,7 +90,7 @@ export const cc = {
   transfer: (client: PlatformClient, b: { callID: string; destNumber: string }) => run(client, "ccTransfer", b),
   consult: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccConsult", b),
   cancelConsult: (client: PlatformClient, b: { callID: string }) => run(client, "ccCancelConsult", b),
-  threeWay: (client: PlatformClient, b: { agent?: string; callID: string } & AgentTarget) => run(client, "ccThreeWay", b),
+  threeWay: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccThreeWay", b),
   monitor: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccMonitor", b),
   intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccIntercept", b),
 };

@@ -124,7 +124,7 @@ describe("joining the queues", () => {
     await t.working();
     await t.session.getState().signOut();
     const paths = t.platform.calls.map((c) => `${c.method} ${c.path}`);
-    expect(paths.indexOf("POST /api/cc/ccc/ccLogout")).toBeGreaterThan(-1);
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccLogout", body: { agent: "1001", queue: "support" } });
     expect(paths.indexOf("POST /api/cc/ccc/ccLogout")).toBeLessThan(paths.indexOf("DELETE /api/sessions"));
     expect(t.store.getState().phase).toBe("off");
     expect(t.fcc.feedClosed).toBe(true);
@@ -160,6 +160,21 @@ describe("status as the platform reports it", () => {
     expect(s.agent?.state).toBe("Reserved");
   });
 
+  it("reads agent_state of its queue, and never takes another agent's row for its own", async () => {
+    const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]), events: false });
+    t.fcc.others = [{ ...t.fcc.record(), agent_id: "1002", name: "Bob Agent", status: "Available", state: "READY", callstate: "TALKING" }];
+    await t.signIn();
+    t.register();
+    await t.until((s) => s.phase === "on" && s.agent !== null);
+    expect(t.fcc.stateQueries.at(-1)).toBe("queue=support");
+    expect(t.store.getState().agent).toMatchObject({ number: "1001", status: "On Break" });
+    // The platform stops listing this agent: its status is unknown, not the other agent's.
+    t.fcc.listed = false;
+    const s = await t.until((s) => s.agent?.status !== "On Break");
+    expect(s.agent).toMatchObject({ number: "1001", status: "", callstate: "" });
+    expect(s.platformCall).toBeNull();
+  });
+
   it("counts the callers waiting in each queue from members-count events", async () => {
     const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]) });
     await t.working();
@@ -178,7 +193,7 @@ describe("status commands", () => {
     const ready = t.store.getState().choose({ kind: "ready" });
     expect(t.store.getState().pending).toEqual({ command: "ready" });
     await ready;
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001" } });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
     expect(t.store.getState()).toMatchObject({ pending: null, error: null, agent: { status: "Available" } });
   });
 
@@ -189,10 +204,10 @@ describe("status commands", () => {
     await t.until((s) => s.phase === "on" && s.agent !== null);
     t.fcc.tells = false;
     await t.store.getState().choose({ kind: "break", reason: "Lunch" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch" } });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch", queue: "support" } });
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
     await t.store.getState().choose({ kind: "on-demand" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", onDemand: true } });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support", onDemand: true } });
     expect(t.store.getState().agent?.status).toBe("Available (On Demand)");
   });
 
@@ -249,7 +264,7 @@ describe("status commands", () => {
 });
 
 describe("after-call work", () => {
-  it("counts down from wrap_up_time, keeps the next status chosen meanwhile, and applies it at the end", async () => {
+  it("counts down from wrap_up_time; a break chosen meanwhile holds offers back at once, the panel stays to the end", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
@@ -259,21 +274,82 @@ describe("after-call work", () => {
     expect(w).toMatchObject({ id: "leg-1", customerUuid: "customer-of-leg-1", queue: "support", customerNumber: "5550100", wrapUpSec: 10, next: { kind: "ready" } });
     expect(w.endsAt - w.callEndedAt).toBe(10_000);
 
+    // The platform's wrap_up_time may end before the countdown: a break must not wait for it.
     await t.store.getState().choose({ kind: "break", reason: "Lunch" });
-    expect(t.store.getState().wrapUp?.next).toEqual({ kind: "break", reason: "Lunch" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch", queue: "support" } });
+    expect(t.store.getState()).toMatchObject({ agent: { status: "On Break", reason: "Lunch" }, wrapUp: { id: "leg-1", next: { kind: "break", reason: "Lunch" } } });
     t.store.getState().setDisposition("Resolved");
     t.store.getState().setNotes("Asked about the invoice of March.");
 
     await vi.advanceTimersByTimeAsync(9_000);
     expect(t.store.getState().wrapUp).not.toBeNull();
-    expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
+    const sent = t.fcc.commands.length;
     await vi.advanceTimersByTimeAsync(1_500);
     expect(t.store.getState().wrapUp).toBeNull();
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch" } });
+    // Nothing more to send at the end: the break is in place.
+    expect(t.fcc.commands.length).toBe(sent);
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
     expect(dispositionFor(t.device, "leg-1")).toMatchObject({ disposition: "Resolved", notes: "Asked about the invoice of March.", queue: "support", customerNumber: "5550100" });
     // The customer's uuid finds the same record (the history lists either).
     expect(dispositionFor(t.device, "customer-of-leg-1")?.id).toBe("leg-1");
+  });
+
+  it("Ready chosen during after-call work waits for its end; a sign-out does not", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    takeQueueCall(t);
+    const sent = t.fcc.commands.length;
+    await t.store.getState().choose({ kind: "ready" });
+    expect(t.fcc.commands.length).toBe(sent);
+    expect(t.store.getState().agent?.status).toBe("On Break");
+    await t.store.getState().choose({ kind: "logged-out" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccLogout", body: { agent: "1001", queue: "support" } });
+    expect(t.store.getState()).toMatchObject({ agent: { status: "Logged Out" }, wrapUp: { next: { kind: "logged-out" } } });
+    await t.store.getState().choose({ kind: "ready" });
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(t.store.getState().wrapUp).toBeNull();
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
+    expect(t.store.getState().agent?.status).toBe("Available");
+  });
+
+  it("a break chosen during the call holds offers back as soon as the call ends, while after-call work goes on", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.store.getState().choose({ kind: "ready" });
+    const c = queueCall();
+    t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
+    await t.store.getState().choose({ kind: "break", reason: "Training" });
+    expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
+    t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
+    await t.until((s) => s.agent?.status === "On Break");
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Training", queue: "support" } });
+    expect(t.store.getState().wrapUp?.next).toEqual({ kind: "break", reason: "Training" });
+  });
+
+  it("a queue's customer handed over by another agent ends in after-call work, with the customer the platform names", async () => {
+    const t = setup();
+    await t.working();
+    // A consultation leg: the phone knows only the consulting agent; the platform says it became this agent's customer.
+    const leg = call({ id: "consult-1", remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false }, context: { [CC.action]: "consult", [CC.customerUuid]: "c9" } });
+    t.fcc.call = { uuid: "leg-9", kind: "handover", direction: "inbound", queue: "support", member_uuid: "m9", customer_uuid: "c9", cid_name: "Carla Customer", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.callsStore.setState({ calls: [{ ...leg, state: "active", answeredAt: Date.now() }] });
+    await t.until((s) => s.platformCall?.kind === "handover");
+    t.callsStore.setState({ calls: [{ ...leg, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
+    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
+  });
+
+  it("a consultation that stays one (never a handover) ends without after-call work", async () => {
+    const t = setup();
+    await t.working();
+    const leg = call({ id: "consult-1", context: { [CC.action]: "consult", [CC.customerUuid]: "c9" } });
+    const reads = t.fcc.stateReads;
+    t.callsStore.setState({ calls: [{ ...leg, state: "active", answeredAt: Date.now() }] });
+    await t.until(() => t.fcc.stateReads > reads);
+    t.callsStore.setState({ calls: [{ ...leg, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
+    expect(t.store.getState().wrapUp).toBeNull();
   });
 
   it("a Ready agent stays Ready: nothing is sent when the wrap-up ends", async () => {
@@ -295,13 +371,13 @@ describe("after-call work", () => {
     await t.store.getState().choose({ kind: "ready" });
     takeQueueCall(t);
     await t.store.getState().extendWrapUp(30);
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: WRAP_UP_BREAK_REASON } });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: WRAP_UP_BREAK_REASON, queue: "support" } });
     expect(t.store.getState().wrapUp).toMatchObject({ extendedSec: 30, heldOnBreak: true });
     await vi.advanceTimersByTimeAsync(39_000);
     expect(t.store.getState().wrapUp).not.toBeNull();
     await vi.advanceTimersByTimeAsync(1_500);
     expect(t.store.getState().wrapUp).toBeNull();
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001" } });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
     expect(t.store.getState().agent?.status).toBe("Available");
   });
 
@@ -333,11 +409,80 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     expect(await t.hooks.dialer!("(555) 010-0199")).toBe(true);
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccDial", body: { agent: "1001", destNumber: "5550100199" } });
-    expect(t.store.getState().dialling).toMatchObject({ number: "5550100199", callId: "dial-leg-1" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccDial", body: { agent: "1001", extn: "1001", destNumber: "5550100199" } });
+    expect(t.store.getState().dialling).toEqual({ number: "5550100199", callId: "dial-leg-1", at: expect.any(Number), failed: null });
     expect(await t.hooks.dialer!("bob@example.com")).toBe(false);
     t.settings.getState().change({ outboundCalls: "phone" });
     expect(await t.hooks.dialer!("5550100199")).toBe(false);
+  });
+
+  it("shows a click-to-dial's progress until the phone rings; Cancel ends the platform's leg", async () => {
+    const t = setup();
+    await t.working();
+    const dialling = t.store.getState().dial("5550199");
+    // At once, before the platform answers.
+    expect(t.store.getState().dialling).toMatchObject({ number: "5550199", failed: null });
+    await dialling;
+    // The platform's leg reaches the phone: the call's card takes over.
+    t.callsStore.setState({ calls: [call({ id: "d1", direction: "outbound", context: { [CC.action]: "dial", [CC.callId]: "dial-leg-1" } })] });
+    expect(t.store.getState().dialling).toBeNull();
+
+    t.callsStore.setState({ calls: [] });
+    await t.store.getState().dial("5550198");
+    await t.store.getState().cancelDial();
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
+    expect(t.store.getState().dialling).toBeNull();
+  });
+
+  it("a refused click-to-dial leaves no progress and says why", async () => {
+    const t = setup();
+    await t.working();
+    t.fcc.refuse = { code: 500, message: "can not find group?" };
+    await expect(t.store.getState().dial("5550199")).rejects.toMatchObject({ command: "dial", message: "can not find group?" });
+    expect(t.store.getState()).toMatchObject({ dialling: null, error: { command: "dial", message: "can not find group?" } });
+  });
+
+  it("a click-to-dial whose phone does not ring within 30 s fails, saying so, and its leg is ended", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.store.getState().dial("5550199");
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(t.store.getState().dialling?.failed).toBeNull();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(t.store.getState().dialling).toMatchObject({ number: "5550199", failed: "no-ring" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
+    // Dismissing the failure sends nothing more.
+    await t.store.getState().cancelDial();
+    expect(t.store.getState().dialling).toBeNull();
+    expect(t.fcc.commands.filter((x) => x.func === "ccKill")).toHaveLength(1);
+  });
+
+  it("a click-to-dial the platform ends before the phone rings fails, saying so", async () => {
+    const t = setup();
+    await t.working();
+    t.fcc.call = { uuid: "dial-leg-1", kind: "dial", direction: "outbound", queue: "", member_uuid: "", customer_uuid: "", cid_name: "5550199", cid_number: "5550199", answered: false, held: false, consult: null };
+    await t.store.getState().dial("5550199");
+    await t.until((s) => s.platformCall?.uuid === "dial-leg-1");
+    expect(t.store.getState().dialling?.failed).toBeNull();
+    t.fcc.call = null;
+    await t.until((s) => s.dialling?.failed === "ended");
+  });
+
+  it("consult and three-way to an agent name the extension its calls ring", async () => {
+    const t = setup();
+    await t.working();
+    t.fcc.others = [{ ...t.fcc.record(), agent_id: "1002", extn: "1003", name: "Bob Agent", status: "Available", state: "READY" }];
+    await t.store.getState().loadColleagues();
+    expect(t.store.getState().colleagues).toEqual([{ number: "1002", name: "Bob Agent", status: "Available", callstate: "IDLE", extension: "1003" }]);
+    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
+    await t.store.getState().threeWay("call-1", { kind: "agent", number: "1002" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "1002", destExtn: "1003" } });
+    t.fcc.refuse = { code: 404, message: "agent '1004' not found" };
+    await expect(t.store.getState().consult("call-1", { kind: "agent", number: "1004" })).rejects.toMatchObject({ command: "consult" });
+    // An agent the toolbar knows no extension of: its number, the extension on this platform.
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccConsult", body: { agent: "1001", callID: "leg-1", destAgent: "1004", destExtn: "1004" } });
   });
 
   it("hold waits for the platform to report the call held; transfer names a queue, an agent or a number", async () => {

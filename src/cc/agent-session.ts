@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { PlatformError, getUser, getUserQueueNames, type PlatformClient } from "../api";
-import { cc, getAgentState, type AgentStateCall } from "../api/cc";
+import { cc, getAgentState, type AgentStateCall, type AgentTarget } from "../api/cc";
 import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
 import { agentViewOf, eventTime, namesAgent, statusKind, type AgentView, type CallCenterEventData } from "./agent-status";
 import type { PhoneSession } from "./phone-session";
@@ -33,7 +33,8 @@ export type AgentCommand =
   | "consult"
   | "cancel-consult"
   | "three-way"
-  | "dial";
+  | "dial"
+  | "cancel-dial";
 
 /** A command the platform refused or did not confirm, in its own words. */
 export interface AgentCommandError {
@@ -54,7 +55,12 @@ export interface Colleague {
   name: string;
   status: string;
   callstate: string;
+  /** The extension its calls ring (where it signed in). */
+  extension: string;
 }
+
+/** Why a click-to-dial ended before the agent's phone rang: it did not ring in time, or the call ended first. */
+export type DialFailure = "no-ring" | "ended";
 
 /** Where a call goes: an agent, a queue, or an outside number. */
 export type CallTarget = { kind: "agent"; number: string } | { kind: "queue"; name: string } | { kind: "number"; number: string };
@@ -111,8 +117,11 @@ export interface AgentSessionState {
   colleagues: Colleague[];
   /** The last outcome and notes recorded after a call (the history shows them). */
   lastDisposition: CallDisposition | null;
-  /** A click-to-dial under way: the platform is calling the agent's phone. */
-  dialling: { number: string; callId: string; at: number } | null;
+  /**
+   * A click-to-dial until the agent's phone rings: under way (the platform calls the phone first;
+   * `callId` is its leg, once the platform said it), or why it failed before the phone rang.
+   */
+  dialling: { number: string; callId: string; at: number; failed: DialFailure | null } | null;
 
   /**
    * Ready, Ready on demand, Break with a reason, signing out of or into the queues. Applied at once
@@ -130,6 +139,8 @@ export interface AgentSessionState {
   threeWay(callId: CallId, target: CallTarget): Promise<void>;
   /** Click-to-dial (ccDial): the agent's phone rings first and answers by itself, then the number. */
   dial(number: string): Promise<void>;
+  /** Ends a click-to-dial before the phone rings (ccKill of the platform's leg), or puts its failure away. */
+  cancelDial(): Promise<void>;
   setDisposition(disposition: string): void;
   setNotes(notes: string): void;
   /** Adds `seconds` to the wrap-up; past wrap_up_time the agent is held On Break meanwhile. */
@@ -202,6 +213,10 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   let offering: Offering | undefined;
   /** When the last status event arrived: a poll answer older than it does not overwrite it. */
   let lastStatusEventAt = 0;
+  /** When a read of agent_state last showed the click-to-dial's leg (0: not yet). */
+  let dialSeenAt = 0;
+  /** Phone calls the platform reported as a queue's customer handed over to this agent: they end in after-call work. */
+  const handedOver = new Set<CallId>();
 
   const initial = {
     phase: "off" as AgentPhase,
@@ -227,12 +242,11 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     async choose(next) {
       const s = get();
       if (s.phase !== "on") throw commandError(next.kind === "logged-out" ? "sign-out" : next.kind, "not working in the call center now");
-      if (next.kind !== "sign-in" && (s.wrapUp || hasLiveCcCall())) {
-        if (s.wrapUp) keepWrapUp({ ...s.wrapUp, next });
-        else set({ next });
-        return;
-      }
-      await applyStatus(next);
+      if (next.kind !== "sign-in" && s.wrapUp) {
+        keepWrapUp({ ...s.wrapUp, next });
+        await holdOffersBack();
+      } else if (next.kind !== "sign-in" && hasLiveCcCall()) set({ next });
+      else await applyStatus(next);
     },
 
     clearNext() {
@@ -243,21 +257,39 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     resume: (callId) => callCommand("resume", callId, (c, id) => cc.unhold(c, { callID: id }), (pc) => pc?.held === false),
     transfer: (callId, target) => callCommand("transfer", callId, (c, id) => cc.transfer(c, { callID: id, destNumber: destinationOf(target) })),
     consult: (callId, target) =>
-      callCommand("consult", callId, (c, id) => cc.consult(c, { agent: get().number, callID: id, ...agentTargetOf(target) }), (pc) => !!pc?.consult),
+      callCommand("consult", callId, (c, id) => cc.consult(c, { agent: get().number, callID: id, ...agentTargetOf(target, get().colleagues) }), (pc) => !!pc?.consult),
     cancelConsult: (callId) => callCommand("cancel-consult", callId, (c, id) => cc.cancelConsult(c, { callID: id }), (pc) => !pc?.consult),
-    threeWay: (callId, target) => callCommand("three-way", callId, (c, id) => cc.threeWay(c, { agent: get().number, callID: id, ...agentTargetOf(target) })),
+    threeWay: (callId, target) => callCommand("three-way", callId, (c, id) => cc.threeWay(c, { agent: get().number, callID: id, ...agentTargetOf(target, get().colleagues) })),
 
     async dial(number) {
       const c = requireClient("dial");
       const myRun = run;
-      set({ error: null });
+      const at = now();
+      dialSeenAt = 0;
+      set({ error: null, dialling: { number, callId: "", at, failed: null } });
       try {
-        const { callID } = await cc.dial(c, { agent: get().number, destNumber: number });
+        const { callID } = await cc.dial(c, { agent: get().number, extn: user?.extension ?? get().number, destNumber: number });
         if (myRun !== run) return;
-        set({ dialling: { number, callId: callID ?? "", at: now() } });
+        // The platform's leg may reach the phone before its answer does: then the call card has taken over.
+        const d = get().dialling;
+        if (d?.at === at && callID) set({ dialling: { ...d, callId: callID } });
         schedulePoll(0);
       } catch (e) {
+        if (get().dialling?.at === at) set({ dialling: null });
         throw fail("dial", e);
+      }
+    },
+
+    async cancelDial() {
+      const d = get().dialling;
+      if (!d) return;
+      set({ dialling: null });
+      if (d.failed || !d.callId) return;
+      const c = requireClient("cancel-dial");
+      try {
+        await cc.kill(c, { destUUID: d.callId });
+      } catch (e) {
+        throw fail("cancel-dial", e);
       }
     },
 
@@ -298,7 +330,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       const seen = new Map<string, Colleague>();
       for (const r of rows) {
         if (r.agent_id && r.agent_id !== number && !seen.has(r.agent_id)) {
-          seen.set(r.agent_id, { number: r.agent_id, name: r.name, status: agentViewOf(r).status, callstate: r.callstate });
+          seen.set(r.agent_id, { number: r.agent_id, name: r.name, status: agentViewOf(r).status, callstate: r.callstate, extension: r.extn });
         }
       }
       set({ colleagues: [...seen.values()].sort((a, b) => a.number.localeCompare(b.number)) });
@@ -331,6 +363,13 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   };
 
   // ---- status commands ----
+
+  /**
+   * The queue named where the spec's requests name one (status commands, agent_state): the agent's
+   * first. A status is the agent's in every queue (mod_callcenter's is per agent), so one command
+   * changes it everywhere; agent_state of any of its queues has the agent's row.
+   */
+  const namedQueue = () => store.getState().queues[0]?.name ?? "";
 
   const matches = (next: NextStatus | { kind: "sign-in" }, view: AgentView | null): boolean => {
     if (!view) return false;
@@ -383,18 +422,19 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     const command: AgentCommand = next.kind === "logged-out" ? "sign-out" : next.kind;
     const c = requireClient(command);
     const { number, queues } = store.getState();
+    const queue = namedQueue();
     store.setState({ pending: { command, ...(next.kind === "break" ? { reason: next.reason } : {}) }, error: null });
     try {
       switch (next.kind) {
         case "ready":
         case "on-demand":
-          await cc.goReady(c, { agent: number, ...(next.kind === "on-demand" ? { onDemand: true } : {}) });
+          await cc.goReady(c, { agent: number, queue, ...(next.kind === "on-demand" ? { onDemand: true } : {}) });
           break;
         case "break":
-          await cc.goBreak(c, { agent: number, reason: next.reason });
+          await cc.goBreak(c, { agent: number, reason: next.reason, queue });
           break;
         case "logged-out":
-          await cc.logout(c, { agent: number });
+          await cc.logout(c, { agent: number, queue });
           break;
         case "sign-in":
           for (const q of queues) await cc.login(c, { agent: number, extn: user?.extension ?? number, queue: q.name });
@@ -447,34 +487,67 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     const c = client;
     if (!c || myRun !== run) return;
     const askedAt = now();
+    const queue = namedQueue();
     try {
-      const rows = await getAgentState(c);
+      const rows = await getAgentState(c, queue ? { queue } : {});
       if (myRun !== run) return;
-      const own = rows.find((r) => r.agent_id === store.getState().number) ?? rows[0];
-      if (!own) return;
-      const view = agentViewOf(own);
+      const number = store.getState().number;
+      // Never another agent's row: without its own the platform does not report this agent, whose
+      // status is then unknown.
+      const own = rows.find((r) => r.agent_id === number);
+      const view = own ? agentViewOf(own) : { number, status: "", state: "", callstate: "", reason: "", since: 0, readyAt: 0 };
       const before = store.getState().agent;
       // An event newer than this answer has the last word on status and state.
       const agent = before && lastStatusEventAt > askedAt ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since } : view;
-      store.setState({ agent, platformCall: own.call ?? null });
+      const platformCall = own?.call ?? null;
+      store.setState({ agent, platformCall });
+      followDial(platformCall, askedAt);
+      if (platformCall?.kind === "handover" && platformCall.queue) noteHandover(platformCall);
     } catch (e) {
       if (myRun === run) console.info("agentbar: agent_state failed", e instanceof Error ? e.message : e);
     }
+  };
+
+  // ---- click-to-dial until the phone rings ----
+
+  /** A click-to-dial that failed before the phone rang says why; a leg the platform still rings is ended. */
+  const dialFailed = (failed: DialFailure) => {
+    const d = store.getState().dialling;
+    if (!d) return;
+    store.setState({ dialling: { ...d, failed } });
+    if (failed === "no-ring" && d.callId && client) {
+      void cc.kill(client, { destUUID: d.callId }).catch((e: unknown) => console.info("agentbar: ending a click-to-dial that never rang failed", e));
+    }
+  };
+
+  /** The platform's leg of a click-to-dial, once seen in agent_state, gone before the phone rang: the call ended. */
+  const followDial = (platformCall: AgentStateCall | null, askedAt: number) => {
+    const d = store.getState().dialling;
+    if (!d?.callId || d.failed) return;
+    if (platformCall?.uuid === d.callId) dialSeenAt = Math.max(dialSeenAt, askedAt);
+    else if (dialSeenAt && askedAt > dialSeenAt) dialFailed("ended");
+  };
+
+  /** The phone call a handed-over customer is on, when the platform's call is one of the phone's. */
+  const noteHandover = (platformCall: AgentStateCall) => {
+    const live = phone.callsStore.getState().calls.filter(isLive);
+    const call = live.find((c) => ccCallOf(c, store.getState(), live)?.callId === platformCall.uuid);
+    if (call) handedOver.add(call.id);
   };
 
   const schedulePoll = (delay?: number) => {
     clearTimeout(pollTimer);
     let s = store.getState();
     if (s.phase !== "on") return;
-    // A click-to-dial whose leg never reached the phone (the platform gave up) is over.
-    if (s.dialling && now() - s.dialling.at > DIAL_WAIT_MS) {
-      store.setState({ dialling: null });
+    if (s.dialling && !s.dialling.failed && now() - s.dialling.at > DIAL_WAIT_MS) {
+      dialFailed("no-ring");
       s = store.getState();
     }
     // Some changes of a call have no call-center event (a consulted agent answering, a handover):
     // while a call is being set up agent_state is read often, during a call now and then.
     const pc = s.platformCall;
-    const settingUp = !!s.dialling || s.agent?.callstate === "RINGING" || s.agent?.callstate === "DIALING" || (!!pc?.consult && !pc.consult.answered);
+    const settingUp =
+      (!!s.dialling && !s.dialling.failed) || s.agent?.callstate === "RINGING" || s.agent?.callstate === "DIALING" || (!!pc?.consult && !pc.consult.answered);
     const inCall = pc !== null || hasLiveCcCall();
     const wait = delay ?? (settingUp ? pollMs.setup : s.feed !== "events" ? pollMs.polling : inCall ? pollMs.call : pollMs.events);
     const myRun = run;
@@ -541,16 +614,16 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     wrapUpTimer = setTimeout(() => void finishWrapUp().catch(() => {}), Math.max(0, w.endsAt - now()));
   };
 
-  const startWrapUp = (call: Call) => {
-    const labels = ccLabelsOf(call);
+  /** After-call work of a call that ended, seen as the call center saw it while it was live. */
+  const startWrapUp = (call: Call, view: CcCall | undefined) => {
     const s = store.getState();
-    if (!labels || !storage) return;
+    if (!storage) return;
     const endedAt = call.endedAt ?? now();
-    const party = s.platformCall && s.platformCall.uuid === labels.callId ? { name: s.platformCall.cid_name, number: s.platformCall.cid_number } : call.remote;
+    const party = view?.party ?? call.remote;
     const w: WrapUp = {
-      id: labels.callId || call.id,
+      id: view?.callId || call.id,
       customerUuid: call.context[CC.customerUuid] ?? "",
-      queue: labels.queue,
+      queue: view?.queue ?? "",
       customerName: party.name ?? "",
       customerNumber: party.number ?? "",
       callEndedAt: endedAt,
@@ -566,6 +639,20 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     store.setState({ next: null });
     keepWrapUp(w);
     armWrapUpTimer();
+    void holdOffersBack().catch(() => {});
+  };
+
+  /**
+   * A break or sign-out chosen for after the call applies on the platform at once, while after-call
+   * work goes on: the platform's wrap_up_time may end before the countdown, and an offer would ring
+   * meanwhile. Ready waits for the end of after-call work.
+   */
+  const holdOffersBack = async (): Promise<void> => {
+    const w = store.getState().wrapUp;
+    if (!w || (w.next.kind !== "break" && w.next.kind !== "logged-out") || matches(w.next, store.getState().agent)) return;
+    // The chosen status now holds offers back: Extend needs no break of its own.
+    keepWrapUp({ ...w, heldOnBreak: false });
+    await applyStatus(w.next);
   };
 
   const finishWrapUp = async (): Promise<void> => {
@@ -590,7 +677,10 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (w.heldOnBreak || !matches(w.next, view)) await applyStatus(w.next);
   };
 
-  /** A queue call that was answered and is over starts after-call work; the next status of a call without it applies now. */
+  /**
+   * A queue call (or a queue's customer handed over by another agent) that was answered and is over
+   * starts after-call work; the next status of a call without it applies now.
+   */
   const onCalls = (calls: readonly Call[], before: readonly Call[]) => {
     if (store.getState().phase !== "on") return;
     for (const c of calls) {
@@ -598,7 +688,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       if (c.state !== "ended" || !old || old.state === "ended") continue;
       const labels = ccLabelsOf(c);
       const s = store.getState();
-      if (labels?.action === "queue" && c.answeredAt && s.wrapUpSec > 0) startWrapUp(c);
+      const handover = handedOver.delete(c.id);
+      if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0) startWrapUp(c, ccCallOf(old, s, before.filter(isLive)));
       else if (labels && s.next && !hasLiveCcCall()) {
         const next = s.next;
         store.setState({ next: null });
@@ -673,6 +764,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     feed = undefined;
     storage = undefined;
     offering = undefined;
+    dialSeenAt = 0;
+    handedOver.clear();
     store.setState({ ...initial });
   };
 
@@ -721,7 +814,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   const removeSignOutStep = session.getState().addSignOutStep(async () => {
     const c = client;
     const s = store.getState();
-    if (c && s.phase === "on" && statusKind(s.agent?.status ?? "") !== "logged-out") await cc.logout(c, { agent: s.number }).catch((e: unknown) => console.info("agentbar: ccLogout at sign-out failed", e));
+    if (c && s.phase === "on" && statusKind(s.agent?.status ?? "") !== "logged-out") {
+      await cc.logout(c, { agent: s.number, queue: namedQueue() }).catch((e: unknown) => console.info("agentbar: ccLogout at sign-out failed", e));
+    }
   });
   onSession(session.getState());
 
@@ -755,8 +850,9 @@ function destinationOf(target: CallTarget): string {
   return target.kind === "queue" ? target.name : target.number;
 }
 
-function agentTargetOf(target: CallTarget): { destAgent: string; destExtn?: string } {
-  if (target.kind === "agent") return { destAgent: target.number };
+/** `destAgent` and `destExtn`: an agent and the extension its calls ring (its number when not known), or PSTN and the number. */
+function agentTargetOf(target: CallTarget, colleagues: readonly Colleague[]): AgentTarget {
+  if (target.kind === "agent") return { destAgent: target.number, destExtn: colleagues.find((c) => c.number === target.number)?.extension || target.number };
   if (target.kind === "number") return { destAgent: "PSTN", destExtn: target.number };
   throw new Error("a queue cannot be consulted or joined to a call");
 }

@@ -2,6 +2,7 @@ import { describe, expect, it, beforeEach } from "vitest";
 import { SessionState } from "sip.js";
 import type { AgentStateRecord } from "../../platform/cc/agent-state-record";
 import type { QueueCallerReport } from "../../platform/cc/queue-callers";
+import { parseTimestamp } from "../../platform/store/db";
 import { sipFixture } from "./sip-fixture";
 import { until, type TestCall, type TestPhone } from "./sip-phone";
 
@@ -74,10 +75,10 @@ async function customerHears(c: QueueCallerReport, hz: number, what = `the custo
   await until(what, () => customerHearing(c).some((h) => near(h, hz)));
 }
 
-async function customerHearsMusic(c: QueueCallerReport) {
+/** The customer hears music on hold (since `since`, ms: the queue's own music came before). */
+async function customerHearsMusic(c: QueueCallerReport, since = 0) {
   await until("the customer hears music on hold", () => {
-    const r = f.ctx.sim.get(c.uuid)!;
-    const notes = new Set(r.heard.filter((t) => [349.23, 392, 523.25, 587.33].some((n) => near(t.frequency, n))).map((t) => Math.round(t.frequency)));
+    const notes = new Set(customerHeardSince(c, since).filter((hz) => [349.23, 392, 523.25, 587.33].some((n) => near(hz, n))).map(Math.round));
     return notes.size >= 3;
   });
 }
@@ -220,18 +221,21 @@ describe("queue calls", () => {
     await f.platform.call("DELETE", `/sim/queue-callers/${c.id}`);
   });
 
-  it("wrap-up time delays the next offer", async () => {
-    await setAgentInfo("agent1", { wrap_up_time: "3" });
+  it("wrap-up time keeps the next caller waiting until it has passed, then the caller is offered", async () => {
+    await setAgentInfo("agent1", { wrap_up_time: "5" });
     const alice = await f.phone("1001", ALICE);
     await ready("agent1", "1001");
     const first = await customer("support");
     const call = await answerQueueCall(alice, first);
     await call.hangup();
+    await until("the platform ended the agent's call", () => engine().agent("1001")!.call === undefined);
     const second = await customer("support");
-    const state = await agentState("1001");
-    expect(state.wrap_up_until).not.toBe("");
-    expect(alice.calls.filter((x) => x.direction === "incoming")).toHaveLength(1);
+    // agent_state says when the wrap-up ends, to the second (rounded down: it ends up to a second later).
+    const ends = parseTimestamp((await agentState("1001")).wrap_up_until)!.getTime();
+    // Most of the wrap-up has passed, long after a free agent would have been offered the caller.
+    await until("most of the wrap-up has passed", () => Date.now() >= ends - 2000);
     expect((await report(second)).state).toBe("waiting");
+    expect(alice.calls.filter((x) => x.direction === "incoming")).toHaveLength(1);
     const next = await answerQueueCall(alice, second);
     await next.hangup();
   });
@@ -280,8 +284,9 @@ describe("call control", () => {
 
   it("ccHold plays music to the customer and holds the agent's phone (a=sendonly); ccUnHold brings them back", async () => {
     const { call, c, callID } = await talking();
+    const held = Date.now();
     expect(await cc("agent1", "ccHold", { callID })).toEqual({ code: 200, message: "success" });
-    await customerHearsMusic(c);
+    await customerHearsMusic(c, held);
     await until("the phone got a sendonly re-INVITE", () => call.remoteOffers.includes("sendonly"));
     await call.waitSilentOn(CUSTOMER, "the held agent no longer hears the customer");
     expect(await cc("agent1", "ccUnHold", { callID })).toEqual({ code: 200, message: "success" });
@@ -290,29 +295,41 @@ describe("call control", () => {
     await call.hangup();
   });
 
-  it("ccTransfer sends the customer to another extension and ends the agent's leg", async () => {
+  it("ccTransfer to an agent ends the agent's leg and hands the customer over: the receiving agent can hold the call", async () => {
     const bob = await f.phone("1002", BOB);
+    expect(await cc("agent2", "ccLogin", { agent: "1002", extn: "1002", queue: "support" })).toMatchObject({ code: 200 });
     const { call, c, callID } = await talking();
-    expect(await cc("agent1", "ccTransfer", { callID, destNumber: "1002" })).toEqual({ code: 200, message: "success" });
+    expect(await cc("agent1", "ccTransfer", { callID, destNumber: "support.1002" })).toEqual({ code: 200, message: "success" });
     await call.waitEnded();
     expect(call.endedBy).toBe("bye");
     const onBob = await bob.incoming();
+    expect(onBob.header("from")).toMatch(/^"Carla Customer" <sip:5550100@/);
+    expect(onBob.header("x-cc-action")).toBe("transfer");
+    expect(onBob.header("x-cc-queue")).toBe("support");
+    const bobCallID = onBob.header("x-cc-agent-uuid")!;
     await onBob.answer();
     await onBob.waitHears(CUSTOMER, "bob hears the customer");
     await customerHears(c, BOB, "the customer hears bob");
+    expect(await agentState("1002")).toMatchObject({ callstate: "TALKING", agent_uuid: bobCallID, call: { kind: "handover", cid_number: "5550100" } });
+
+    const held = Date.now();
+    expect(await cc("agent2", "ccHold", { callID: bobCallID })).toEqual({ code: 200, message: "success" });
+    await customerHearsMusic(c, held);
+    await onBob.waitSilentOn(CUSTOMER, "held: bob no longer hears the customer");
     await onBob.hangup();
   });
 
   it("ccConsult: music to the customer while agent and target talk; the target hangs up and the agent has the customer back", async () => {
     const bob = await f.phone("1002", BOB);
     const { call, c, callID } = await talking();
+    const consulted = Date.now();
     expect(await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", destExtn: "1002", callID })).toEqual({ code: 200, message: "success" });
     const onBob = await bob.incoming();
     expect(onBob.header("from")).toMatch(/^"Alice Agent" <sip:1001@/);
     await onBob.answer();
     await call.waitHears(BOB, "the agent hears the target");
     await onBob.waitHears(ALICE, "the target hears the agent");
-    await customerHearsMusic(c);
+    await customerHearsMusic(c, consulted);
     const consulting = Date.now();
     await call.waitSilentOn(CUSTOMER, "the agent does not hear the customer during the consultation");
     expect(customerHeardSince(c, consulting).some((hz) => near(hz, BOB) || near(hz, ALICE))).toBe(false);

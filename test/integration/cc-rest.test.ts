@@ -186,8 +186,8 @@ describe("calls", () => {
 
   it("ccTransfer sends the customer on and ends the agent's leg", async () => {
     const [customer, leg] = await queueCall();
-    expect((await cc("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1004" })).body).toEqual(ok);
-    expect(sw.transfers.at(-1)).toMatchObject({ channel: customer, destination: "1004" });
+    expect((await cc("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "5550123" })).body).toEqual(ok);
+    expect(sw.transfers.at(-1)).toMatchObject({ channel: customer, destination: "5550123" });
     expect(leg.state).toBe("hungup");
     expect((await stateOf("1001")).callstate).toBe("IDLE");
   });

@@ -21,6 +21,12 @@ export class FakeCallCenter {
   refuse: { code: number; message: string } | undefined;
   readonly commands: { func: string; body: Record<string, unknown> }[] = [];
   stateReads = 0;
+  /** The query of each agent_state read (`queue=support`). */
+  readonly stateQueries: string[] = [];
+  /** Other agents' rows, listed before this agent's in agent_state. */
+  others: ReturnType<FakeCallCenter["record"]>[] = [];
+  /** Whether agent_state lists this agent at all. */
+  listed = true;
   private sink: ((e: CallCenterEventData) => void) | undefined;
   private openChange: ((open: boolean) => void) | undefined;
   feedLogin = "";
@@ -40,7 +46,8 @@ export class FakeCallCenter {
     if (method === "GET" && /^\/api\/users\/\d+\/queue\/name$/.test(path)) return json(200, this.queues.map((name) => ({ name })));
     if (method === "GET" && path === "/api/cc/agent_state") {
       this.stateReads++;
-      return json(200, [this.record()]);
+      this.stateQueries.push(url.searchParams.toString());
+      return json(200, [...this.others, ...(this.listed ? [this.record()] : [])]);
     }
     const func = /^\/api\/cc\/ccc\/(\w+)$/.exec(path)?.[1];
     if (method !== "POST" || !func) return undefined;

@@ -68,6 +68,8 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     const nextBefore = before.wrapUp?.next ?? before.next;
     if (next && JSON.stringify(next) !== JSON.stringify(nextBefore) && (s.wrapUp?.id === before.wrapUp?.id || !s.wrapUp)) deps.announce(a.next(nextLabel(next, t)));
     if (s.error && s.error !== before.error) deps.announce(a.failed(errorText(s.error, t)));
+    if (s.dialling && !before.dialling) deps.announce(t.agent.dialling(s.dialling.number));
+    if (s.dialling?.failed && !before.dialling?.failed) deps.announce(t.agent.failure(s.dialling.number, t.agent.dialFailed[s.dialling.failed]));
     if (s.wrapUp && s.wrapUp.id !== before.wrapUp?.id) deps.announce(t.agent.wrapUp.announceStart(Math.round((s.wrapUp.endsAt - Date.now()) / 1000)));
     if (!s.wrapUp && before.wrapUp && s.phase === "on") deps.announce(t.agent.wrapUp.announceEnd);
   });

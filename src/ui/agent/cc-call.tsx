@@ -28,16 +28,28 @@ export function ccStateText(call: Call, cc: CcCall, t: Messages, waiting: boolea
   return stateText(call, t, waiting);
 }
 
-/** "Queue support · waited 0:42" under a ringing or answered queue call. */
-export function QueueLine({ call, cc }: { call: Call; cc: CcCall }) {
+/**
+ * "Queue support · waited 0:42" under a ringing or answered queue call. `compact` (the bar's
+ * ringing card) puts the two one over the other in the place of the call's state and timer.
+ */
+export function QueueLine({ call, cc, compact = false }: { call: Call; cc: CcCall; compact?: boolean }) {
   const { t, phone } = useModel();
   if (!cc.queue) return null;
   const m = t.value.agent;
   const until = call.answeredAt ?? (call.state === "ended" ? call.endedAt : undefined) ?? phone?.now.value ?? Date.now();
-  const waited = cc.joinedAt ? formatDuration(Math.max(0, until - cc.joinedAt) / 1000) : "";
+  const queue = m.queueLine(cc.queue);
+  const waited = cc.joinedAt ? m.waited(formatDuration(Math.max(0, until - cc.joinedAt) / 1000)) : "";
+  if (compact) {
+    return (
+      <div class="call-status queue-status" data-testid="call-queue">
+        <span class="call-state">{queue}</span>
+        {waited && <span class="call-timer">{waited}</span>}
+      </div>
+    );
+  }
   return (
     <p class="call-note queue-line" data-testid="call-queue">
-      {[m.queueLine(cc.queue), waited && m.waited(waited)].filter(Boolean).join(" · ")}
+      {[queue, waited].filter(Boolean).join(" · ")}
     </p>
   );
 }

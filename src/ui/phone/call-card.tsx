@@ -21,7 +21,8 @@ type Panel = "keypad" | "transfer" | "cc-transfer" | null;
 /**
  * One call: who, where it stands, for how long, and what can be done with it now. `compact` is
  * the bar's one-line form: icon buttons (still named), panels in popovers. `minimal` (in the bar,
- * for the calls other than the one talking) keeps only what gets to it: answer, or swap to it.
+ * for the calls other than the one talking) keeps only what gets to it: answer, reject or busy, or
+ * swap to it.
  */
 export function CallCard({ call, compact = false, minimal = false }: { call: Call; compact?: boolean; minimal?: boolean }) {
   const { t } = useModel();
@@ -87,6 +88,7 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
                 <span>{m.answer}</span>
               </button>
               {button(m.reject, <HangUpIcon />, () => act(phone.reject(call.id, 603)), "danger")}
+              {button(m.busy, <CloseIcon />, () => act(phone.reject(call.id, 486)))}
             </>
           )}
           {call.held && button(talkingElsewhere ? m.swap : m.resume, talkingElsewhere ? <SwapIcon /> : <PlayIcon />, () => act(talkingElsewhere ? phone.swap(call.id) : phone.resume(call.id)), "ctl")}
@@ -116,16 +118,21 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
           <span class="call-name">{name}</span>
           {number && <span class="call-number">{number}</span>}
         </div>
-        <div class="call-status">
-          <span class="call-state" data-testid="call-state">
-            {cc ? ccStateText(call, cc, t.value, ringingHere && talkingElsewhere) : stateText(call, t.value, ringingHere && talkingElsewhere)}
-          </span>
-          {timer && (
-            <span class="call-timer" role="timer" aria-hidden="true">
-              {timer}
+        {/* In the bar a ringing queue call shows its queue and wait where its state and ring time go. */}
+        {compact && ringingHere && cc?.queue ? (
+          <QueueLine call={call} cc={cc} compact />
+        ) : (
+          <div class="call-status">
+            <span class="call-state" data-testid="call-state">
+              {cc ? ccStateText(call, cc, t.value, ringingHere && talkingElsewhere) : stateText(call, t.value, ringingHere && talkingElsewhere)}
             </span>
-          )}
-        </div>
+            {timer && (
+              <span class="call-timer" role="timer" aria-hidden="true">
+                {timer}
+              </span>
+            )}
+          </div>
+        )}
       </div>
 
       {(call.muted || (call.remoteHeld && !cc?.held) || auto !== null || (call.autoAnswer && answered)) && (

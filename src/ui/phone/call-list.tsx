@@ -1,3 +1,4 @@
+import { DiallingCard } from "../agent/dialling-card";
 import { useModel } from "../model";
 import { CallCard } from "./call-card";
 import { usePhone } from "./use-phone";
@@ -5,7 +6,7 @@ import { usePhone } from "./use-phone";
 /** How long an ended call stays on screen (with Call back and Dismiss) unless dismissed. */
 export const ENDED_SHOWN_MS = 30_000;
 
-/** The live calls, oldest first, then the calls that just ended. */
+/** A click-to-dial before the phone rings, the live calls, oldest first, then the calls that just ended. */
 export function CallList({ compact = false }: { compact?: boolean }) {
   const p = usePhone();
   const agent = useModel().agent;
@@ -17,12 +18,14 @@ export function CallList({ compact = false }: { compact?: boolean }) {
   const wrappingUp = compact && !!agent?.state.value.wrapUp;
   const ended = wrappingUp ? [] : all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
   const shown = compact && live.length ? live : [...live, ...ended];
-  if (!shown.length) return null;
+  const dialling = !!agent?.state.value.dialling;
+  if (!shown.length && !dialling) return null;
   // The bar shows one call in full (the one talking, else the oldest) and the others in brief.
   const talking = (c: (typeof live)[number]) => c.state !== "ringing" && c.state !== "held";
   const primary = compact ? (shown.find(talking) ?? shown[0]) : undefined;
   return (
     <div class={`call-list${compact ? " compact" : ""}`} data-testid="calls">
+      {dialling && <DiallingCard compact={compact} />}
       {shown.map((c) => (
         <CallCard key={c.id} call={c} compact={compact} minimal={compact && c !== primary} />
       ))}
