@@ -13,10 +13,11 @@ test("five failures lock the account; the message says until when, in the agent'
   await form.password.fill("wrong-5");
   await form.submit.click();
 
+  // The refusal on screen means the platform has written the lock.
+  await expect(form.message).toContainText("This account is locked after too many failed sign-ins. Try again after");
   const lockedUntil = platform.ctx.users.byLogin("agent4")!.locked_until;
   const [, hh, mm] = /(\d{2}):(\d{2}):\d{2}$/.exec(lockedUntil)!;
   const hour12 = Number(hh) % 12 || 12;
-  await expect(form.message).toContainText("This account is locked after too many failed sign-ins. Try again after");
   await expect(form.message).toContainText(new RegExp(`\\b${hour12}:${mm}\\s?(AM|PM)`));
 
   // Even the right password is refused until then.
