@@ -32,35 +32,6 @@ export interface Party {
   open(options?: { layout?: Layout }): Promise<void>;
 }
 
-/**
- * One local platform per test file, in the worker process. Worker fixtures outlive a file, so the
- * pool starts a new platform when the file (or its platform options) changes and stops the old.
- */
-class PlatformPool {
-  private current: { key: string; platform: Platform; dataDir: string } | undefined;
-
-  async forFile(file: string, options: Partial<PlatformOptions>): Promise<Platform> {
-    const key = `${file}\n${JSON.stringify(options)}`;
-    if (this.current?.key === key) return this.current.platform;
-    await this.close();
-    if (!existsSync(join(defaultOptions.distDir, "index.html"))) {
-      throw new Error("The app is not built: run `npm run test:e2e` (it runs `vite build` first) or `npm run build`.");
-    }
-    const dataDir = await mkdtemp(join(tmpdir(), "agentbar-e2e-"));
-    const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent", ...options });
-    this.current = { key, platform, dataDir };
-    return platform;
-  }
-
-  async close(): Promise<void> {
-    const current = this.current;
-    this.current = undefined;
-    if (!current) return;
-    await current.platform.close();
-    await rm(current.dataDir, { recursive: true, force: true });
-  }
-}
-
 interface TestFixtures {
   /** Options of this file's platform, e.g. `test.use({ platformOptions: { captcha: true } })`. */
   platformOptions: Partial<PlatformOptions>;
@@ -71,24 +42,22 @@ interface TestFixtures {
   newParty: (options?: PartyOptions) => Promise<Party>;
 }
 
-interface WorkerFixtures {
-  platformPool: PlatformPool;
-}
-
-export const test = base.extend<TestFixtures, WorkerFixtures>({
-  platformPool: [
-    // Playwright reads a fixture's dependencies from this pattern; the pool has none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const pool = new PlatformPool();
-      await use(pool);
-      await pool.close();
-    },
-    { scope: "worker" },
-  ],
+export const test = base.extend<TestFixtures>({
   platformOptions: [{}, { option: true }],
-  platform: async ({ platformPool, platformOptions }, use, testInfo) => {
-    await use(await platformPool.forFile(testInfo.file, platformOptions));
+  // Every test gets its own platform (it starts in well under a second) in a fresh data folder:
+  // no state passes from one test to the next, whatever a test changed or left half done.
+  platform: async ({ platformOptions }, use) => {
+    if (!existsSync(join(defaultOptions.distDir, "index.html"))) {
+      throw new Error("The app is not built: run `npm run test:e2e` (it runs `vite build` first) or `npm run build`.");
+    }
+    const dataDir = await mkdtemp(join(tmpdir(), "agentbar-e2e-"));
+    const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent", ...platformOptions });
+    try {
+      await use(platform);
+    } finally {
+      await platform.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   },
   baseURL: async ({ platform }, use) => {
     await use(platform.url);
