@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Call, IncomingCallHandler } from "../softphone";
+import type { Call, IncomingCall, IncomingCallHandler } from "../softphone";
 import { createCallsStore } from "../softphone/calls-store";
 import { createPhoneStore } from "../softphone/phone-store";
 import { until } from "../softphone/testing/phone-rig";
@@ -73,6 +73,18 @@ const call = (patch: Partial<Call>): Call =>
 
 const queueCall = (id = "call-1", leg = "leg-1") =>
   call({ id, context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` } });
+
+/** An INVITE reaching the phone with these headers, as the call-center hook sees it. */
+function invite(headers: Record<string, string>): IncomingCall {
+  const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    call: call({ id: "incoming-1" }),
+    requestUri: "sip:1001@agentbar.local",
+    header: (name) => lower.get(name.toLowerCase()),
+    headers: (name) => [lower.get(name.toLowerCase()) ?? []].flat(),
+    autoAnswer: { answer: false, reason: "no-marker" },
+  };
+}
 
 /** A queue call rings, is answered, and ends, as the phone reports it. */
 function takeQueueCall(t: ReturnType<typeof setup>, id = "call-1", leg = "leg-1") {
@@ -432,6 +444,54 @@ describe("calls through the call center", () => {
     await t.store.getState().cancelDial();
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
     expect(t.store.getState().dialling).toBeNull();
+  });
+
+  it("Cancel before the platform answers ccDial ends the leg it then names; a refusal then is no error", async () => {
+    const t = setup();
+    await t.working();
+    let held = t.fcc.holdNextDial();
+    const dialling = t.store.getState().dial("5550199");
+    await held.asked;
+    await t.store.getState().cancelDial();
+    expect(t.store.getState().dialling).toBeNull();
+    held.answer();
+    await dialling;
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
+    expect(t.store.getState()).toMatchObject({ dialling: null, error: null });
+    // The leg was under way to the phone: it is turned away when it arrives.
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603 });
+
+    held = t.fcc.holdNextDial();
+    t.fcc.refuse = { code: 500, message: "can not find group?" };
+    const refused = t.store.getState().dial("5550198");
+    await held.asked;
+    await t.store.getState().cancelDial();
+    held.answer();
+    await refused;
+    expect(t.store.getState()).toMatchObject({ dialling: null, error: null });
+  });
+
+  it("the leg of a click-to-dial cancelled before ccDial answered is turned away if it reaches the phone first, and not killed as well", async () => {
+    const t = setup();
+    await t.working();
+    let held = t.fcc.holdNextDial();
+    const dialling = t.store.getState().dial("5550199");
+    await held.asked;
+    await t.store.getState().cancelDial();
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603, context: { [CC.action]: "dial" } });
+    held.answer();
+    await dialling;
+    expect(t.fcc.commands.filter((x) => x.func === "ccKill")).toEqual([]);
+
+    // The next click-to-dial is the agent's: its leg rings through.
+    t.fcc.dialLeg = "dial-leg-2";
+    held = t.fcc.holdNextDial();
+    const next = t.store.getState().dial("5550198");
+    await held.asked;
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-2" }))?.reject).toBeUndefined();
+    held.answer();
+    await next;
+    expect(t.store.getState().dialling).toMatchObject({ number: "5550198", callId: "dial-leg-2" });
   });
 
   it("a refused click-to-dial leaves no progress and says why", async () => {

@@ -139,7 +139,10 @@ export interface AgentSessionState {
   threeWay(callId: CallId, target: CallTarget): Promise<void>;
   /** Click-to-dial (ccDial): the agent's phone rings first and answers by itself, then the number. */
   dial(number: string): Promise<void>;
-  /** Ends a click-to-dial before the phone rings (ccKill of the platform's leg), or puts its failure away. */
+  /**
+   * Ends a click-to-dial before the phone rings (ccKill of the platform's leg; before ccDial has
+   * answered, whatever it brings is ended), or puts its failure away.
+   */
   cancelDial(): Promise<void>;
   setDisposition(disposition: string): void;
   setNotes(notes: string): void;
@@ -215,6 +218,10 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   let lastStatusEventAt = 0;
   /** When a read of agent_state last showed the click-to-dial's leg (0: not yet). */
   let dialSeenAt = 0;
+  /** Click-to-dials cancelled while their ccDial was under way (their `at`): what the request brings is ended. */
+  const cancelledDials = new Set<number>();
+  /** Legs of cancelled click-to-dials: the phone turns them away; each is ended once (turned away or killed). */
+  const cancelledLegs = new Set<string>();
   /** Phone calls the platform reported as a queue's customer handed over to this agent: they end in after-call work. */
   const handedOver = new Set<CallId>();
 
@@ -270,11 +277,14 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       try {
         const { callID } = await cc.dial(c, { agent: get().number, extn: user?.extension ?? get().number, destNumber: number });
         if (myRun !== run) return;
+        if (cancelledDials.delete(at)) return endCancelledLeg(c, callID);
         // The platform's leg may reach the phone before its answer does: then the call card has taken over.
         const d = get().dialling;
         if (d?.at === at && callID) set({ dialling: { ...d, callId: callID } });
         schedulePoll(0);
       } catch (e) {
+        // Cancelled meanwhile: nothing was dialled, as the agent wanted.
+        if (cancelledDials.delete(at)) return;
         if (get().dialling?.at === at) set({ dialling: null });
         throw fail("dial", e);
       }
@@ -284,7 +294,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       const d = get().dialling;
       if (!d) return;
       set({ dialling: null });
-      if (d.failed || !d.callId) return;
+      if (d.failed) return;
+      // The platform has not said which leg it rings yet: the request's outcome is ended when it comes.
+      if (!d.callId) {
+        cancelledDials.add(d.at);
+        return;
+      }
       const c = requireClient("cancel-dial");
       try {
         await cc.kill(c, { destUUID: d.callId });
@@ -518,6 +533,29 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (failed === "no-ring" && d.callId && client) {
       void cc.kill(client, { destUUID: d.callId }).catch((e: unknown) => console.info("agentbar: ending a click-to-dial that never rang failed", e));
     }
+  };
+
+  /** The leg of a click-to-dial cancelled before ccDial answered is ended, unless the phone turned it away already. */
+  const endCancelledLeg = (c: PlatformClient, callId: string | undefined) => {
+    if (!callId || cancelledLegs.has(callId)) return;
+    cancelledLegs.add(callId);
+    void cc.kill(c, { destUUID: callId }).catch((e: unknown) => console.info("agentbar: ending a cancelled click-to-dial failed", e));
+  };
+
+  /**
+   * Whether a leg reaching the phone is a cancelled click-to-dial's, to be turned away (and then
+   * not killed): a known leg, or a click-to-dial leg arriving while a cancelled ccDial has not
+   * answered and no other click-to-dial waits for its own leg (the leg may come before the answer).
+   */
+  const turnsAwayCancelledDial = (context: Record<string, string> | undefined): boolean => {
+    if (context?.[CC.action] !== "dial") return false;
+    const leg = context[CC.callId] ?? "";
+    if (cancelledLegs.has(leg)) return true;
+    const d = store.getState().dialling;
+    const otherWaiting = !!d && !d.failed && !d.callId;
+    if (!cancelledDials.size || otherWaiting) return false;
+    if (leg) cancelledLegs.add(leg);
+    return true;
   };
 
   /** The platform's leg of a click-to-dial, once seen in agent_state, gone before the phone rang: the call ended. */
@@ -765,6 +803,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     storage = undefined;
     offering = undefined;
     dialSeenAt = 0;
+    cancelledDials.clear();
+    cancelledLegs.clear();
     handedOver.clear();
     store.setState({ ...initial });
   };
@@ -789,11 +829,13 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (store.getState().phase === "waiting-for-phone" && phone.phoneStore.getState().registration.status === "registered") void start(run);
   };
 
-  phoneSession.setCallCenterHook((incoming) =>
-    store.getState().phase === "on"
-      ? decideIncomingCall(incoming, { offering, now: now(), queueAutoAnswerSec: settings.getState().queueAutoAnswerSec < 0 ? null : settings.getState().queueAutoAnswerSec })
-      : undefined,
-  );
+  phoneSession.setCallCenterHook((incoming) => {
+    if (store.getState().phase !== "on") return undefined;
+    const queueAutoAnswerSec = settings.getState().queueAutoAnswerSec;
+    const decision = decideIncomingCall(incoming, { offering, now: now(), queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec });
+    // The agent cancelled this click-to-dial before the platform answered: its leg is declined.
+    return decision && turnsAwayCancelledDial(decision.context) ? { ...decision, reject: 603 } : decision;
+  });
 
   // Calls typed in the dial pad go through the call center while the agent works in it.
   phoneSession.setDialer(async (input) => {

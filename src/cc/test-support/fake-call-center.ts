@@ -17,6 +17,9 @@ export class FakeCallCenter {
   applies = true;
   /** Whether a status change is told by an event (else only agent_state shows it). */
   tells = true;
+  /** The callID ccDial answers with. */
+  dialLeg = "dial-leg-1";
+  private heldDial: { asked: () => void; answered: Promise<void> } | undefined;
   /** The next command is refused with this envelope. */
   refuse: { code: number; message: string } | undefined;
   readonly commands: { func: string; body: Record<string, unknown> }[] = [];
@@ -52,6 +55,24 @@ export class FakeCallCenter {
     const func = /^\/api\/cc\/ccc\/(\w+)$/.exec(path)?.[1];
     if (method !== "POST" || !func) return undefined;
     this.commands.push({ func, body });
+    const answer = this.command(func, body);
+    const held = func === "ccDial" ? this.heldDial : undefined;
+    if (!held) return answer;
+    this.heldDial = undefined;
+    held.asked();
+    return held.answered.then(() => answer);
+  };
+
+  /** The next ccDial stays under way until `answer()`; `asked` resolves when it arrives. */
+  holdNextDial(): { asked: Promise<void>; answer: () => void } {
+    let asked!: () => void;
+    let answer!: () => void;
+    const arrived = new Promise<void>((resolve) => (asked = resolve));
+    this.heldDial = { asked, answered: new Promise<void>((resolve) => (answer = resolve)) };
+    return { asked: arrived, answer };
+  }
+
+  private command(func: string, body: Record<string, unknown>): Response {
     if (this.refuse) {
       const r = this.refuse;
       this.refuse = undefined;
@@ -65,8 +86,8 @@ export class FakeCallCenter {
       if (func === "ccHold" && this.call) this.call = { ...this.call, held: true };
       if (func === "ccUnHold" && this.call) this.call = { ...this.call, held: false };
     }
-    return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: "dial-leg-1" } } : {}) });
-  };
+    return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: this.dialLeg } } : {}) });
+  }
 
   setStatus(status: string, reason = ""): void {
     this.status = status;
