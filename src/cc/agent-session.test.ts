@@ -353,6 +353,31 @@ describe("after-call work", () => {
     expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
   });
 
+  it("a handover the platform tells by bridge-agent-start names the customer at once and ends in after-call work, before agent_state shows it", async () => {
+    const t = setup();
+    await t.working();
+    // agent_state still shows no call: only the event tells.
+    const leg = call({ id: "consult-1", remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false }, context: { [CC.action]: "consult", [CC.customerUuid]: "c9" } });
+    t.callsStore.setState({ calls: [{ ...leg, state: "active", answeredAt: Date.now() }] });
+    // Another customer's bridge is not this call's.
+    t.fcc.emit({ "CC-Action": "bridge-agent-start", "CC-Agent": "1001", "CC-Queue": "support", "CC-Agent-UUID": "leg-8", "CC-Member-Session-UUID": "c8", "CC-Member-CID-Name": "Other" });
+    expect(t.store.getState().platformCall).toBeNull();
+    t.fcc.emit({
+      "CC-Action": "bridge-agent-start",
+      "CC-Agent": "1001",
+      "CC-Queue": "support",
+      "CC-Agent-UUID": "leg-9",
+      "CC-Member-UUID": "m9",
+      "CC-Member-Session-UUID": "c9",
+      "CC-Member-CID-Name": "Carla Customer",
+      "CC-Member-CID-Number": "5550100",
+    });
+    const live = t.callsStore.getState().calls;
+    expect(ccCallOf(live[0]!, t.store.getState(), live)).toMatchObject({ callId: "leg-9", queue: "support", party: { name: "Carla Customer", number: "5550100" } });
+    t.callsStore.setState({ calls: [{ ...leg, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
+    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
+  });
+
   it("a consultation that stays one (never a handover) ends without after-call work", async () => {
     const t = setup();
     await t.working();

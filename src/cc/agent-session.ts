@@ -573,6 +573,37 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (call) handedOver.add(call.id);
   };
 
+  /**
+   * bridge-agent-start on a leg that was no queue offer (a consultation, a transfer, an intercept):
+   * a queue's customer handed over to this agent. The call ends in after-call work, and the card
+   * names the customer now: a short handover may end before agent_state is read again.
+   */
+  const takeHandover = (e: CallCenterEventData) => {
+    const leg = e["CC-Agent-UUID"] ?? "";
+    const customer = e["CC-Member-Session-UUID"] ?? "";
+    const call = phone.callsStore.getState().calls.find((c) => {
+      const labels = ccLabelsOf(c);
+      return isLive(c) && !!labels && labels.action !== "queue" && ((!!leg && labels.callId === leg) || (!!customer && c.context[CC.customerUuid] === customer));
+    });
+    if (!call) return;
+    handedOver.add(call.id);
+    store.setState({
+      platformCall: {
+        uuid: leg,
+        kind: "handover",
+        direction: "inbound",
+        queue: e["CC-Queue"] ?? "",
+        member_uuid: e["CC-Member-UUID"] ?? "",
+        customer_uuid: customer,
+        cid_name: e["CC-Member-CID-Name"] ?? "",
+        cid_number: e["CC-Member-CID-Number"] ?? "",
+        answered: true,
+        held: false,
+        consult: null,
+      },
+    });
+  };
+
   const schedulePoll = (delay?: number) => {
     clearTimeout(pollTimer);
     let s = store.getState();
@@ -630,6 +661,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
         };
         break;
       case "bridge-agent-start":
+        takeHandover(e);
+        schedulePoll(0);
+        break;
       case "bridge-agent-end":
       case "bridge-agent-fail":
         // Who the call is with, its uuid, delays: agent_state has them.
