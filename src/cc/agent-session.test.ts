@@ -187,6 +187,54 @@ describe("status as the platform reports it", () => {
     expect(s.platformCall).toBeNull();
   });
 
+  it("a status told by an event began at the event's time; agent_state reads of a platform in another time zone do not move it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    // Five hours behind the browser: its zone-less status_since reads five hours early here.
+    t.fcc.zoneShiftMs = -5 * 3600_000;
+    await t.working();
+    await vi.advanceTimersByTimeAsync(60_000);
+    t.fcc.setStatus("On Break", "Lunch");
+    const changedAt = Date.now();
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: changedAt });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await t.store.getState().refresh();
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: changedAt });
+  });
+
+  it("a status only agent_state shows began when a read first showed it, whatever the platform's zone; a reload goes on counting", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const device = memoryStorage();
+    const fcc = new FakeCallCenter();
+    // Eight hours ahead of the browser: read here, its times lie in the future.
+    fcc.zoneShiftMs = 8 * 3600_000;
+    const first = setup({ cc: fcc, storage: device, events: false });
+    await first.signIn();
+    first.register();
+    await first.until((s) => s.phase === "on" && s.agent !== null);
+    expect(first.store.getState().agent).toMatchObject({ status: "On Break", since: Date.now() });
+    await vi.advanceTimersByTimeAsync(60_000);
+    fcc.setStatus("Available");
+    const changedAt = Date.now();
+    // Read every 100 ms while no event comes: the change is seen at the next read.
+    await vi.advanceTimersByTimeAsync(100);
+    const since = first.store.getState().agent!.since;
+    expect(first.store.getState().agent?.status).toBe("Available");
+    expect(since).toBeGreaterThanOrEqual(changedAt);
+    expect(since).toBeLessThanOrEqual(changedAt + 100);
+    // Later reads of the same status leave it.
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(first.store.getState().agent?.since).toBe(since);
+
+    // The page reloads (a CRM page changed): the same status keeps its start.
+    await cleanups.pop()!();
+    const second = setup({ cc: fcc, storage: device, events: false });
+    await second.signIn();
+    second.register();
+    await second.until((s) => s.phase === "on" && s.agent !== null);
+    expect(second.store.getState().agent).toMatchObject({ status: "Available", since });
+  });
+
   it("counts the callers waiting in each queue from members-count events", async () => {
     const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]) });
     await t.working();

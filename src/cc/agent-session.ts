@@ -6,6 +6,7 @@ import { agentViewOf, eventTime, namesAgent, statusKind, type AgentView, type Ca
 import type { PhoneSession } from "./phone-session";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 import type { SessionState, SessionStore } from "./session";
+import { StatusSince } from "./status-since";
 import { effectiveEventChannelUrl, type SettingsStore } from "./settings";
 import type { KeyValueStorage } from "./storage";
 import { WrapUpStorage, dispositionFor, type CallDisposition, type NextStatus, type WrapUp } from "./wrap-up";
@@ -165,7 +166,7 @@ export interface AgentSessionDeps {
   session: SessionStore;
   phoneSession: AgentPhone;
   settings: SettingsStore;
-  /** localStorage: the wrap-up and the dispositions. */
+  /** localStorage: the wrap-up, the dispositions and when the status began. */
   deviceStorage: KeyValueStorage;
   /** Live events; without it the session polls. */
   events?: EventFeedFactory;
@@ -213,6 +214,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
   let wrapUpTimer: ReturnType<typeof setTimeout> | undefined;
   let storage: WrapUpStorage | undefined;
+  let statusSince: StatusSince | undefined;
   let offering: Offering | undefined;
   /** When the last status event arrived: a poll answer older than it does not overwrite it. */
   let lastStatusEventAt = 0;
@@ -510,10 +512,14 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       // Never another agent's row: without its own the platform does not report this agent, whose
       // status is then unknown.
       const own = rows.find((r) => r.agent_id === number);
-      const view = own ? agentViewOf(own) : { number, status: "", state: "", callstate: "", reason: "", since: 0, readyAt: 0 };
+      const view = own ? agentViewOf(own) : { number, status: "", state: "", callstate: "", reason: "" };
       const before = store.getState().agent;
-      // An event newer than this answer has the last word on status and state.
-      const agent = before && lastStatusEventAt > askedAt ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since } : view;
+      // An event newer than this answer has the last word on status and state; a status this
+      // answer shows for the first time began when it was seen.
+      const agent =
+        before && lastStatusEventAt > askedAt
+          ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since }
+          : { ...view, since: sinceOf(view.status, view.reason, now()) };
       const platformCall = own?.call ?? null;
       store.setState({ agent, platformCall });
       followDial(platformCall, askedAt);
@@ -522,6 +528,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       if (myRun === run) console.info("agentbar: agent_state failed", e instanceof Error ? e.message : e);
     }
   };
+
+  /** When a status (with its reason) began, as the toolbar saw it; 0 for no status. */
+  const sinceOf = (status: string, reason: string, at: number): number => (status && statusSince ? statusSince.of(status, reason, at) : 0);
 
   // ---- click-to-dial until the phone rings ----
 
@@ -638,13 +647,15 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       return;
     }
     if (!namesAgent(e, s.number)) return;
-    const at = eventTime(e, now());
-    const agent = s.agent ?? { number: s.number, status: "", state: "", callstate: "", reason: "", since: 0, readyAt: 0 };
+    const agent = s.agent ?? { number: s.number, status: "", state: "", callstate: "", reason: "", since: 0 };
     switch (action) {
-      case "agent-status-change":
+      case "agent-status-change": {
         lastStatusEventAt = now();
-        store.setState({ agent: { ...agent, status: e["CC-Agent-Status"] ?? agent.status, reason: e["CC-Agent-Break-Reason"] ?? "", since: at } });
+        const status = e["CC-Agent-Status"] ?? agent.status;
+        const reason = e["CC-Agent-Break-Reason"] ?? "";
+        store.setState({ agent: { ...agent, status, reason, since: sinceOf(status, reason, eventTime(e, now())) } });
         break;
+      }
       case "agent-state-change":
         lastStatusEventAt = now();
         store.setState({ agent: { ...agent, state: e["CC-Agent-State"] ?? agent.state } });
@@ -803,6 +814,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       return;
     }
     storage = new WrapUpStorage(deps.deviceStorage, u.extension);
+    statusSince = new StatusSince(deps.deviceStorage, u.extension, now);
     const kept = storage.active();
     store.setState({ phase: "on", wrapUp: kept ?? null });
     openFeed(u);
@@ -835,6 +847,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     feed?.close();
     feed = undefined;
     storage = undefined;
+    statusSince = undefined;
     offering = undefined;
     dialSeenAt = 0;
     cancelledDials.clear();

@@ -13,6 +13,13 @@ export class FakeCallCenter {
   state = "Waiting";
   callstate = "IDLE";
   call: AgentStateCall | null = null;
+  /** When the status last changed here, ms since epoch. */
+  statusChangedAt = Date.now();
+  /**
+   * How far this platform's local time is from the browser's, ms: a platform in another time zone
+   * writes its zone-less times (status_since) this far off.
+   */
+  zoneShiftMs = 0;
   /** Whether a status command takes effect (false: answered 200 but nothing changes). */
   applies = true;
   /** Whether a status change is told by an event (else only agent_state shows it). */
@@ -92,11 +99,12 @@ export class FakeCallCenter {
   setStatus(status: string, reason = ""): void {
     this.status = status;
     this.reason = reason;
+    this.statusChangedAt = Date.now();
     if (this.tells) this.emit({ "CC-Action": "agent-status-change", "CC-Agent": this.agent, "CC-Agent-Status": status, ...(reason ? { "CC-Agent-Break-Reason": reason } : {}) });
   }
 
   emit(data: Record<string, string>): void {
-    this.sink?.({ "Event-Name": "CUSTOM", "Event-Subclass": "callcenter::info", ...data });
+    this.sink?.({ "Event-Name": "CUSTOM", "Event-Subclass": "callcenter::info", "Event-Date-Timestamp": String(Date.now() * 1000), ...data });
   }
 
   /** Opens or closes the event feed as the channel would. */
@@ -131,11 +139,18 @@ export class FakeCallCenter {
       status: this.status,
       cc_state: this.state,
       reason: this.reason,
-      status_since: "2026-03-02 09:00:00",
+      status_since: localStamp(this.statusChangedAt + this.zoneShiftMs),
       no_answer_count: 0,
       ready_time: "",
       wrap_up_until: "",
       call: this.call,
     };
   }
+}
+
+/** The platform's text form of a time: YYYY-MM-DD HH:MM:SS, local, without a zone. */
+function localStamp(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
