@@ -70,17 +70,20 @@ for (const { layout, viewport } of narrowFrames) {
   });
 }
 
-test("in the bar 1100 px wide a second call rings in brief with Answer, Reject and Busy, none cut; Busy turns it away", async ({ newParty, platform }) => {
+test("in the bar 800 px wide a second call rings in brief with Answer, Reject and Busy beside the call, none cut; Busy turns it away", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   // Another agent than the tests above: no wrap-up of theirs in the way.
-  const bob = await agent(newParty, "agent2", "1002", 440, { layout: "bar", viewport: { width: 1100, height: 56 } });
+  const bob = await agent(newParty, "agent2", "1002", 440, { layout: "bar", viewport: { width: 800, height: 56 } });
   const first = await s.call("1002", 700, "5550191", "Fay First");
   await bob.card("ringing").getByRole("button", { name: "Answer" }).click();
   await expect(bob.card()).toHaveAttribute("data-state", "active");
   const second = await s.call("1002", 900, "5550192", "Wes Waiting");
   const waiting = bob.card("ringing");
   await expect(waiting).toContainText("Wes Waiting");
-  for (const name of ["Answer", "Reject", "Busy"]) await expect(waiting.getByRole("button", { name, exact: true })).toBeVisible();
+  // Icon buttons, each named and with a tooltip.
+  for (const name of ["Answer", "Reject", "Busy"]) await expect(waiting.getByRole("button", { name, exact: true })).toHaveAttribute("title", name);
+  // The call talking keeps every control beside it.
+  for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"]) await expect(bob.card("active").getByRole("button", { name, exact: true })).toBeVisible();
   await expectNothingCut(bob.page, "a second call ringing");
   await waiting.getByRole("button", { name: "Busy", exact: true }).click();
   await expect.poll(async () => (await s.channel(second.uuid)).hangupCause).toBe("USER_BUSY");

@@ -99,6 +99,9 @@ test("consult agent2 while the customer hears music, cancel, consult again and c
   // agent2's card names the customer, as the platform sees it, not agent1 who called it.
   await expect(bob.card()).toContainText("5550143");
   expect(await hearing(s, customer.uuid)).not.toContain(440);
+  // The customer handed over is agent2's queue call: hanging up opens its after-call work for the customer.
+  await bob.card().getByRole("button", { name: "Hang up" }).click();
+  await expect(bob.page.getByTestId("wrap-up")).toContainText("Casey Customer");
 });
 
 test("three-way: the agent adds a number to the queue call, and all three hear each other", async ({ newParty, platform }) => {

@@ -396,16 +396,7 @@ export class CallCenter {
     agent.lastBridgeStart = now;
     leg.on("hangup", (cause) => this.agentLegHungUp(call, cause));
 
-    this.emit("bridge-agent-start", {
-      "CC-Queue": member.queue,
-      "CC-Agent": agent.number,
-      "CC-Agent-System": "single_box",
-      "CC-Agent-UUID": leg.uuid,
-      "CC-Agent-Called-Time": epochSeconds(offer.calledAt),
-      "CC-Agent-Answered-Time": epochSeconds(now),
-      "CC-Member-Joined-Time": epochSeconds(member.joinedAt),
-      ...memberHeaders(member),
-    });
+    this.emit("bridge-agent-start", bridgeHeaders(call, member, now));
     member.channel.variables.set("cc_agent", agent.number);
     member.channel.variables.set("cc_agent_uuid", leg.uuid);
     member.channel.variables.set("cc_queue_answered_epoch", epochSeconds(now));
@@ -495,6 +486,17 @@ export class CallCenter {
     return this.calls().find((c) => c.member === member);
   }
 
+  /**
+   * A queue's customer handed over to this agent (consult, transfer to an agent, intercept) is now
+   * bridged with it. mod_callcenter never bridged this agent, but its bridge-agent-start, with the
+   * member's headers, tells the agent's toolbar at once whom it talks to and that the call ends
+   * in after-call work; bridge-agent-end follows when it ends (see endCall).
+   */
+  handoverBridged(call: AgentCall): void {
+    if (call.member) this.emit("bridge-agent-start", bridgeHeaders(call, call.member, call.answeredAt ?? Date.now()));
+    this.events.emit("call-change", call.agent);
+  }
+
   /** Something about a call changed (held, consulting): tell agent_state watchers. */
   callChanged(call: AgentCall): void {
     this.events.emit("call-change", call.agent);
@@ -510,7 +512,9 @@ export class CallCenter {
    * The agent's part in a call is over (a hang-up on either side, a transfer, an intercept). For a
    * queue call this is mod_callcenter's end of bridge: bridge-agent-end, member-queue-end, and the
    * agent back to Waiting (Idle when Available (On Demand)) with wrap-up time starting. A queue's
-   * customer handed over to this agent starts its wrap-up time too.
+   * customer handed over to this agent (consult, transfer, intercept) is a queue call for it too:
+   * its bridge ends as it started (handoverBridged) and its wrap-up time starts; the member left
+   * its queue with the first agent's call, and this agent's state was never changed for it.
    */
   endCall(call: AgentCall, cause: HangupCause): void {
     if (call.ended) return;
@@ -518,41 +522,18 @@ export class CallCenter {
     const { agent } = call;
     if (agent.call === call) agent.call = undefined;
     const member = call.member;
-    if (call.kind === "queue" && member) {
+    if (member && (call.kind === "queue" || (call.kind === "handover" && call.answeredAt))) {
       const now = Date.now();
       agent.lastBridgeEnd = now;
-      agent.talkTime += Math.round((now - (call.answeredAt ?? now)) / 1000);
-      this.members.delete(member.uuid);
-      member.channel.variables.set("cc_queue_terminated_epoch", epochSeconds(now));
-      const common = {
-        "CC-Queue": member.queue,
-        "CC-Hangup-Cause": cause,
-        "CC-Agent": agent.number,
-        "CC-Agent-System": "single_box",
-        "CC-Agent-UUID": call.leg.uuid,
-        "CC-Agent-Called-Time": epochSeconds(call.calledAt),
-        "CC-Agent-Answered-Time": epochSeconds(call.answeredAt ?? now),
-      };
-      this.emit("bridge-agent-end", {
-        ...common,
-        "CC-Member-Joined-Time": epochSeconds(member.joinedAt),
-        "CC-Bridge-Terminated-Time": epochSeconds(now),
-        "CC-Agent-Bridged": "true",
-        ...memberHeaders(member),
-      });
-      this.emit("member-queue-end", {
-        ...common,
-        "CC-Cause": "Terminated",
-        "CC-Member-Leaving-Time": epochSeconds(now),
-        "CC-Member-Joined-Time": epochSeconds(member.joinedAt),
-        ...memberHeaders(member),
-      });
-      this.setState(agent, agent.status === "Available (On Demand)" ? "Idle" : "Waiting");
-    } else if (call.kind === "handover" && member && call.answeredAt) {
-      // A queue's customer taken over from another agent (consult, transfer, intercept) is a queue
-      // call for this agent too: its wrap-up time holds the next offer back. mod_callcenter never
-      // bridged this agent, so there is no bridge event and no state change.
-      agent.lastBridgeEnd = Date.now();
+      const bridge = { ...bridgeHeaders(call, member, now), "CC-Hangup-Cause": cause };
+      this.emit("bridge-agent-end", { ...bridge, "CC-Bridge-Terminated-Time": epochSeconds(now), "CC-Agent-Bridged": "true" });
+      if (call.kind === "queue") {
+        agent.talkTime += Math.round((now - (call.answeredAt ?? now)) / 1000);
+        this.members.delete(member.uuid);
+        member.channel.variables.set("cc_queue_terminated_epoch", epochSeconds(now));
+        this.emit("member-queue-end", { ...bridge, "CC-Cause": "Terminated", "CC-Member-Leaving-Time": epochSeconds(now) });
+        this.setState(agent, agent.status === "Available (On Demand)" ? "Idle" : "Waiting");
+      }
     }
     this.events.emit("call-change", agent);
     this.scheduleDispatch();
@@ -561,6 +542,20 @@ export class CallCenter {
   private emit(action: CcAction, headers: Record<string, string | undefined>): void {
     this.events.emit("event", ccEvent(action, headers));
   }
+}
+
+/** mod_callcenter's headers of an agent's bridge with a queue's customer (bridge-agent-start, -end, member-queue-end). */
+function bridgeHeaders(call: AgentCall, member: Member, now: number) {
+  return {
+    "CC-Queue": member.queue,
+    "CC-Agent": call.agent.number,
+    "CC-Agent-System": "single_box",
+    "CC-Agent-UUID": call.leg.uuid,
+    "CC-Agent-Called-Time": epochSeconds(call.calledAt),
+    "CC-Agent-Answered-Time": epochSeconds(call.answeredAt ?? now),
+    "CC-Member-Joined-Time": epochSeconds(member.joinedAt),
+    ...memberHeaders(member),
+  };
 }
 
 function memberHeaders(member: Member) {

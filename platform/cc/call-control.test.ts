@@ -136,7 +136,24 @@ describe("ccTransfer to an agent", () => {
     expect(f.sw.hears(customer)).toEqual(["ringback"]);
     expect(stateOf("1002")).toMatchObject({ callstate: "RINGING", agent_uuid: to.uuid, call: { kind: "handover", queue: "support", cid_number: "5550100" } });
 
+    // Told when it answers: mod_callcenter's bridge-agent-start with the member's headers and the agent's leg.
+    expect(f.take()).toEqual([]);
     to.remoteAnswer();
+    expect(f.events).toEqual([
+      expect.objectContaining({
+        "CC-Action": "bridge-agent-start",
+        "CC-Agent": "1002",
+        "CC-Queue": "support",
+        "CC-Agent-UUID": to.uuid,
+        "CC-Member-UUID": expect.any(String),
+        "CC-Member-Session-UUID": customer.uuid,
+        "CC-Member-CID-Name": customer.callerIdName,
+        "CC-Member-CID-Number": "5550100",
+        "CC-Member-Joined-Time": expect.stringMatching(/^\d+$/),
+        "CC-Agent-Answered-Time": expect.stringMatching(/^\d+$/),
+      }),
+    ]);
+    f.take();
     expect(f.sw.hears(customer)).toEqual([to.uuid]);
     expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", customer_uuid: customer.uuid } });
     expect(await f.run("agent2", "ccHold", { callID: to.uuid })).toEqual(ok);
@@ -237,15 +254,17 @@ describe("consult", () => {
     expect(customer.state).toBe("answered");
     expect(f.sw.hears(customer)).toEqual([target.uuid]);
     expect(f.sw.hears(target)).toEqual([customer.uuid]);
+    // The target agent is told at once whom it talks to (bridge-agent-start), and agent_state shows it.
     expect(f.take()).toEqual([
       "bridge-agent-end 1001 NORMAL_CLEARING",
       "member-queue-end support Terminated",
       "agent-state-change 1001 Waiting",
+      "bridge-agent-start 1002",
     ]);
-    // The target agent can now see whom it is talking to.
     expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", cid_number: "5550100", customer_uuid: customer.uuid } });
-    // The customer of a queue is a queue call for the target too: its wrap-up time follows.
+    // The customer of a queue is a queue call for the target too: its bridge ends, its wrap-up time follows.
     target.hangup();
+    expect(f.take()).toEqual(["bridge-agent-end 1002 NORMAL_CLEARING"]);
     expect(stateOf("1002")).toMatchObject({ call: null, wrap_up_until: expect.stringMatching(/^\d{4}-/) });
   });
 
@@ -324,6 +343,7 @@ describe("supervision", () => {
       "bridge-agent-end 1001 PICKED_OFF",
       "member-queue-end support Terminated",
       "agent-state-change 1001 Waiting",
+      "bridge-agent-start 1010",
     ]);
     expect(stateOf("1010")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100" } });
   });

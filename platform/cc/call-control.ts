@@ -177,7 +177,7 @@ export class CallControl {
     const handover = this.trackHandover(to, leg, customer, call, false);
     this.handOverOnAnswer(leg, customer, call, () => {
       handover.answeredAt = Date.now();
-      this.cc.callChanged(handover);
+      this.cc.handoverBridged(handover);
     });
   }
 
@@ -377,7 +377,7 @@ export class CallControl {
     });
   }
 
-  /** The customer of `from` is now `agent`'s call (answered, or still ringing at its phone). */
+  /** The customer of `from` is now `agent`'s call (answered: bridged with it; or still ringing at its phone). */
   private trackHandover(agent: Agent, leg: Channel, customer: Channel, from: AgentCall, answered = true): AgentCall {
     const now = Date.now();
     const call: AgentCall = {
@@ -395,6 +395,7 @@ export class CallControl {
       ended: false,
     };
     this.cc.track(call);
+    if (answered) this.cc.handoverBridged(call);
     return call;
   }
 

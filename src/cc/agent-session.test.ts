@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Call, IncomingCallHandler } from "../softphone";
+import type { Call, IncomingCall, IncomingCallHandler } from "../softphone";
 import { createCallsStore } from "../softphone/calls-store";
 import { createPhoneStore } from "../softphone/phone-store";
 import { until } from "../softphone/testing/phone-rig";
@@ -73,6 +73,18 @@ const call = (patch: Partial<Call>): Call =>
 
 const queueCall = (id = "call-1", leg = "leg-1") =>
   call({ id, context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` } });
+
+/** An INVITE reaching the phone with these headers, as the call-center hook sees it. */
+function invite(headers: Record<string, string>): IncomingCall {
+  const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    call: call({ id: "incoming-1" }),
+    requestUri: "sip:1001@agentbar.local",
+    header: (name) => lower.get(name.toLowerCase()),
+    headers: (name) => [lower.get(name.toLowerCase()) ?? []].flat(),
+    autoAnswer: { answer: false, reason: "no-marker" },
+  };
+}
 
 /** A queue call rings, is answered, and ends, as the phone reports it. */
 function takeQueueCall(t: ReturnType<typeof setup>, id = "call-1", leg = "leg-1") {
@@ -173,6 +185,54 @@ describe("status as the platform reports it", () => {
     const s = await t.until((s) => s.agent?.status !== "On Break");
     expect(s.agent).toMatchObject({ number: "1001", status: "", callstate: "" });
     expect(s.platformCall).toBeNull();
+  });
+
+  it("a status told by an event began at the event's time; agent_state reads of a platform in another time zone do not move it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    // Five hours behind the browser: its zone-less status_since reads five hours early here.
+    t.fcc.zoneShiftMs = -5 * 3600_000;
+    await t.working();
+    await vi.advanceTimersByTimeAsync(60_000);
+    t.fcc.setStatus("On Break", "Lunch");
+    const changedAt = Date.now();
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: changedAt });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await t.store.getState().refresh();
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: changedAt });
+  });
+
+  it("a status only agent_state shows began when a read first showed it, whatever the platform's zone; a reload goes on counting", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const device = memoryStorage();
+    const fcc = new FakeCallCenter();
+    // Eight hours ahead of the browser: read here, its times lie in the future.
+    fcc.zoneShiftMs = 8 * 3600_000;
+    const first = setup({ cc: fcc, storage: device, events: false });
+    await first.signIn();
+    first.register();
+    await first.until((s) => s.phase === "on" && s.agent !== null);
+    expect(first.store.getState().agent).toMatchObject({ status: "On Break", since: Date.now() });
+    await vi.advanceTimersByTimeAsync(60_000);
+    fcc.setStatus("Available");
+    const changedAt = Date.now();
+    // Read every 100 ms while no event comes: the change is seen at the next read.
+    await vi.advanceTimersByTimeAsync(100);
+    const since = first.store.getState().agent!.since;
+    expect(first.store.getState().agent?.status).toBe("Available");
+    expect(since).toBeGreaterThanOrEqual(changedAt);
+    expect(since).toBeLessThanOrEqual(changedAt + 100);
+    // Later reads of the same status leave it.
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(first.store.getState().agent?.since).toBe(since);
+
+    // The page reloads (a CRM page changed): the same status keeps its start.
+    await cleanups.pop()!();
+    const second = setup({ cc: fcc, storage: device, events: false });
+    await second.signIn();
+    second.register();
+    await second.until((s) => s.phase === "on" && s.agent !== null);
+    expect(second.store.getState().agent).toMatchObject({ status: "Available", since });
   });
 
   it("counts the callers waiting in each queue from members-count events", async () => {
@@ -341,6 +401,31 @@ describe("after-call work", () => {
     expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
   });
 
+  it("a handover the platform tells by bridge-agent-start names the customer at once and ends in after-call work, before agent_state shows it", async () => {
+    const t = setup();
+    await t.working();
+    // agent_state still shows no call: only the event tells.
+    const leg = call({ id: "consult-1", remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false }, context: { [CC.action]: "consult", [CC.customerUuid]: "c9" } });
+    t.callsStore.setState({ calls: [{ ...leg, state: "active", answeredAt: Date.now() }] });
+    // Another customer's bridge is not this call's.
+    t.fcc.emit({ "CC-Action": "bridge-agent-start", "CC-Agent": "1001", "CC-Queue": "support", "CC-Agent-UUID": "leg-8", "CC-Member-Session-UUID": "c8", "CC-Member-CID-Name": "Other" });
+    expect(t.store.getState().platformCall).toBeNull();
+    t.fcc.emit({
+      "CC-Action": "bridge-agent-start",
+      "CC-Agent": "1001",
+      "CC-Queue": "support",
+      "CC-Agent-UUID": "leg-9",
+      "CC-Member-UUID": "m9",
+      "CC-Member-Session-UUID": "c9",
+      "CC-Member-CID-Name": "Carla Customer",
+      "CC-Member-CID-Number": "5550100",
+    });
+    const live = t.callsStore.getState().calls;
+    expect(ccCallOf(live[0]!, t.store.getState(), live)).toMatchObject({ callId: "leg-9", queue: "support", party: { name: "Carla Customer", number: "5550100" } });
+    t.callsStore.setState({ calls: [{ ...leg, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
+    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
+  });
+
   it("a consultation that stays one (never a handover) ends without after-call work", async () => {
     const t = setup();
     await t.working();
@@ -432,6 +517,54 @@ describe("calls through the call center", () => {
     await t.store.getState().cancelDial();
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
     expect(t.store.getState().dialling).toBeNull();
+  });
+
+  it("Cancel before the platform answers ccDial ends the leg it then names; a refusal then is no error", async () => {
+    const t = setup();
+    await t.working();
+    let held = t.fcc.holdNextDial();
+    const dialling = t.store.getState().dial("5550199");
+    await held.asked;
+    await t.store.getState().cancelDial();
+    expect(t.store.getState().dialling).toBeNull();
+    held.answer();
+    await dialling;
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
+    expect(t.store.getState()).toMatchObject({ dialling: null, error: null });
+    // The leg was under way to the phone: it is turned away when it arrives.
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603 });
+
+    held = t.fcc.holdNextDial();
+    t.fcc.refuse = { code: 500, message: "can not find group?" };
+    const refused = t.store.getState().dial("5550198");
+    await held.asked;
+    await t.store.getState().cancelDial();
+    held.answer();
+    await refused;
+    expect(t.store.getState()).toMatchObject({ dialling: null, error: null });
+  });
+
+  it("the leg of a click-to-dial cancelled before ccDial answered is turned away if it reaches the phone first, and not killed as well", async () => {
+    const t = setup();
+    await t.working();
+    let held = t.fcc.holdNextDial();
+    const dialling = t.store.getState().dial("5550199");
+    await held.asked;
+    await t.store.getState().cancelDial();
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603, context: { [CC.action]: "dial" } });
+    held.answer();
+    await dialling;
+    expect(t.fcc.commands.filter((x) => x.func === "ccKill")).toEqual([]);
+
+    // The next click-to-dial is the agent's: its leg rings through.
+    t.fcc.dialLeg = "dial-leg-2";
+    held = t.fcc.holdNextDial();
+    const next = t.store.getState().dial("5550198");
+    await held.asked;
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-2" }))?.reject).toBeUndefined();
+    held.answer();
+    await next;
+    expect(t.store.getState().dialling).toMatchObject({ number: "5550198", callId: "dial-leg-2" });
   });
 
   it("a refused click-to-dial leaves no progress and says why", async () => {

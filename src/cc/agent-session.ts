@@ -6,6 +6,7 @@ import { agentViewOf, eventTime, namesAgent, statusKind, type AgentView, type Ca
 import type { PhoneSession } from "./phone-session";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 import type { SessionState, SessionStore } from "./session";
+import { StatusSince } from "./status-since";
 import { effectiveEventChannelUrl, type SettingsStore } from "./settings";
 import type { KeyValueStorage } from "./storage";
 import { WrapUpStorage, dispositionFor, type CallDisposition, type NextStatus, type WrapUp } from "./wrap-up";
@@ -139,7 +140,10 @@ export interface AgentSessionState {
   threeWay(callId: CallId, target: CallTarget): Promise<void>;
   /** Click-to-dial (ccDial): the agent's phone rings first and answers by itself, then the number. */
   dial(number: string): Promise<void>;
-  /** Ends a click-to-dial before the phone rings (ccKill of the platform's leg), or puts its failure away. */
+  /**
+   * Ends a click-to-dial before the phone rings (ccKill of the platform's leg; before ccDial has
+   * answered, whatever it brings is ended), or puts its failure away.
+   */
   cancelDial(): Promise<void>;
   setDisposition(disposition: string): void;
   setNotes(notes: string): void;
@@ -162,7 +166,7 @@ export interface AgentSessionDeps {
   session: SessionStore;
   phoneSession: AgentPhone;
   settings: SettingsStore;
-  /** localStorage: the wrap-up and the dispositions. */
+  /** localStorage: the wrap-up, the dispositions and when the status began. */
   deviceStorage: KeyValueStorage;
   /** Live events; without it the session polls. */
   events?: EventFeedFactory;
@@ -210,11 +214,16 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
   let wrapUpTimer: ReturnType<typeof setTimeout> | undefined;
   let storage: WrapUpStorage | undefined;
+  let statusSince: StatusSince | undefined;
   let offering: Offering | undefined;
   /** When the last status event arrived: a poll answer older than it does not overwrite it. */
   let lastStatusEventAt = 0;
   /** When a read of agent_state last showed the click-to-dial's leg (0: not yet). */
   let dialSeenAt = 0;
+  /** Click-to-dials cancelled while their ccDial was under way (their `at`): what the request brings is ended. */
+  const cancelledDials = new Set<number>();
+  /** Legs of cancelled click-to-dials: the phone turns them away; each is ended once (turned away or killed). */
+  const cancelledLegs = new Set<string>();
   /** Phone calls the platform reported as a queue's customer handed over to this agent: they end in after-call work. */
   const handedOver = new Set<CallId>();
 
@@ -270,11 +279,14 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       try {
         const { callID } = await cc.dial(c, { agent: get().number, extn: user?.extension ?? get().number, destNumber: number });
         if (myRun !== run) return;
+        if (cancelledDials.delete(at)) return endCancelledLeg(c, callID);
         // The platform's leg may reach the phone before its answer does: then the call card has taken over.
         const d = get().dialling;
         if (d?.at === at && callID) set({ dialling: { ...d, callId: callID } });
         schedulePoll(0);
       } catch (e) {
+        // Cancelled meanwhile: nothing was dialled, as the agent wanted.
+        if (cancelledDials.delete(at)) return;
         if (get().dialling?.at === at) set({ dialling: null });
         throw fail("dial", e);
       }
@@ -284,7 +296,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       const d = get().dialling;
       if (!d) return;
       set({ dialling: null });
-      if (d.failed || !d.callId) return;
+      if (d.failed) return;
+      // The platform has not said which leg it rings yet: the request's outcome is ended when it comes.
+      if (!d.callId) {
+        cancelledDials.add(d.at);
+        return;
+      }
       const c = requireClient("cancel-dial");
       try {
         await cc.kill(c, { destUUID: d.callId });
@@ -495,10 +512,14 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       // Never another agent's row: without its own the platform does not report this agent, whose
       // status is then unknown.
       const own = rows.find((r) => r.agent_id === number);
-      const view = own ? agentViewOf(own) : { number, status: "", state: "", callstate: "", reason: "", since: 0, readyAt: 0 };
+      const view = own ? agentViewOf(own) : { number, status: "", state: "", callstate: "", reason: "" };
       const before = store.getState().agent;
-      // An event newer than this answer has the last word on status and state.
-      const agent = before && lastStatusEventAt > askedAt ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since } : view;
+      // An event newer than this answer has the last word on status and state; a status this
+      // answer shows for the first time began when it was seen.
+      const agent =
+        before && lastStatusEventAt > askedAt
+          ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since }
+          : { ...view, since: sinceOf(view.status, view.reason, now()) };
       const platformCall = own?.call ?? null;
       store.setState({ agent, platformCall });
       followDial(platformCall, askedAt);
@@ -507,6 +528,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       if (myRun === run) console.info("agentbar: agent_state failed", e instanceof Error ? e.message : e);
     }
   };
+
+  /** When a status (with its reason) began, as the toolbar saw it; 0 for no status. */
+  const sinceOf = (status: string, reason: string, at: number): number => (status && statusSince ? statusSince.of(status, reason, at) : 0);
 
   // ---- click-to-dial until the phone rings ----
 
@@ -518,6 +542,29 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (failed === "no-ring" && d.callId && client) {
       void cc.kill(client, { destUUID: d.callId }).catch((e: unknown) => console.info("agentbar: ending a click-to-dial that never rang failed", e));
     }
+  };
+
+  /** The leg of a click-to-dial cancelled before ccDial answered is ended, unless the phone turned it away already. */
+  const endCancelledLeg = (c: PlatformClient, callId: string | undefined) => {
+    if (!callId || cancelledLegs.has(callId)) return;
+    cancelledLegs.add(callId);
+    void cc.kill(c, { destUUID: callId }).catch((e: unknown) => console.info("agentbar: ending a cancelled click-to-dial failed", e));
+  };
+
+  /**
+   * Whether a leg reaching the phone is a cancelled click-to-dial's, to be turned away (and then
+   * not killed): a known leg, or a click-to-dial leg arriving while a cancelled ccDial has not
+   * answered and no other click-to-dial waits for its own leg (the leg may come before the answer).
+   */
+  const turnsAwayCancelledDial = (context: Record<string, string> | undefined): boolean => {
+    if (context?.[CC.action] !== "dial") return false;
+    const leg = context[CC.callId] ?? "";
+    if (cancelledLegs.has(leg)) return true;
+    const d = store.getState().dialling;
+    const otherWaiting = !!d && !d.failed && !d.callId;
+    if (!cancelledDials.size || otherWaiting) return false;
+    if (leg) cancelledLegs.add(leg);
+    return true;
   };
 
   /** The platform's leg of a click-to-dial, once seen in agent_state, gone before the phone rang: the call ended. */
@@ -533,6 +580,37 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     const live = phone.callsStore.getState().calls.filter(isLive);
     const call = live.find((c) => ccCallOf(c, store.getState(), live)?.callId === platformCall.uuid);
     if (call) handedOver.add(call.id);
+  };
+
+  /**
+   * bridge-agent-start on a leg that was no queue offer (a consultation, a transfer, an intercept):
+   * a queue's customer handed over to this agent. The call ends in after-call work, and the card
+   * names the customer now: a short handover may end before agent_state is read again.
+   */
+  const takeHandover = (e: CallCenterEventData) => {
+    const leg = e["CC-Agent-UUID"] ?? "";
+    const customer = e["CC-Member-Session-UUID"] ?? "";
+    const call = phone.callsStore.getState().calls.find((c) => {
+      const labels = ccLabelsOf(c);
+      return isLive(c) && !!labels && labels.action !== "queue" && ((!!leg && labels.callId === leg) || (!!customer && c.context[CC.customerUuid] === customer));
+    });
+    if (!call) return;
+    handedOver.add(call.id);
+    store.setState({
+      platformCall: {
+        uuid: leg,
+        kind: "handover",
+        direction: "inbound",
+        queue: e["CC-Queue"] ?? "",
+        member_uuid: e["CC-Member-UUID"] ?? "",
+        customer_uuid: customer,
+        cid_name: e["CC-Member-CID-Name"] ?? "",
+        cid_number: e["CC-Member-CID-Number"] ?? "",
+        answered: true,
+        held: false,
+        consult: null,
+      },
+    });
   };
 
   const schedulePoll = (delay?: number) => {
@@ -569,13 +647,15 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       return;
     }
     if (!namesAgent(e, s.number)) return;
-    const at = eventTime(e, now());
-    const agent = s.agent ?? { number: s.number, status: "", state: "", callstate: "", reason: "", since: 0, readyAt: 0 };
+    const agent = s.agent ?? { number: s.number, status: "", state: "", callstate: "", reason: "", since: 0 };
     switch (action) {
-      case "agent-status-change":
+      case "agent-status-change": {
         lastStatusEventAt = now();
-        store.setState({ agent: { ...agent, status: e["CC-Agent-Status"] ?? agent.status, reason: e["CC-Agent-Break-Reason"] ?? "", since: at } });
+        const status = e["CC-Agent-Status"] ?? agent.status;
+        const reason = e["CC-Agent-Break-Reason"] ?? "";
+        store.setState({ agent: { ...agent, status, reason, since: sinceOf(status, reason, eventTime(e, now())) } });
         break;
+      }
       case "agent-state-change":
         lastStatusEventAt = now();
         store.setState({ agent: { ...agent, state: e["CC-Agent-State"] ?? agent.state } });
@@ -592,6 +672,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
         };
         break;
       case "bridge-agent-start":
+        takeHandover(e);
+        schedulePoll(0);
+        break;
       case "bridge-agent-end":
       case "bridge-agent-fail":
         // Who the call is with, its uuid, delays: agent_state has them.
@@ -731,6 +814,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       return;
     }
     storage = new WrapUpStorage(deps.deviceStorage, u.extension);
+    statusSince = new StatusSince(deps.deviceStorage, u.extension, now);
     const kept = storage.active();
     store.setState({ phase: "on", wrapUp: kept ?? null });
     openFeed(u);
@@ -763,8 +847,11 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     feed?.close();
     feed = undefined;
     storage = undefined;
+    statusSince = undefined;
     offering = undefined;
     dialSeenAt = 0;
+    cancelledDials.clear();
+    cancelledLegs.clear();
     handedOver.clear();
     store.setState({ ...initial });
   };
@@ -789,11 +876,13 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (store.getState().phase === "waiting-for-phone" && phone.phoneStore.getState().registration.status === "registered") void start(run);
   };
 
-  phoneSession.setCallCenterHook((incoming) =>
-    store.getState().phase === "on"
-      ? decideIncomingCall(incoming, { offering, now: now(), queueAutoAnswerSec: settings.getState().queueAutoAnswerSec < 0 ? null : settings.getState().queueAutoAnswerSec })
-      : undefined,
-  );
+  phoneSession.setCallCenterHook((incoming) => {
+    if (store.getState().phase !== "on") return undefined;
+    const queueAutoAnswerSec = settings.getState().queueAutoAnswerSec;
+    const decision = decideIncomingCall(incoming, { offering, now: now(), queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec });
+    // The agent cancelled this click-to-dial before the platform answered: its leg is declined.
+    return decision && turnsAwayCancelledDial(decision.context) ? { ...decision, reject: 603 } : decision;
+  });
 
   // Calls typed in the dial pad go through the call center while the agent works in it.
   phoneSession.setDialer(async (input) => {

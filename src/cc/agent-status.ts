@@ -15,10 +15,8 @@ export interface AgentView {
   callstate: string;
   /** Break reason while On Break. */
   reason: string;
-  /** When the status last changed, ms since epoch; 0 when unknown. */
+  /** When the status began, as the toolbar saw it (see StatusSince), ms since epoch; 0 when unknown. */
   since: number;
-  /** A busy/reject/no-answer delay or wrap-up holding offers back until then (ms); 0 when none. */
-  readyAt: number;
 }
 
 export type StatusKind = "ready" | "on-demand" | "break" | "logged-out" | "unknown";
@@ -48,22 +46,14 @@ export function statusKind(status: string): StatusKind {
 /** XSwitch's agent_state `state` (READY, UNREADY, LOGOUT) in mod_callcenter's words, for platforms that give only it. */
 const STATE_WORDS: Record<string, string> = { READY: "Available", UNREADY: "On Break", LOGOUT: "Logged Out", LOGIN: "On Break" };
 
-/** "2026-03-02 09:00:00" (platform time, taken as local) to ms; 0 when empty or unreadable. */
-export function platformTime(stamp: string): number {
-  if (!stamp) return 0;
-  const ms = new Date(stamp.replace(" ", "T")).getTime();
-  return Number.isFinite(ms) ? ms : 0;
-}
-
-export function agentViewOf(record: AgentStateRecord): AgentView {
+/** The agent as an agent_state row shows it; when its status began is the toolbar's to know (StatusSince). */
+export function agentViewOf(record: AgentStateRecord): Omit<AgentView, "since"> {
   return {
     number: record.agent_id,
     status: record.status || STATE_WORDS[record.state] || record.state,
     state: record.cc_state,
     callstate: record.callstate,
     reason: record.reason,
-    since: platformTime(record.status_since),
-    readyAt: Math.max(platformTime(record.ready_time), platformTime(record.wrap_up_until)),
   };
 }
 

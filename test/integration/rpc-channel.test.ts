@@ -197,6 +197,31 @@ describe("call-center events", () => {
     await c.ccc("ccLogin", { agent: "1001", extn: "1001", queue: "support" });
   });
 
+  it("tells an agent handed a queue's customer at once: bridge-agent-start with the member's headers, bridge-agent-end when it ends", async () => {
+    const bob = await signedIn("agent2", "1002");
+    await bob.subscribe("cc.agent.1002");
+    await rest("agent1", "ccGoReady", { agent: "1001" });
+    const customer = await sw.dial("support", { name: "Hanna Handover", number: "5550333" });
+    const leg = await bob.until(() => sw.all.find((ch) => ch.extension === "1001" && ch.state === "ringing"));
+    leg.remoteAnswer();
+    expect(await rest("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" })).toEqual({ code: 200, message: "success" });
+    await rest("agent1", "ccGoBreak", { agent: "1001", reason: "lunch" });
+    const onBob = await bob.until(() => sw.all.find((ch) => ch.extension === "1002" && ch.state === "ringing"));
+    onBob.remoteAnswer();
+
+    expect(await bob.ccLogOf(1, "cc.agent.1002")).toEqual(["bridge-agent-start 1002"]);
+    expect(bob.events().find((e) => e.data["CC-Action"] === "bridge-agent-start")!.data).toMatchObject({
+      "CC-Queue": "support",
+      "CC-Agent-UUID": onBob.uuid,
+      "CC-Member-Session-UUID": customer.uuid,
+      "CC-Member-CID-Name": "Hanna Handover",
+      "CC-Member-CID-Number": "5550333",
+      "CC-Member-UUID": expect.any(String),
+    });
+    onBob.hangup();
+    expect(await bob.ccLogOf(2, "cc.agent.1002")).toEqual(["bridge-agent-start 1002", "bridge-agent-end 1002 NORMAL_CLEARING"]);
+  });
+
   it("publishes channel events of the user's own phone legs for screen pops", async () => {
     const c = await signedIn("agent4", "1004");
     await c.subscribe("FSevent.channel_create");

@@ -13,10 +13,20 @@ export class FakeCallCenter {
   state = "Waiting";
   callstate = "IDLE";
   call: AgentStateCall | null = null;
+  /** When the status last changed here, ms since epoch. */
+  statusChangedAt = Date.now();
+  /**
+   * How far this platform's local time is from the browser's, ms: a platform in another time zone
+   * writes its zone-less times (status_since) this far off.
+   */
+  zoneShiftMs = 0;
   /** Whether a status command takes effect (false: answered 200 but nothing changes). */
   applies = true;
   /** Whether a status change is told by an event (else only agent_state shows it). */
   tells = true;
+  /** The callID ccDial answers with. */
+  dialLeg = "dial-leg-1";
+  private heldDial: { asked: () => void; answered: Promise<void> } | undefined;
   /** The next command is refused with this envelope. */
   refuse: { code: number; message: string } | undefined;
   readonly commands: { func: string; body: Record<string, unknown> }[] = [];
@@ -52,6 +62,24 @@ export class FakeCallCenter {
     const func = /^\/api\/cc\/ccc\/(\w+)$/.exec(path)?.[1];
     if (method !== "POST" || !func) return undefined;
     this.commands.push({ func, body });
+    const answer = this.command(func, body);
+    const held = func === "ccDial" ? this.heldDial : undefined;
+    if (!held) return answer;
+    this.heldDial = undefined;
+    held.asked();
+    return held.answered.then(() => answer);
+  };
+
+  /** The next ccDial stays under way until `answer()`; `asked` resolves when it arrives. */
+  holdNextDial(): { asked: Promise<void>; answer: () => void } {
+    let asked!: () => void;
+    let answer!: () => void;
+    const arrived = new Promise<void>((resolve) => (asked = resolve));
+    this.heldDial = { asked, answered: new Promise<void>((resolve) => (answer = resolve)) };
+    return { asked: arrived, answer };
+  }
+
+  private command(func: string, body: Record<string, unknown>): Response {
     if (this.refuse) {
       const r = this.refuse;
       this.refuse = undefined;
@@ -65,17 +93,18 @@ export class FakeCallCenter {
       if (func === "ccHold" && this.call) this.call = { ...this.call, held: true };
       if (func === "ccUnHold" && this.call) this.call = { ...this.call, held: false };
     }
-    return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: "dial-leg-1" } } : {}) });
-  };
+    return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: this.dialLeg } } : {}) });
+  }
 
   setStatus(status: string, reason = ""): void {
     this.status = status;
     this.reason = reason;
+    this.statusChangedAt = Date.now();
     if (this.tells) this.emit({ "CC-Action": "agent-status-change", "CC-Agent": this.agent, "CC-Agent-Status": status, ...(reason ? { "CC-Agent-Break-Reason": reason } : {}) });
   }
 
   emit(data: Record<string, string>): void {
-    this.sink?.({ "Event-Name": "CUSTOM", "Event-Subclass": "callcenter::info", ...data });
+    this.sink?.({ "Event-Name": "CUSTOM", "Event-Subclass": "callcenter::info", "Event-Date-Timestamp": String(Date.now() * 1000), ...data });
   }
 
   /** Opens or closes the event feed as the channel would. */
@@ -110,11 +139,18 @@ export class FakeCallCenter {
       status: this.status,
       cc_state: this.state,
       reason: this.reason,
-      status_since: "2026-03-02 09:00:00",
+      status_since: localStamp(this.statusChangedAt + this.zoneShiftMs),
       no_answer_count: 0,
       ready_time: "",
       wrap_up_until: "",
       call: this.call,
     };
   }
+}
+
+/** The platform's text form of a time: YYYY-MM-DD HH:MM:SS, local, without a zone. */
+function localStamp(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }

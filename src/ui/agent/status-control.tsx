@@ -56,6 +56,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
 
   const kind = statusKind(s.agent?.status ?? "");
   const label = statusLabel(s.agent, t.value);
+  const shown = s.pending ? (m.pending[s.pending.command] ?? label) : label;
   const busy = !!s.wrapUp || (p?.live.value.some((c) => !!c.context[CC.action]) ?? false);
   // The status to take after the call or wrap-up, when it is not the one the agent is in.
   const chosen = s.wrapUp?.next ?? s.next;
@@ -110,6 +111,8 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         aria-busy={s.pending ? true : undefined}
+        // In a crowded bar the button keeps only its dot: the tooltip says the status.
+        title={compact ? shown : undefined}
         onClick={() => (a.menuOpen.value = !open)}
       >
         <span class="status-dot" aria-hidden="true" />
@@ -117,7 +120,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
         <span class="sr-only">{m.statusPrefix} </span>
         <span class="status-text">
           <span class="status-label" data-testid="agent-status-label">
-            {s.pending ? (m.pending[s.pending.command] ?? label) : label}
+            {shown}
           </span>
           {!compact && (stateWord || since) && (
             <span class="status-detail">

@@ -22,7 +22,7 @@ type Panel = "keypad" | "transfer" | "cc-transfer" | null;
  * One call: who, where it stands, for how long, and what can be done with it now. `compact` is
  * the bar's one-line form: icon buttons (still named), panels in popovers. `minimal` (in the bar,
  * for the calls other than the one talking) keeps only what gets to it: answer, reject or busy, or
- * swap to it.
+ * swap to it, as icon buttons (named, with tooltips), so that two calls fit the bar.
  */
 export function CallCard({ call, compact = false, minimal = false }: { call: Call; compact?: boolean; minimal?: boolean }) {
   const { t } = useModel();
@@ -83,10 +83,7 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         <div class="call-actions">
           {ringingHere && (
             <>
-              <button type="button" class="call-action answer" aria-label={m.answer} title={m.answer} onClick={() => act(phone.answer(call.id))}>
-                <PhoneIcon />
-                <span>{m.answer}</span>
-              </button>
+              {button(m.answer, <PhoneIcon />, () => act(phone.answer(call.id)), "answer")}
               {button(m.reject, <HangUpIcon />, () => act(phone.reject(call.id, 603)), "danger")}
               {button(m.busy, <CloseIcon />, () => act(phone.reject(call.id, 486)))}
             </>
