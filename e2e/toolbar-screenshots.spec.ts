@@ -41,6 +41,8 @@ for (const language of ["en", "zh-CN"] as const) {
 
       if (layout === "full") {
         await alice.card().getByRole("button", { name: w.transfer }).click();
+        // The kind of target, then the agents of the queues once they have been looked up.
+        await expect(alice.card().getByRole("combobox")).toHaveCount(2);
         await shot(page, `${p}-transfer`);
         await page.keyboard.press("Escape");
       }
@@ -53,6 +55,8 @@ for (const language of ["en", "zh-CN"] as const) {
       }
       await page.getByLabel(w.outcome).selectOption(w.resolved);
       await page.getByRole("textbox", { name: w.notes }).fill(w.note);
+      // The history shows the call once the platform has written its record.
+      if (layout !== "bar") await expect(page.getByTestId("history-row").first()).toBeVisible();
       await shot(page, `${p}-wrap-up`);
       if (layout === "bar") {
         await page.keyboard.press("Escape");

@@ -235,6 +235,25 @@ describe("status as the platform reports it", () => {
     expect(second.store.getState().agent).toMatchObject({ status: "Available", since });
   });
 
+  it("agent_state rows with only XSwitch's state keep what events told: on demand stays on demand, a break keeps its reason and start", async () => {
+    const t = setup();
+    t.fcc.onlyState = true;
+    await t.working();
+    t.fcc.setStatus("Available (On Demand)");
+    const since = t.store.getState().agent!.since;
+    await t.store.getState().refresh();
+    expect(t.store.getState().agent).toMatchObject({ status: "Available (On Demand)", since });
+    t.fcc.setStatus("On Break", "Lunch");
+    const breakSince = t.store.getState().agent!.since;
+    await t.store.getState().refresh();
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: breakSince });
+    // A change only agent_state shows still shows, in XSwitch's word.
+    t.fcc.tells = false;
+    t.fcc.setStatus("Available");
+    await t.store.getState().refresh();
+    expect(t.store.getState().agent).toMatchObject({ status: "Available", reason: "" });
+  });
+
   it("counts the callers waiting in each queue from members-count events", async () => {
     const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]) });
     await t.working();

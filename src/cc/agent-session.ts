@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { PlatformError, getUser, getUserQueueNames, type PlatformClient } from "../api";
 import { cc, getAgentState, type AgentStateCall, type AgentTarget } from "../api/cc";
 import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
-import { agentViewOf, eventTime, namesAgent, statusKind, type AgentView, type CallCenterEventData } from "./agent-status";
+import { agentViewOf, eventTime, namesAgent, sameStatusKind, statusKind, type AgentView, type CallCenterEventData } from "./agent-status";
 import type { PhoneSession } from "./phone-session";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 import type { SessionState, SessionStore } from "./session";
@@ -516,10 +516,15 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       const before = store.getState().agent;
       // An event newer than this answer has the last word on status and state; a status this
       // answer shows for the first time began when it was seen.
+      // A row with only XSwitch's `state` (READY, UNREADY) tells neither Available from Available
+      // (On Demand) nor a break's reason: while it agrees with the status known, that one stays.
+      const agrees = !!before && !!own && !own.status && sameStatusKind(view.status, before.status);
       const agent =
         before && lastStatusEventAt > askedAt
           ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since }
-          : { ...view, since: sinceOf(view.status, view.reason, now()) };
+          : agrees
+            ? { ...view, status: before.status, reason: before.reason, since: before.since }
+            : { ...view, since: sinceOf(view.status, view.reason, now()) };
       const platformCall = own?.call ?? null;
       store.setState({ agent, platformCall });
       followDial(platformCall, askedAt);

@@ -43,6 +43,13 @@ export function statusKind(status: string): StatusKind {
   }
 }
 
+/** Whether two statuses say the same as far as XSwitch's `state` can tell (Available and Available (On Demand) are both READY). */
+export function sameStatusKind(a: string, b: string): boolean {
+  const coarse = (k: StatusKind) => (k === "on-demand" ? "ready" : k);
+  const ka = statusKind(a);
+  return ka !== "unknown" && coarse(ka) === coarse(statusKind(b));
+}
+
 /** XSwitch's agent_state `state` (READY, UNREADY, LOGOUT) in mod_callcenter's words, for platforms that give only it. */
 const STATE_WORDS: Record<string, string> = { READY: "Available", UNREADY: "On Break", LOGOUT: "Logged Out", LOGIN: "On Break" };
 

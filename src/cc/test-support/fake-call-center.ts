@@ -20,6 +20,8 @@ export class FakeCallCenter {
    * writes its zone-less times (status_since) this far off.
    */
   zoneShiftMs = 0;
+  /** Rows as XSwitch writes them: `state` (READY, UNREADY, LOGOUT) without mod_callcenter's status or a break reason. */
+  onlyState = false;
   /** Whether a status command takes effect (false: answered 200 but nothing changes). */
   applies = true;
   /** Whether a status change is told by an event (else only agent_state shows it). */
@@ -136,9 +138,9 @@ export class FakeCallCenter {
       state,
       callstate: this.callstate,
       name: "Alice Agent",
-      status: this.status,
+      status: this.onlyState ? "" : this.status,
       cc_state: this.state,
-      reason: this.reason,
+      reason: this.onlyState ? "" : this.reason,
       status_since: localStamp(this.statusChangedAt + this.zoneShiftMs),
       no_answer_count: 0,
       ready_time: "",

@@ -23,8 +23,10 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
   const [number, setNumber] = useState("");
   const [problem, setProblem] = useState("");
   const first = useRef<HTMLSelectElement>(null);
+  // Until the first list arrives, "no other agents" would not be true yet.
+  const [loading, setLoading] = useState(!s.colleagues.length);
   useEffect(() => {
-    a.act(a.session.store.getState().loadColleagues());
+    a.act(a.session.store.getState().loadColleagues().finally(() => setLoading(false)));
     first.current?.focus();
   }, []);
 
@@ -71,7 +73,7 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
               ))}
             </select>
           ) : (
-            <p class="field-note">{m.noColleagues}</p>
+            <p class="field-note">{loading ? m.loadingColleagues : m.noColleagues}</p>
           )}
         </>
       )}

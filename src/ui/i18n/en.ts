@@ -355,6 +355,7 @@ export const en = {
     queueTarget: "Queue",
     numberTarget: "Number",
     chooseAgent: "Choose an agent",
+    loadingColleagues: "Looking up the agents of your queues…",
     noColleagues: "No other agents in your queues.",
     colleague: (name: string, number: string, status: string) => `${name} (${number}) · ${status}`,
     transferNow: "Transfer",

@@ -351,6 +351,7 @@ export const zhCN: Messages = {
     queueTarget: "队列",
     numberTarget: "号码",
     chooseAgent: "选择坐席",
+    loadingColleagues: "正在查询您队列中的坐席…",
     noColleagues: "您的队列中没有其他坐席。",
     colleague: (name: string, number: string, status: string) => `${name}（${number}）· ${status}`,
     transferNow: "转接",
