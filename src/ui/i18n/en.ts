@@ -106,6 +106,7 @@ export const en = {
     restartPending: "New connection settings apply when the calls end.",
     number: "Number to call",
     numberPlaceholder: "Number or SIP address",
+    numberPlaceholderShort: "Number",
     call: "Call",
     redial: "Redial",
     redialNumber: (number: string) => `Redial ${number}`,

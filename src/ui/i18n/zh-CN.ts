@@ -102,6 +102,7 @@ export const zhCN: Messages = {
     restartPending: "新的连接设置将在通话结束后生效。",
     number: "要拨打的号码",
     numberPlaceholder: "号码或 SIP 地址",
+    numberPlaceholderShort: "号码",
     call: "呼叫",
     redial: "重拨",
     redialNumber: (number: string) => `重拨 ${number}`,

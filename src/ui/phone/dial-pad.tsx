@@ -102,7 +102,8 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
           inputMode="tel"
           autoComplete="off"
           spellcheck={false}
-          placeholder={m.numberPlaceholder}
+          // The bar gives the field little room: a long hint would show cut off.
+          placeholder={compact ? m.numberPlaceholderShort : m.numberPlaceholder}
           value={value}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${id}-problem` : undefined}
