@@ -71,6 +71,7 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const q = req.query;
     const page = q.page ?? 1;
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+    const scope = scopeOf(req);
     const { rowCount, rows } = ctx.cdrs.list({
       ...(q.dateType ? { dateType: q.dateType } : {}),
       ...(q.startDate ? { startDate: q.startDate } : {}),
@@ -82,7 +83,7 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
       ...(q.last !== undefined ? { lastDays: q.last } : {}),
       ...(q.groupValue !== undefined ? { queueId: q.groupValue } : {}),
       ...(q.contextValue ? { context: q.contextValue } : {}),
-      ...(scopeOf(req) ? { extensions: scopeOf(req)! } : {}),
+      ...(scope ? { extensions: scope } : {}),
       page,
       perPage,
     });

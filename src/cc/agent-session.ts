@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { PlatformError, getUser, getUserQueueNames, type PlatformClient } from "../api";
 import { cc, getAgentState, type AgentStateCall, type AgentTarget } from "../api/cc";
 import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
-import { agentViewOf, eventTime, namesAgent, sameStatusKind, statusKind, type AgentView, type CallCenterEventData } from "./agent-status";
+import { agentViewOf, eventTime, namesAgent, sameStatusKind, statusKind, unknownAgent, type AgentView, type CallCenterEventData } from "./agent-status";
 import type { PhoneSession } from "./phone-session";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 import type { SessionState, SessionStore } from "./session";
@@ -512,19 +512,20 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       // Never another agent's row: without its own the platform does not report this agent, whose
       // status is then unknown.
       const own = rows.find((r) => r.agent_id === number);
-      const view = own ? agentViewOf(own) : { number, status: "", state: "", callstate: "", reason: "" };
+      const view = own ? agentViewOf(own) : unknownAgent(number);
       const before = store.getState().agent;
-      // An event newer than this answer has the last word on status and state; a status this
-      // answer shows for the first time began when it was seen.
-      // A row with only XSwitch's `state` (READY, UNREADY) tells neither Available from Available
-      // (On Demand) nor a break's reason: while it agrees with the status known, that one stays.
-      const agrees = !!before && !!own && !own.status && sameStatusKind(view.status, before.status);
-      const agent =
-        before && lastStatusEventAt > askedAt
-          ? { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since }
-          : agrees
-            ? { ...view, status: before.status, reason: before.reason, since: before.since }
-            : { ...view, since: sinceOf(view.status, view.reason, now()) };
+      let agent: AgentView;
+      if (before && lastStatusEventAt > askedAt) {
+        // An event newer than this answer has the last word on status and state.
+        agent = { ...view, status: before.status, reason: before.reason, state: before.state, since: before.since };
+      } else if (before && own && !own.status && sameStatusKind(view.status, before.status)) {
+        // A row with only XSwitch's `state` (READY, UNREADY) tells neither Available from Available
+        // (On Demand) nor a break's reason: while it agrees with the status known, that one stays.
+        agent = { ...view, status: before.status, reason: before.reason, since: before.since };
+      } else {
+        // A status this answer shows for the first time began when it was seen.
+        agent = { ...view, since: sinceOf(view.status, view.reason, now()) };
+      }
       const platformCall = own?.call ?? null;
       store.setState({ agent, platformCall });
       followDial(platformCall, askedAt);
@@ -652,7 +653,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       return;
     }
     if (!namesAgent(e, s.number)) return;
-    const agent = s.agent ?? { number: s.number, status: "", state: "", callstate: "", reason: "", since: 0 };
+    const agent = s.agent ?? { ...unknownAgent(s.number), since: 0 };
     switch (action) {
       case "agent-status-change": {
         lastStatusEventAt = now();

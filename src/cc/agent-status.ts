@@ -53,6 +53,11 @@ export function sameStatusKind(a: string, b: string): boolean {
 /** XSwitch's agent_state `state` (READY, UNREADY, LOGOUT) in mod_callcenter's words, for platforms that give only it. */
 const STATE_WORDS: Record<string, string> = { READY: "Available", UNREADY: "On Break", LOGOUT: "Logged Out", LOGIN: "On Break" };
 
+/** An agent the platform reports nothing of (yet): every value unknown. */
+export function unknownAgent(number: string): Omit<AgentView, "since"> {
+  return { number, status: "", state: "", callstate: "", reason: "" };
+}
+
 /** The agent as an agent_state row shows it; when its status began is the toolbar's to know (StatusSince). */
 export function agentViewOf(record: AgentStateRecord): Omit<AgentView, "since"> {
   return {
