@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { agent, expectSimHears, sim, simChannelOf } from "./phone-support";
 
@@ -15,6 +16,10 @@ test("a recorded call shows in the history, its recording plays in the page (tok
   const leg = sw.channels().find((c) => c.extension === "1001" && c.state === "answered")!;
   sw.record(leg);
   await expectSimHears(s, far.uuid, 440, "the simulated party hears alice");
+  // Two seconds recorded (stereo, 48 kHz, 16 bit) before hanging up, so that the recording still
+  // plays while the test looks at it.
+  const wav = leg.variables.get("record_path")!;
+  await expect.poll(() => (existsSync(wav) ? statSync(wav).size : 0), { timeout: 15_000 }).toBeGreaterThan(2 * 48_000 * 2 * 2);
   await alice.card().getByRole("button", { name: "Hang up" }).click();
 
   const history = page.getByRole("region", { name: "Call history" });
