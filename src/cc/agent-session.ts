@@ -3,6 +3,7 @@ import { PlatformError, getUser, getUserQueueNames, type PlatformClient } from "
 import { cc, getAgentState, type AgentStateCall, type AgentTarget } from "../api/cc";
 import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
 import { agentViewOf, eventTime, namesAgent, sameStatusKind, statusKind, unknownAgent, type AgentView, type CallCenterEventData } from "./agent-status";
+import { commandError, commandErrorOf, type AgentCommand, type CommandError } from "./command-error";
 import type { PhoneSession } from "./phone-session";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 import type { SessionState, SessionStore } from "./session";
@@ -21,28 +22,6 @@ import { WrapUpStorage, dispositionFor, type CallDisposition, type NextStatus, t
  * - `failed`: the queues could not be joined; `problem` says why, `retry()` tries again.
  */
 export type AgentPhase = "off" | "waiting-for-phone" | "starting" | "on" | "no-queues" | "failed";
-
-export type AgentCommand =
-  | "ready"
-  | "on-demand"
-  | "break"
-  | "sign-out"
-  | "sign-in"
-  | "hold"
-  | "resume"
-  | "transfer"
-  | "consult"
-  | "cancel-consult"
-  | "three-way"
-  | "dial"
-  | "cancel-dial";
-
-/** A command the platform refused or did not confirm, in its own words. */
-export interface AgentCommandError {
-  command: AgentCommand;
-  message: string;
-  at: number;
-}
 
 export interface QueueView {
   name: string;
@@ -109,7 +88,7 @@ export interface AgentSessionState {
   platformCall: AgentStateCall | null;
   /** The status command under way, until the platform confirms it. */
   pending: { command: AgentCommand; reason?: string } | null;
-  error: AgentCommandError | null;
+  error: CommandError | null;
   /** The agent's wrap_up_time, seconds (the spec's default 10 until read). */
   wrapUpSec: number;
   wrapUp: WrapUp | null;
@@ -250,7 +229,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
     async choose(next) {
       const s = get();
-      if (s.phase !== "on") throw commandError(next.kind === "logged-out" ? "sign-out" : next.kind, "not working in the call center now");
+      if (s.phase !== "on") throw commandError("not-working", next.kind === "logged-out" ? "sign-out" : next.kind, now());
       if (next.kind !== "sign-in" && s.wrapUp) {
         keepWrapUp({ ...s.wrapUp, next });
         await holdOffersBack();
@@ -266,9 +245,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     resume: (callId) => callCommand("resume", callId, (c, id) => cc.unhold(c, { callID: id }), (pc) => pc?.held === false),
     transfer: (callId, target) => callCommand("transfer", callId, (c, id) => cc.transfer(c, { callID: id, destNumber: destinationOf(target) })),
     consult: (callId, target) =>
-      callCommand("consult", callId, (c, id) => cc.consult(c, { agent: get().number, callID: id, ...agentTargetOf(target, get().colleagues) }), (pc) => !!pc?.consult),
+      callCommand("consult", callId, (c, id) => cc.consult(c, { agent: get().number, callID: id, ...agentTargetOf("consult", target, get().colleagues, now()) }), (pc) => !!pc?.consult),
     cancelConsult: (callId) => callCommand("cancel-consult", callId, (c, id) => cc.cancelConsult(c, { callID: id }), (pc) => !pc?.consult),
-    threeWay: (callId, target) => callCommand("three-way", callId, (c, id) => cc.threeWay(c, { agent: get().number, callID: id, ...agentTargetOf(target, get().colleagues) })),
+    threeWay: (callId, target) => callCommand("three-way", callId, (c, id) => cc.threeWay(c, { agent: get().number, callID: id, ...agentTargetOf("three-way", target, get().colleagues, now()) })),
 
     async dial(number) {
       const c = requireClient("dial");
@@ -364,18 +343,16 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
   // ---- errors ----
 
-  const commandError = (command: AgentCommand, message: string): AgentCommandError => ({ command, message, at: now() });
-
   /** Records a failure for the UI and gives it back to the caller. */
-  const fail = (command: AgentCommand, e: unknown): AgentCommandError => {
-    const error = commandError(command, e instanceof Error ? e.message : String(e));
+  const fail = (command: AgentCommand, e: unknown): CommandError => {
+    const error = commandErrorOf(command, e, now());
     if (e instanceof PlatformError) console.info(`agentbar: ${command} refused: ${e.endpoint} -> ${e.code} ${e.message}`);
     store.setState({ error, pending: null });
     return error;
   };
 
   const requireClient = (command: AgentCommand): PlatformClient => {
-    if (!client || store.getState().phase !== "on") throw commandError(command, "not working in the call center now");
+    if (!client || store.getState().phase !== "on") throw commandError("not-working", command, now());
     return client;
   };
 
@@ -461,7 +438,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       throw fail(command, e);
     }
     if (!(await confirmed((s) => matches(next, s.agent)))) {
-      throw fail(command, new Error("the platform did not confirm the change"));
+      throw fail(command, commandError("not-confirmed", command, now()));
     }
     store.setState({ pending: null });
   };
@@ -486,7 +463,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   ): Promise<void> => {
     const c = requireClient(command);
     const id = callIdOf(callId);
-    if (!id) throw fail(command, new Error("the platform does not know this call"));
+    if (!id) throw fail(command, commandError("unknown-call", command, now()));
     store.setState({ error: null });
     try {
       await send(c, id);
@@ -494,7 +471,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       throw fail(command, e);
     }
     if (done) {
-      if (!(await confirmed((s) => done(s.platformCall?.uuid === id ? s.platformCall : null)))) throw fail(command, new Error("the platform did not confirm the change"));
+      if (!(await confirmed((s) => done(s.platformCall?.uuid === id ? s.platformCall : null)))) throw fail(command, commandError("not-confirmed", command, now()));
     } else await refresh(run);
   };
 
@@ -946,10 +923,11 @@ function destinationOf(target: CallTarget): string {
 }
 
 /** `destAgent` and `destExtn`: an agent and the extension its calls ring (its number when not known), or PSTN and the number. */
-function agentTargetOf(target: CallTarget, colleagues: readonly Colleague[]): AgentTarget {
+function agentTargetOf(command: AgentCommand, target: CallTarget, colleagues: readonly Colleague[], at: number): AgentTarget {
   if (target.kind === "agent") return { destAgent: target.number, destExtn: colleagues.find((c) => c.number === target.number)?.extension || target.number };
   if (target.kind === "number") return { destAgent: "PSTN", destExtn: target.number };
-  throw new Error("a queue cannot be consulted or joined to a call");
+  // A queue cannot be consulted or joined to a call.
+  throw commandError("invalid-target", command, at);
 }
 
 /** A phone call seen with the call center's eyes, or undefined for calls of the phone alone. */

@@ -7,6 +7,7 @@ export * from "./phone-session";
 export * from "./ice-servers";
 // The call history (./call-history) is imported directly: only the history panel loads it, on demand.
 export * from "./agent-session";
+export * from "./command-error";
 export * from "./agent-status";
 export * from "./queue-calls";
 export * from "./wrap-up";

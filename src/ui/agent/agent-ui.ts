@@ -1,5 +1,5 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import { statusKind, type AgentCommandError, type AgentSession, type AgentSessionState, type AgentView, type NextStatus, type SettingsState } from "../../cc";
+import { statusKind, type CommandError, type AgentSession, type AgentSessionState, type AgentView, type NextStatus, type SettingsState } from "../../cc";
 import type { Messages } from "../i18n";
 import { storeSignal } from "../store-signal";
 
@@ -40,9 +40,10 @@ export function nextLabel(next: NextStatus, t: Messages): string {
   return t.agent.status[next.kind];
 }
 
-export function errorText(error: AgentCommandError, t: Messages): string {
+/** "Could not go ready: <why>": the platform's refusals in its own words, the rest by their kind. */
+export function errorText(error: CommandError, t: Messages): string {
   const what = t.agent.failed[error.command] ?? error.command;
-  const message = error.message === "the platform did not confirm the change" ? t.agent.notConfirmed : error.message;
+  const message = error.kind === "refused" || error.kind === "failed" ? error.message : t.agent.errorKind[error.kind];
   return t.agent.failure(what, message);
 }
 

@@ -320,7 +320,15 @@ export const en = {
       "cancel-dial": "Could not cancel the call",
     } as Record<string, string>,
     failure: (what: string, message: string) => `${what}: ${message}`,
-    notConfirmed: "the platform did not confirm the change.",
+    /** Why a command failed, by its kind (the platform's own refusals are said in its words). */
+    errorKind: {
+      "not-working": "you are not working in the call center now.",
+      unreachable: "the platform did not answer. Check the connection and try again.",
+      "not-confirmed": "the platform did not confirm the change.",
+      "unknown-call": "the platform does not know this call.",
+      "invalid-target": "that destination cannot be used for this.",
+      "not-available": "this call has no such control.",
+    },
     dismiss: "Dismiss",
     starting: "Joining your queues…",
     waitingForPhone: "Queues are joined once the phone is ready.",

@@ -1,0 +1,69 @@
+import { PlatformError } from "../api";
+
+/** The call-center commands an agent gives; an error names which one failed, the UI words it. */
+export type AgentCommand =
+  | "ready"
+  | "on-demand"
+  | "break"
+  | "sign-out"
+  | "sign-in"
+  | "hold"
+  | "resume"
+  | "transfer"
+  | "consult"
+  | "cancel-consult"
+  | "three-way"
+  | "dial"
+  | "cancel-dial";
+
+/**
+ * Why a command failed, for the UI to put into words:
+ * - `not-working`: the agent is not working in the call center now (signed out, queues not joined);
+ * - `refused`: the platform refused it; `message` is the platform's own words;
+ * - `unreachable`: the platform did not answer (network, time-out);
+ * - `not-confirmed`: the platform accepted it but never showed the change;
+ * - `unknown-call`: the platform does not know the call it is about;
+ * - `invalid-target`: the destination cannot be used for it (a queue cannot be consulted);
+ * - `not-available`: the call has no such control (three-way on a call of the phone alone);
+ * - `failed`: anything else; `message` says what.
+ */
+export type CommandErrorKind = "not-working" | "refused" | "unreachable" | "not-confirmed" | "unknown-call" | "invalid-target" | "not-available" | "failed";
+
+/**
+ * A command the platform refused or did not confirm: plain data (it is kept in the store and can
+ * cross to another tab or a host page), thrown as the command's rejection and set as the store's
+ * `error`. `message` is for logs and for the platform's words; the UI words the rest by `kind`.
+ */
+export interface CommandError {
+  kind: CommandErrorKind;
+  command: AgentCommand;
+  message: string;
+  at: number;
+}
+
+const MESSAGES: Record<Exclude<CommandErrorKind, "refused" | "unreachable" | "failed">, string> = {
+  "not-working": "not working in the call center now",
+  "not-confirmed": "the platform did not confirm the change",
+  "unknown-call": "the platform does not know this call",
+  "invalid-target": "this destination cannot be used for it",
+  "not-available": "this call has no such control",
+};
+
+/** An error of one of the kinds that carry no message of their own. */
+export function commandError(kind: keyof typeof MESSAGES, command: AgentCommand, at: number): CommandError {
+  return { kind, command, message: MESSAGES[kind], at };
+}
+
+/** What went wrong, read from what was thrown: the platform's refusal keeps its words. */
+export function commandErrorOf(command: AgentCommand, e: unknown, at: number): CommandError {
+  if (isCommandError(e)) return { ...e, command, at };
+  if (e instanceof PlatformError) {
+    const kind = e.kind === "network" || e.kind === "timeout" ? "unreachable" : e.kind === "decode" ? "failed" : "refused";
+    return { kind, command, message: e.message, at };
+  }
+  return { kind: "failed", command, message: e instanceof Error ? e.message : String(e), at };
+}
+
+export function isCommandError(e: unknown): e is CommandError {
+  return !!e && typeof e === "object" && typeof (e as CommandError).kind === "string" && typeof (e as CommandError).command === "string" && typeof (e as CommandError).at === "number";
+}
