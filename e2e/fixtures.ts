@@ -65,6 +65,12 @@ export const test = base.extend<TestFixtures>({
   // Deterministic defaults; a test asks for another language through newParty({ locale }).
   locale: "en-US",
   colorScheme: "light",
+  // Every page records what its live region says, so a test can ask whether something was
+  // announced after the region has moved on to the next announcement (expectAnnounced).
+  context: async ({ context }, use) => {
+    await context.addInitScript(recordAnnouncements);
+    await use(context);
+  },
   openApp: async ({ page }, use) => {
     await use(async (path = "/") => {
       await page.goto(path);
@@ -89,6 +95,7 @@ export const test = base.extend<TestFixtures>({
       };
       const context = await (owner ?? browser).newContext(contextOptions);
       opened.push({ context, ...(owner ? { browser: owner } : {}) });
+      await context.addInitScript(recordAnnouncements);
       const page = await context.newPage();
       return {
         page,
@@ -104,6 +111,48 @@ export const test = base.extend<TestFixtures>({
     }
   },
 });
+
+/**
+ * Runs in every page before the app: keeps each text the live region (`data-testid=announcer`)
+ * takes, as a screen reader would hear them one after the other, in `window.agentbarAnnounced`.
+ */
+function recordAnnouncements() {
+  const heard: string[] = [];
+  Object.defineProperty(window, "agentbarAnnounced", { value: heard });
+  let last: string | null = null;
+  const read = () => {
+    const text = document.querySelector('[data-testid="announcer"]')?.textContent ?? null;
+    if (text === null || text === last) return;
+    last = text;
+    // A repeated announcement differs only by a trailing no-break space (see announcer.tsx).
+    if (text.trim()) heard.push(text.replace(/\u00a0$/, ""));
+  };
+  new MutationObserver(read).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+/** Everything `page` has announced so far, oldest first. */
+export function announcements(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { agentbarAnnounced?: string[] }).agentbarAnnounced ?? []);
+}
+
+/**
+ * Waits until `page` has announced a text containing `text` (or matching it), at any moment since
+ * the page loaded: the live region itself may already say something else.
+ */
+export async function expectAnnounced(page: Page, text: string | RegExp): Promise<void> {
+  const matches = (said: string) => (typeof text === "string" ? said.includes(text) : text.test(said));
+  await expect
+    .poll(
+      async () => {
+        const heard = await announcements(page);
+        return heard.find(matches) ?? heard;
+      },
+      { message: `announced: ${text}` },
+    )
+    .toEqual(expect.stringMatching(typeof text === "string" ? escapeRegExp(text) : text));
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The sign-in form's fields, by their accessible names in English. */
 export function signInForm(page: Page) {
@@ -133,9 +182,12 @@ export const screenshotViewports: Record<Layout, { width: number; height: number
   full: { width: 1280, height: 800 },
 };
 
-/** Writes docs/screenshots/<name>.png. */
+/**
+ * Writes `<name>.png` to `test-results/screenshots/` (ignored by git), or to the folder
+ * `AGENTBAR_SCREENSHOTS_DIR` names: `npm run screenshots` refreshes `docs/screenshots/` so.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = join(import.meta.dirname, "..", "docs", "screenshots");
+  const dir = process.env.AGENTBAR_SCREENSHOTS_DIR ?? join(import.meta.dirname, "..", "test-results", "screenshots");
   await mkdir(dir, { recursive: true });
   await page.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
 }

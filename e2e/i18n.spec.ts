@@ -1,4 +1,4 @@
-import { PASSWORD, expect, test } from "./fixtures";
+import { PASSWORD, expect, expectAnnounced, test } from "./fixtures";
 
 test("switching to Chinese re-words the whole UI, and the choice is remembered", async ({ openApp }) => {
   const page = await openApp();
@@ -16,7 +16,7 @@ test("switching to Chinese re-words the whole UI, and the choice is remembered",
   await expect(identity).toContainText("坐席");
   await expect(identity).toContainText("分机");
   await expect(page.getByRole("button", { name: "退出登录" })).toBeVisible();
-  await expect(page.getByTestId("announcer")).toContainText("已登录：Alice Agent。");
+  await expectAnnounced(page, "已登录：Alice Agent。");
 
   await page.reload();
   await expect(page.getByRole("button", { name: "退出登录" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, cdrs, expectSimHears, sim, simChannelOf } from "./phone-support";
 
 /**
@@ -29,7 +29,7 @@ test("two agents call each other through the platform and each hears the other's
   await bob.card().getByRole("button", { name: "Hang up" }).click();
   await expect(alice.card()).toHaveAttribute("data-state", "ended");
   await expect(alice.card()).toContainText("Call ended");
-  await expect(alice.page.getByTestId("announcer")).toContainText("Call ended");
+  await expectAnnounced(alice.page, "Call ended");
 });
 
 test("an agent calls a simulated number that hears the agent's tone (not while muted) and keypad digits; hold gives it music instead, resume brings the agent back", async ({ newParty, platform }) => {
@@ -65,7 +65,7 @@ test("an agent calls a simulated number that hears the agent's tone (not while m
 
   await card.getByRole("button", { name: "Hold" }).click();
   await expect(card).toHaveAttribute("data-state", "held");
-  await expect(alice.page.getByTestId("announcer")).toContainText("on hold");
+  await expectAnnounced(alice.page, "on hold");
   await expect
     .poll(async () => {
       const r = await s.channel(far.uuid);
@@ -125,7 +125,7 @@ test("a call the platform marks answer-after=0 is answered without a click", asy
   // Nobody clicks: the call is answered and its audio plays.
   await expect(alice.card()).toHaveAttribute("data-state", "active");
   await alice.hears(900, "alice hears the intercom");
-  await expect(alice.page.getByTestId("announcer")).toContainText("automatically");
+  await expectAnnounced(alice.page, "automatically");
   leg.hangup();
   await expect(alice.card()).toHaveAttribute("data-state", "ended");
 });

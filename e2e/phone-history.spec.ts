@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { expect, test } from "./fixtures";
+import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, expectSimHears, sim, simChannelOf } from "./phone-support";
 
 /** The call history from the platform's call records, recordings played in the page, call back; devices; remote hold. */
@@ -67,7 +67,7 @@ test("when the platform holds the agent's leg the card says so; the microphone c
   await sw.hold(leg);
   await expect(card.getByTestId("remote-hold")).toHaveText("Held by the other side");
   await expect(card).toHaveAttribute("data-state", "remote-held");
-  await expect(page.getByTestId("announcer")).toContainText("put the call on hold");
+  await expectAnnounced(page, "put the call on hold");
   await sw.unhold(leg);
   await expect(card.getByTestId("remote-hold")).toHaveCount(0);
   await expect(card).toHaveAttribute("data-state", "active");

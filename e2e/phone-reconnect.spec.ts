@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, expectSimHears, sim, simChannelOf, sipHeader, type SipFrame } from "./phone-support";
 
 test.use({ platformOptions: { simRingMs: 300 } });
@@ -24,7 +24,7 @@ test("the platform drops the agent's WebSocket mid-call: the phone re-registers,
   dropped.kill();
 
   // The phone notices, says so, reconnects and registers again over a new connection.
-  await expect(alice.page.getByTestId("announcer")).toContainText("Phone connection lost");
+  await expectAnnounced(alice.page, "Phone connection lost");
   await expect(alice.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
   await expect.poll(() => registrar.contactsOf("1001", "agentbar.local").some((b) => b.connection !== dropped && b.connection.open)).toBe(true);
   // The platform kept the media up through the drop, so audio alone cannot tell that the call's

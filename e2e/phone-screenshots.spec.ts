@@ -3,7 +3,7 @@ import { agent, sim } from "./phone-support";
 
 /**
  * Pictures of the phone in every layout and its main states, for review and for the docs
- * (docs/screenshots/phone-*.png). The bar gets a taller window where a popover is open, as a CRM
+ * (`npm run screenshots` writes them to docs/screenshots/phone-*.png). The bar gets a taller window where a popover is open, as a CRM
  * gives its iframe room for it.
  */
 const viewports = screenshotViewports;

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, sim } from "./phone-support";
 
 /** What the agent sees and does around calls: number entry, names, announcements, keyboard, sound. */
@@ -27,7 +27,7 @@ test("pasted numbers are cleaned up, what cannot be dialled is said in words, En
   await field.press("Enter");
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(field).toHaveAccessibleDescription("Letters cannot be dialled. Enter digits or a SIP address.");
-  await expect(alice.page.getByTestId("announcer")).toContainText("Letters cannot be dialled");
+  await expectAnnounced(alice.page, "Letters cannot be dialled");
   await expect(alice.calls).toHaveCount(0);
 
   await field.fill("5551 0700");
@@ -52,28 +52,28 @@ test("a ringing call takes the focus: the keyboard answers it; in-call controls 
   await s.call("1001", 700, "5550201", "Kim Keyboard");
   const answer = alice.card("ringing").getByRole("button", { name: "Answer" });
   await expect(answer).toBeFocused();
-  await expect(page.getByTestId("announcer")).toContainText("Incoming call from Kim Keyboard.");
+  await expectAnnounced(page, "Incoming call from Kim Keyboard.");
   for (const name of ["Answer", "Reject", "Busy"]) await expect(alice.card().getByRole("button", { name, exact: true })).toBeVisible();
   await page.keyboard.press("Enter");
 
   const card = alice.card();
   await expect(card).toHaveAttribute("data-state", "active");
-  await expect(page.getByTestId("announcer")).toContainText("Connected to Kim Keyboard.");
+  await expectAnnounced(page, "Connected to Kim Keyboard.");
   for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"]) await expect(card.getByRole("button", { name, exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Mute" }).click();
   await expect(card.getByRole("button", { name: "Unmute" })).toBeVisible();
-  await expect(page.getByTestId("announcer")).toContainText("Microphone muted.");
+  await expectAnnounced(page, "Microphone muted.");
   await card.getByRole("button", { name: "Unmute" }).click();
-  await expect(page.getByTestId("announcer")).toContainText("Microphone on.");
+  await expectAnnounced(page, "Microphone on.");
   await card.getByRole("button", { name: "Hold" }).click();
   await expect(card.getByRole("button", { name: "Resume" })).toBeVisible();
-  await expect(page.getByTestId("announcer")).toContainText("Call with Kim Keyboard on hold.");
+  await expectAnnounced(page, "Call with Kim Keyboard on hold.");
   const controls = page.locator("button:visible, input:visible, select:visible, textarea:visible");
   const count = await controls.count();
   expect(count).toBeGreaterThan(5);
   for (let i = 0; i < count; i++) await expect(controls.nth(i)).toHaveAccessibleName(/\S/);
   await card.getByRole("button", { name: "Hang up" }).click();
-  await expect(page.getByTestId("announcer")).toContainText("Call with Kim Keyboard: Call ended.");
+  await expectAnnounced(page, "Call with Kim Keyboard: Call ended.");
 });
 
 test("in Chinese the controls have Chinese names", async ({ newParty, platform }) => {
@@ -88,7 +88,7 @@ test("in Chinese the controls have Chinese names", async ({ newParty, platform }
   for (const name of ["静音", "保持", "按键", "转接", "挂断"]) await expect(card.getByRole("button", { name, exact: true })).toBeVisible();
   await card.getByRole("button", { name: "保持" }).click();
   await expect(card.getByRole("button", { name: "恢复" })).toBeVisible();
-  await expect(alice.page.getByTestId("announcer")).toContainText("已保持");
+  await expectAnnounced(alice.page, "已保持");
   await card.getByRole("button", { name: "挂断" }).click();
 });
 

@@ -1,12 +1,9 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import { PASSWORD, expect, test, type Layout } from "./fixtures";
+import { PASSWORD, expect, screenshot, test, type Layout } from "./fixtures";
 
 /**
  * Pictures of the sign-in screen and the shell in every layout and language, for review and for
- * the docs (docs/screenshots/). Each layout gets the size it has when embedded.
+ * the docs (`npm run screenshots` writes them to docs/screenshots/). Each layout gets the size it has when embedded.
  */
-const dir = join(import.meta.dirname, "..", "docs", "screenshots");
 const viewports: Record<Layout, { width: number; height: number }> = {
   bar: { width: 1280, height: 56 },
   side: { width: 360, height: 720 },
@@ -18,7 +15,6 @@ const words = {
 } as const;
 
 test.beforeAll(async () => {
-  await mkdir(dir, { recursive: true });
 });
 
 for (const language of ["en", "zh-CN"] as const) {
@@ -28,13 +24,13 @@ for (const language of ["en", "zh-CN"] as const) {
       const { page, open } = await newParty({ locale: language, viewport: viewports[layout] });
       await open({ layout });
       await expect(page.getByRole("button", { name: w.signIn })).toBeVisible();
-      await page.screenshot({ animations: "disabled", path: join(dir, `${language}-sign-in-${layout}.png`) });
+      await screenshot(page, `${language}-sign-in-${layout}`);
 
       await page.getByLabel(w.login).fill("agent1");
       await page.getByLabel(w.password, { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: w.signIn }).click();
       await expect(page.getByRole("button", { name: w.signOut })).toBeVisible();
-      await page.screenshot({ animations: "disabled", path: join(dir, `${language}-shell-${layout}.png`) });
+      await screenshot(page, `${language}-shell-${layout}`);
     });
   }
 }
@@ -47,7 +43,7 @@ for (const layout of ["full", "side", "bar"] as const) {
     await page.getByLabel("Password", { exact: true }).fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByTestId("sign-in-message")).toContainText("attempts left");
-    await page.screenshot({ animations: "disabled", path: join(dir, `en-sign-in-error-${layout}.png`) });
+    await screenshot(page, `en-sign-in-error-${layout}`);
     // Success resets the count, so the next layout starts from the same message.
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -62,11 +58,11 @@ test("en full, dark: sign-in screen and shell", async ({ newParty }) => {
   await page.getByLabel("Password", { exact: true }).fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("sign-in-message")).toContainText("attempts left");
-  await page.screenshot({ animations: "disabled", path: join(dir, "en-dark-sign-in-full.png") });
+  await screenshot(page, "en-dark-sign-in-full");
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-  await page.screenshot({ animations: "disabled", path: join(dir, "en-dark-shell-full.png") });
+  await screenshot(page, "en-dark-shell-full");
 });
 
 test.describe("with captchas", () => {
@@ -87,7 +83,7 @@ test.describe("with captchas", () => {
       await page.getByRole("button", { name: /Platform address/ }).click();
       await page.getByRole("textbox", { name: "Platform address" }).fill(platform.url);
       await page.getByLabel("Password", { exact: true }).focus();
-      await page.screenshot({ animations: "disabled", path: join(dir, `en-sign-in-captcha-${layout}.png`) });
+      await screenshot(page, `en-sign-in-captcha-${layout}`);
     });
   }
 });

@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { PASSWORD, expect, signIn, signInForm, test } from "./fixtures";
+import { PASSWORD, expect, expectAnnounced, signIn, signInForm, test } from "./fixtures";
 
 test("agent1 signs in, sees who is signed in, signs out, and the login name is remembered", async ({ openApp }) => {
   const page = await openApp();
@@ -13,12 +13,12 @@ test("agent1 signs in, sees who is signed in, signs out, and the login name is r
   await expect(identity).toContainText("agent1");
   await expect(identity).toContainText("Agent");
   await expect(identity).toContainText("1001");
-  await expect(page.getByTestId("announcer")).toContainText("Signed in as Alice Agent.");
+  await expectAnnounced(page, "Signed in as Alice Agent.");
   expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain(PASSWORD);
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await expect(page.getByTestId("announcer")).toContainText("Signed out.");
+  await expectAnnounced(page, "Signed out.");
   await expect(form.login).toHaveValue("agent1");
   await expect(form.password).toBeFocused();
 
@@ -54,7 +54,7 @@ test("a wrong password says so, with the attempts left before the lock", async (
   const form = signInForm(page);
   await signIn(page, "agent2", "not-the-password");
   await expect(form.message).toHaveText("Wrong login name or password. 4 attempts left before the account is locked for 2 hours.");
-  await expect(page.getByTestId("announcer")).toContainText("Wrong login name or password.");
+  await expectAnnounced(page, "Wrong login name or password.");
   await expect(form.password).toHaveValue("");
   await expect(form.password).toBeFocused();
 

@@ -4,7 +4,7 @@ import { queueCaller, statusOf } from "./toolbar-support";
 
 /**
  * Pictures of the call-center toolbar in the three layouts and both languages
- * (docs/screenshots/toolbar-*.png): Ready with the queues, a queue call ringing, in the call,
+ * (`npm run screenshots` writes them to docs/screenshots/toolbar-*.png): Ready with the queues, a queue call ringing, in the call,
  * after-call work. The bar gets a taller window where a panel hangs under it, as a CRM gives its
  * iframe room for it.
  */

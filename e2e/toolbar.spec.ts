@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, expectHearsAmong, expectSimHears, sim, simChannelOf } from "./phone-support";
 import { admin, chooseStatus, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
 
@@ -22,7 +22,7 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
   await expect(alice.page.getByTestId("agent-status-label")).toHaveText("Ready");
   // The status shown is the platform's.
   expect((await platformView.agentState("1001")).status).toBe("Available");
-  await expect(alice.page.getByTestId("announcer")).toContainText("Status: Ready.");
+  await expectAnnounced(alice.page, "Status: Ready.");
 
   const customer = await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: 660 });
   const ringing = alice.card("ringing");
@@ -233,7 +233,7 @@ test("click-to-dial: progress shows until the agent's phone rings and answers by
   await expect(progress).toContainText("55510700");
   await expect(progress).toContainText("your phone will ring first");
   await expect(progress.getByRole("button", { name: "Cancel call" })).toBeVisible();
-  await expect(alice.page.getByTestId("announcer")).toContainText("Calling 55510700: your phone will ring first");
+  await expectAnnounced(alice.page, "Calling 55510700: your phone will ring first");
   await expect.poll(() => held.length, { message: "the platform's INVITE to the phone" }).toBe(1);
   holdInvites = false;
   held.splice(0).forEach((send) => send());

@@ -62,8 +62,11 @@ describe("the event channel client against the platform", () => {
     const c = connect("not-a-token");
     await c.until(() => c.statuses.some((s) => s.error), "the refusal");
     expect(c.statuses.find((s) => s.error)).toEqual({ status: "reconnecting", error: "Authentication Failure" });
+    // A client with a good token alongside: once it has the event, the refused one would have it too.
+    const witness = connect(await p.token("agent1"));
+    await witness.until(() => witness.channel.status === "open", "the witness open");
     await cc("ccGoReady", { agent: "1001" });
-    await new Promise((r) => setTimeout(r, 200));
+    await witness.until(() => witness.events.some((e) => e["CC-Action"] === "agent-status-change"), "the witness's event");
     expect(c.events).toEqual([]);
     c.channel.close();
   });

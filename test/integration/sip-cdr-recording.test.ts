@@ -1,7 +1,9 @@
+import { existsSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SessionState } from "sip.js";
 import { ToneDetector, parseWav } from "../../platform/media";
 import { timestamp } from "../../platform/store/db";
+import type { ChannelBase } from "../../platform/switch/channel";
 import { sipFixture, type CdrJson } from "./sip-fixture";
 import { until } from "./sip-phone";
 
@@ -41,6 +43,21 @@ function tonesIn(samples: Int16Array, fromSecond: number): number[] {
   return (detector.latest?.tones ?? []).map((t) => Math.round(t.frequency));
 }
 
+/** Waits until the recording of the call with this SIP Call-ID holds `seconds` of audio on disk. */
+async function recordedSeconds(sipCallId: string, seconds: number): Promise<void> {
+  // The recorded leg is the call's own or the leg the platform placed for it (its b-leg).
+  const path = () => {
+    const channels = f.ctx.switch.channels() as ChannelBase[];
+    const leg = channels.find((c) => c.sipCallId === sipCallId);
+    return leg?.recording?.absPath ?? channels.find((c) => c.uuid === leg?.bLegUuid)?.recording?.absPath;
+  };
+  const bytes = 44 + seconds * 48000 * 4;
+  await until(`${seconds} s of the call are recorded`, () => {
+    const p = path();
+    return !!p && existsSync(p) && statSync(p).size >= bytes;
+  });
+}
+
 describe("recordings", () => {
   it("records calls of an extension with auto_record into a playable stereo WAV media file", async () => {
     f.platform.db.prepare("UPDATE extensions SET auto_record = 1 WHERE extn = '1002'").run();
@@ -53,8 +70,7 @@ describe("recordings", () => {
       await call.waitState(SessionState.Established);
       await call.waitHears(1000);
       await ringing.waitHears(440);
-      // A second and a half of conversation on record.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await recordedSeconds(call.callId, 1.5);
       await call.hangup();
       const { a, b } = await f.legsOfCall(call.callId);
 
@@ -131,7 +147,7 @@ describe("recordings", () => {
     await call.waitHears(700);
     const leg = f.ctx.switch.channels().find((c) => c.sipCallId === call.callId)!;
     f.ctx.switch.record(leg);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await recordedSeconds(call.callId, 1.2);
     await call.hangup();
     const cdr = await f.cdr(leg.uuid);
     expect(cdr.media_file_id).not.toBe("");
@@ -152,7 +168,9 @@ describe("/api/cdrs", () => {
     }
     const answered = alice.call("55510800");
     await answered.waitState(SessionState.Established);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Billed for at least a second by the switch's own reckoning.
+    const answeredLeg = f.ctx.switch.channels().find((c) => c.sipCallId === answered.callId)!;
+    await until("the call has lasted over a second", () => !!answeredLeg.answeredAt && Date.now() - answeredLeg.answeredAt.getTime() > 1100);
     await answered.hangup();
     const bob = await f.phone("1002", 1000);
     const bobs = bob.call("55510900");
