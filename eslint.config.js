@@ -15,21 +15,43 @@ export default tseslint.config(
   {
     // The layering of DESIGN.md: UI components never talk to the network or to sip.js directly.
     files: ["src/ui/**/*.{ts,tsx}"],
+    ignores: ["src/ui/**/*.test.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*"], message: "src/ui reads stores; sip.js stays in src/softphone." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["sip.js", "sip.js/*"], message: "src/ui reads stores; sip.js stays in src/softphone." },
+            { group: ["**/api", "**/api/*"], message: "src/ui reads stores and calls actions; the REST client is src/cc's and src/session's." },
+          ],
+        },
+      ],
       "no-restricted-globals": ["error", { name: "fetch", message: "src/ui calls actions; HTTP stays in src/api." }, { name: "WebSocket", message: "src/ui reads stores." }],
     },
   },
   {
     files: ["src/softphone/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["../api", "../api/*", "../cc", "../cc/*", "../ui", "../ui/*"], message: "src/softphone is a reusable phone: no REST, no UI." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["../api", "../api/*", "../session", "../session/*", "../cc", "../cc/*", "../ui", "../ui/*"], message: "src/softphone is a reusable phone: no REST, no UI." }] }],
     },
   },
   {
     files: ["src/api/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*", "../softphone", "../softphone/*", "../ui", "../ui/*"], message: "src/api is the REST client only." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*", "../softphone", "../softphone/*", "../session", "../session/*", "../cc", "../cc/*", "../ui", "../ui/*"], message: "src/api is the REST client only." }] }],
+    },
+  },
+  {
+    // docs/architecture.md: the session (sign-in, settings, the phone) knows nothing of the call center.
+    files: ["src/session/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*", "../cc", "../cc/*", "../ui", "../ui/*", "../embed", "../embed/*"], message: "src/session is below the call center and the UI." }] }],
+    },
+  },
+  {
+    files: ["src/cc/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*", "../ui", "../ui/*", "../../ui", "../../ui/*", "../embed", "../embed/*"], message: "src/cc is headless: every surface builds on it, it builds on none." }] }],
     },
   },
 );

@@ -1,5 +1,6 @@
 import { render } from "preact";
-import { browserStorage, createAgentSession, createPhoneSession, createSessionStore, createSettingsStore, eventChannelFeed, followOtherTabs } from "./cc";
+import { createAgentSession, eventChannelFeed } from "./cc";
+import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./session";
 import { Phone } from "./softphone";
 import { App } from "./ui/app";
 import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";

@@ -5,13 +5,10 @@ import { createPhoneStore } from "../softphone/phone-store";
 import { until } from "../softphone/testing/phone-rig";
 import { testCall } from "../softphone/testing/test-call";
 import { WRAP_UP_BREAK_REASON, ccCallOf, createAgentSession, type AgentSessionState } from "./agent-session";
-import type { Dialer } from "./phone-session";
 import { CC } from "./queue-calls";
-import { createSessionStore } from "./session";
-import { createSettingsStore } from "./settings";
-import { memoryStorage, type KeyValueStorage } from "./storage";
+import { createSessionStore, createSettingsStore, memoryStorage, type Dialer, type KeyValueStorage } from "../session";
 import { FakeCallCenter } from "./test-support/fake-call-center";
-import { alice, fakePlatform } from "./test-support/fake-platform";
+import { alice, fakePlatform } from "../session/test-support/fake-platform";
 import { dispositionFor } from "./wrap-up";
 
 const cleanups: Array<() => unknown> = [];

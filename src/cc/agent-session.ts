@@ -4,12 +4,9 @@ import { cc, getAgentState, type AgentStateCall, type AgentTarget } from "../api
 import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
 import { agentViewOf, eventTime, namesAgent, sameStatusKind, statusKind, unknownAgent, type AgentView, type CallCenterEventData } from "./agent-status";
 import { commandError, commandErrorOf, type AgentCommand, type CommandError } from "./command-error";
-import type { PhoneSession } from "./phone-session";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
-import type { SessionState, SessionStore } from "./session";
 import { StatusSince } from "./status-since";
-import { effectiveEventChannelUrl, type SettingsStore } from "./settings";
-import type { KeyValueStorage } from "./storage";
+import { effectiveEventChannelUrl, type KeyValueStorage, type PhoneSession, type SessionState, type SessionStore, type SettingsStore } from "../session";
 import { WrapUpStorage, dispositionFor, type CallDisposition, type NextStatus, type WrapUp } from "./wrap-up";
 
 /**

@@ -1,4 +1,4 @@
-import { readJson, type KeyValueStorage } from "./storage";
+import { readJson, type KeyValueStorage } from "../session";
 
 export const STATUS_SEEN_KEY = "agentbar.status-seen";
 

@@ -1,4 +1,4 @@
-import { readJson, type KeyValueStorage } from "./storage";
+import { readJson, type KeyValueStorage } from "../session";
 
 /** The status to take when after-call work ends (or, without wrap-up, when the call ends). */
 export type NextStatus = { kind: "ready" } | { kind: "on-demand" } | { kind: "break"; reason: string } | { kind: "logged-out" };

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSessionStore, createSettingsStore, memoryStorage } from "../cc";
-import { alice, fakePlatform } from "../cc/test-support/fake-platform";
+import { createSessionStore, createSettingsStore, memoryStorage } from "../session";
+import { alice, fakePlatform } from "../session/test-support/fake-platform";
 import { loadMessages } from "./i18n";
 import { createUiModel } from "./model";
 

@@ -1,7 +1,8 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { AgentSession, PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../cc";
+import type { AgentSession } from "../cc";
+import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../session";
 import { createAgentUi, type AgentUi } from "./agent/agent-ui";
 import { installShortcuts } from "./agent/keyboard-shortcuts";
 import { chooseLanguage, loadMessages, loadedMessages, type Language, type Messages } from "./i18n";

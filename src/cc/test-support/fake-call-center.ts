@@ -1,7 +1,7 @@
 import type { AgentStateCall } from "../../api/cc";
 import type { CallCenterEventData } from "../agent-status";
 import type { EventFeedFactory } from "../agent-session";
-import { json, type Route } from "./fake-platform";
+import { json, type Route } from "../../session/test-support/fake-platform";
 
 /**
  * A scripted call center for unit tests of the agent session: one agent's status, state and

@@ -1,5 +1,6 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import { statusKind, type CommandError, type AgentSession, type AgentSessionState, type AgentView, type NextStatus, type SettingsState } from "../../cc";
+import { statusKind, type CommandError, type AgentSession, type AgentSessionState, type AgentView, type NextStatus } from "../../cc";
+import { type SettingsState } from "../../session";
 import type { Messages } from "../i18n";
 import { storeSignal } from "../store-signal";
 

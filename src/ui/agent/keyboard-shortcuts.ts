@@ -1,5 +1,6 @@
 import type { ReadonlySignal } from "@preact/signals";
-import { SHORTCUT_ACTIONS, ccCallOf, matchesShortcut, parseShortcut, type SettingsState, type ShortcutAction } from "../../cc";
+import { ccCallOf } from "../../cc";
+import { SHORTCUT_ACTIONS, matchesShortcut, parseShortcut, type SettingsState, type ShortcutAction } from "../../session";
 import type { PhoneUi } from "../phone/phone-ui";
 import type { AgentUi } from "./agent-ui";
 

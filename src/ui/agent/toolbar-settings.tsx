@@ -1,5 +1,5 @@
 import { useId, useState } from "preact/hooks";
-import { SHORTCUT_ACTIONS, effectiveEventChannelUrl, shortcutFromEvent, type Settings, type ShortcutAction } from "../../cc";
+import { SHORTCUT_ACTIONS, effectiveEventChannelUrl, shortcutFromEvent, type Settings, type ShortcutAction } from "../../session";
 import { useModel } from "../model";
 
 const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);

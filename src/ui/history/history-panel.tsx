@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from "preact/hooks";
-import type { SessionStore } from "../../cc";
-import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore } from "../../cc/call-history";
-import type { CallRecord } from "../../api/cdrs";
+import type { SessionStore } from "../../session";
+import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore, type CallRecord } from "../../session/call-history";
 import { formatMoment } from "../i18n";
 import { storeSignal } from "../store-signal";
 import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon } from "../icons";

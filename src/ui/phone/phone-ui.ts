@@ -1,5 +1,6 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
-import { CC, type PhoneSession, type PhoneSessionState, type SettingsState } from "../../cc";
+import { CC } from "../../cc";
+import { type PhoneSession, type PhoneSessionState, type SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
 import { storeSignal } from "../store-signal";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PhoneSessionState } from "../../cc";
+import type { PhoneSessionState } from "../../session";
 import type { RegistrationState } from "../../softphone";
 import { testCall } from "../../softphone/testing/test-call";
 import { catalogues } from "../i18n/all";

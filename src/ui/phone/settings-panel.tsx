@@ -1,5 +1,5 @@
 import { useId, useState } from "preact/hooks";
-import { effectiveSipWebSocketUrl, formatIceServers, parseIceServers, type Settings } from "../../cc";
+import { effectiveSipWebSocketUrl, formatIceServers, parseIceServers, type Settings } from "../../session";
 import { ToolbarSettings } from "../agent/toolbar-settings";
 import { useModel } from "../model";
 import { usePhone } from "./use-phone";

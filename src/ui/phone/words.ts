@@ -1,4 +1,4 @@
-import type { PhoneSessionState } from "../../cc";
+import type { PhoneSessionState } from "../../session";
 import type { Call, Notice, PhoneErrorInfo, RegistrationState } from "../../softphone";
 import type { Messages } from "../i18n";
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { displayAddress, type SessionUser } from "../../cc";
+import { displayAddress, type SessionUser } from "../../session";
 import type { Messages } from "../i18n";
 import { useModel } from "../model";
 

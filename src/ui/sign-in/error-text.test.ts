@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SignInError } from "../../cc";
+import type { SignInError } from "../../session";
 import { catalogues } from "../i18n/all";
 import { signInErrorText } from "./error-text";
 

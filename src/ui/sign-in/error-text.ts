@@ -1,4 +1,4 @@
-import { LOCK_HOURS, type SignInError } from "../../cc";
+import { LOCK_HOURS, type SignInError } from "../../session";
 import { formatMoment, type Language, type Messages } from "../i18n";
 
 /** A sign-in error in words, with what to do about it. */

@@ -1,6 +1,8 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { fetchRecording, listCdrs, type CallRecord, type CdrQuery } from "../api/cdrs";
 import { PlatformError } from "../api/errors";
+
+export type { CallRecord } from "../api/cdrs";
 import type { SessionStore } from "./session";
 
 export interface CallHistoryFilter {
