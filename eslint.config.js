@@ -54,4 +54,14 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: [{ group: ["sip.js", "sip.js/*", "../ui", "../ui/*", "../../ui", "../../ui/*", "../embed", "../embed/*"], message: "src/cc is headless: every surface builds on it, it builds on none." }] }],
     },
   },
+  {
+    // The CRM host SDK is a bundle of its own, loaded by other sites' pages.
+    files: ["src/embed/host/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["../*", "preact", "preact/*", "@preact/*", "sip.js", "sip.js/*", "zustand", "zustand/*", "valibot"], message: "src/embed/host imports nothing of the app." }] },
+      ],
+    },
+  },
 );

@@ -45,3 +45,10 @@ const pages: [string, typeof js][] = [
 ];
 for (const [name, list] of pages) console.log(`JS the agent page loads, ${name}: ${kb(sum(list))} KB gzip (target ≤ 90 KB)`);
 console.log(`every JS chunk built, including panels loaded only when opened: ${kb(sum(js))} KB gzip in ${js.length} files (${all} assets)`);
+
+// The CRM host SDK (src/embed/host), built beside the app: what a CRM page loads to embed it.
+for (const file of ["agentbar-host.js", "agentbar-host.global.js"]) {
+  const buf = readFileSync(join(dist, "embed", file));
+  const how = file.endsWith(".global.js") ? "script tag" : "ES module";
+  console.log(`CRM host SDK, ${how} (embed/${file}): ${kb(buf.length)} KB, ${kb(gzipSync(buf, { level: 9 }).length)} KB gzip (target < 5 KB)`);
+}

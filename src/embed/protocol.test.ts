@@ -1,0 +1,406 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { COMMAND_ARGS, COMMAND_NAMES, checkCommand, chooseVersion } from "./host/commands";
+import { AgentbarError, applyEvent } from "./host/connection";
+import { COMMAND_RESULTS, EVENTS, checkAppMessage, snapshotInfo, type CommandResult, type Snapshot } from "./host/protocol";
+import { MAX_COMMANDS_UNDER_WAY, redact } from "./endpoint";
+import { HOST_ORIGIN, closeAll, connectPair, ringingCall, sampleSnapshot } from "./test-support";
+
+afterEach(closeAll);
+
+/** Waits for a condition the other end of the channel brings about (messages are delivered asynchronously). */
+const until = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
+
+/** One valid message of every command. */
+const validCommands: Record<string, Record<string, unknown>> = {
+  dial: { number: "+1 555 0100" },
+  answer: {},
+  reject: { callId: "c1", busy: true },
+  hangUp: { callId: "c1" },
+  hold: {},
+  resume: { callId: "c1" },
+  mute: {},
+  unmute: {},
+  sendDtmf: { digits: "12#" },
+  transfer: { destination: "1002", callId: "c1" },
+  setStatus: { status: "break", reason: "Lunch" },
+  getState: {},
+  setDisposition: { callId: "c1", outcome: "Sold", notes: "", done: true },
+  getDiagnostics: {},
+};
+
+describe("message schemas", () => {
+  it("accept one valid message of every command", () => {
+    expect(Object.keys(validCommands).sort()).toEqual([...COMMAND_NAMES].sort());
+    for (const [command, args] of Object.entries(validCommands)) {
+      expect(checkCommand({ type: "command", id: 7, command, args }), command).toEqual({ ok: true, value: { type: "command", id: 7, command, args } });
+    }
+  });
+
+  it("refuse unknown fields, missing fields, wrong types and things that are not plain data, naming the field", () => {
+    const base = { type: "command", id: 3, command: "dial", args: { number: "1002" } };
+    const refused = (m: unknown) => checkCommand(m);
+    expect(refused({ ...base, extra: 1 })).toEqual({ ok: false, problem: "extra: is not a known field", id: 3 });
+    expect(refused({ ...base, args: { number: "1002", platformUrl: "https://evil.example" } })).toEqual({ ok: false, problem: "args.platformUrl: is not a known field", id: 3 });
+    expect(refused({ ...base, args: {} })).toEqual({ ok: false, problem: "args.number: is missing", id: 3 });
+    expect(refused({ ...base, args: { number: 1002 } })).toEqual({ ok: false, problem: "args.number: must be a string", id: 3 });
+    expect(refused({ ...base, command: "setSettings" })).toMatchObject({ ok: false, id: 3 });
+    expect(refused({ ...base, id: 0 })).toMatchObject({ ok: false, problem: expect.stringContaining("id:") });
+    expect(refused({ ...base, id: 0 })).not.toHaveProperty("id");
+    expect(refused({ ...base, args: new Map([["number", "1"]]) })).toMatchObject({ ok: false, problem: "args: must be an object" });
+    expect(refused({ ...base, args: { number: "1".repeat(257) } })).toMatchObject({ ok: false, problem: "args.number: must be at most 256 characters" });
+    expect(refused({ ...base, command: "sendDtmf", args: { digits: "1;2" } })).toMatchObject({ ok: false, problem: "args.digits: has a wrong format" });
+    expect(refused({ ...base, command: "setStatus", args: { status: "Available" } })).toMatchObject({ ok: false });
+    expect(refused([base])).toMatchObject({ ok: false });
+    expect(refused(JSON.parse('{"type":"command","id":3,"command":"dial","args":{"number":"1","__proto__":{"x":1}}}'))).toMatchObject({ ok: false, problem: "args.__proto__: is not a known field" });
+  });
+
+  it("check an app message against what its command or event returns", () => {
+    const reply = { type: "reply", re: 4, ok: true, result: { call: ringingCall } };
+    expect(checkAppMessage(reply, () => "answer")).toMatchObject({ ok: true });
+    expect(checkAppMessage(reply, () => "getState")).toMatchObject({ ok: false, problem: expect.stringMatching(/^result\.|^result: /) });
+    expect(checkAppMessage(reply, () => undefined)).toEqual({ ok: false, problem: "re: answers no command under way" });
+    expect(checkAppMessage({ type: "event", event: "call.ringing", data: { call: ringingCall } }, () => undefined)).toMatchObject({ ok: true });
+    expect(checkAppMessage({ type: "event", event: "call.ringing", data: { call: { ...ringingCall, token: "x" } } }, () => undefined)).toMatchObject({ ok: false });
+    expect(checkAppMessage({ type: "event", event: "settings", data: {} }, () => undefined)).toMatchObject({ ok: false });
+    expect(snapshotInfo(sampleSnapshot)).toBeUndefined();
+  });
+});
+
+describe("handshake", () => {
+  it("an allowed origin from the parent window gets the snapshot and its scopes", async () => {
+    const { connection } = await connectPair({ scopes: ["status", "caller-data"] });
+    expect(connection.version).toBe(1);
+    expect(connection.scopes).toEqual(["status", "caller-data"]);
+    expect(connection.state.calls[0]?.party).toEqual({ number: "+15550100", name: "Carla" });
+  });
+
+  it("an origin that is not allowed gets no answer at all", async () => {
+    const pending = connectPair({ origin: "https://evil.example.com", timeoutMs: 400 });
+    await expect(pending).rejects.toMatchObject({ code: "no-answer" });
+  });
+
+  it("a message from another window than the parent gets no answer, even from an allowed origin", async () => {
+    await expect(connectPair({ source: "other", timeoutMs: 400 })).rejects.toMatchObject({ code: "no-answer" });
+  });
+
+  it("the same origin with a different port or scheme is another origin", async () => {
+    await expect(connectPair({ origin: `${HOST_ORIGIN}:8443`, timeoutMs: 300 })).rejects.toMatchObject({ code: "no-answer" });
+    await expect(connectPair({ origin: HOST_ORIGIN.replace("https", "http"), timeoutMs: 300 })).rejects.toMatchObject({ code: "no-answer" });
+  });
+
+  it("a host speaking only versions the app does not know is refused with the versions it does", async () => {
+    const err = await connectPair({ versions: [2, 3] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AgentbarError);
+    expect(err).toMatchObject({ code: "unsupported-version", message: expect.stringContaining("1") });
+  });
+
+  it("the highest common version is chosen", () => {
+    expect(chooseVersion([1, 2], [1, 2, 3])).toBe(2);
+    expect(chooseVersion([1], [1, 2])).toBe(1);
+    expect(chooseVersion([4], [1, 2])).toBeUndefined();
+    expect(chooseVersion([])).toBeUndefined();
+  });
+
+  it("a credential passed in the handshake reaches the app's sign-in, and nothing else", async () => {
+    const { app } = await connectPair({ credential: "dev-key-123" });
+    expect(app.tokens).toEqual(["dev-key-123"]);
+    expect(app.runs).toEqual([]);
+  });
+
+  it("a repeated connect of the same page is ignored; a new page's replaces the connection", async () => {
+    const { app, win } = await connectPair();
+    expect(app.listening).toBe(1);
+    const answers: unknown[] = [];
+    const again = new MessageChannel();
+    again.port1.onmessage = (e) => answers.push(e.data);
+    win.deliver({ type: "agentbar:connect", versions: [1], instance: "test" }, HOST_ORIGIN, win.parent, [again.port2]);
+    const fresh = new MessageChannel();
+    fresh.port1.onmessage = (e) => answers.push(e.data);
+    win.deliver({ type: "agentbar:connect", versions: [1], instance: "reloaded" }, HOST_ORIGIN, win.parent, [fresh.port2]);
+    await until(() => answers.length === 1);
+    expect(answers[0]).toMatchObject({ type: "hello" });
+    expect(app.listening).toBe(1);
+    for (const c of [again, fresh]) c.port1.close();
+  });
+});
+
+describe("commands and replies", () => {
+  it("replies are matched to their commands by id, whatever order they come in", async () => {
+    const { connection, app } = await connectPair();
+    const resolvers: (() => void)[] = [];
+    app.handle((command, args) => new Promise((resolve) => resolvers.push(() => resolve({ call: { ...ringingCall, callId: `${command}:${JSON.stringify(args)}` } } as never))));
+    const a = connection.send("hold", { callId: "a" });
+    const b = connection.send("mute", { callId: "b" });
+    const c = connection.send("answer", {});
+    await until(() => resolvers.length === 3);
+    resolvers.reverse().forEach((r) => r());
+    expect(((await a) as CommandResult<"hold">).call.callId).toBe('hold:{"callId":"a"}');
+    expect(((await b) as CommandResult<"mute">).call.callId).toBe('mute:{"callId":"b"}');
+    expect(((await c) as CommandResult<"answer">).call.callId).toBe("answer:{}");
+  });
+
+  it("a failure is a typed error with the app's code and words", async () => {
+    const { connection, app } = await connectPair();
+    const { EmbedCommandError } = await import("./endpoint");
+    app.handle(() => Promise.reject(new EmbedCommandError("refused", "no permission: agent not in queue")));
+    const err = await connection.send("setStatus", { status: "ready" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AgentbarError);
+    expect(err).toMatchObject({ code: "refused", message: "no permission: agent not in queue" });
+  });
+
+  it("a command the app never confirms times out on the host; one under way when the channel closes is disconnected", async () => {
+    const { connection, app } = await connectPair({ commandTimeoutMs: 300 });
+    app.handle(() => new Promise(() => {}));
+    const slow = connection.send("hold", {});
+    await expect(slow).rejects.toMatchObject({ code: "timeout" });
+    const cut = connection.send("resume", {});
+    connection.close();
+    await expect(cut).rejects.toMatchObject({ code: "disconnected" });
+    await expect(connection.send("resume", {})).rejects.toMatchObject({ code: "disconnected" });
+  });
+
+  it("more than the allowed number of commands under way are refused as busy, and done nothing", async () => {
+    const { connection, app } = await connectPair();
+    app.handle(() => new Promise(() => {}));
+    for (let i = 0; i < MAX_COMMANDS_UNDER_WAY; i++) void connection.send("hold", {}).catch(() => {});
+    await expect(connection.send("dial", { number: "1002" })).rejects.toMatchObject({ code: "busy" });
+    expect(app.runs.filter((r) => r.command === "dial")).toEqual([]);
+  });
+});
+
+describe("scopes", () => {
+  it("a command outside the origin's scopes is refused with not-permitted and never runs", async () => {
+    const { connection, app, events } = await connectPair({ scopes: ["status", "caller-data"] });
+    for (const [command, args] of [
+      ["dial", { number: "1002" }],
+      ["answer", {}],
+      ["transfer", { destination: "1002" }],
+      ["getDiagnostics", {}],
+    ] as const) {
+      await expect(connection.send(command, args as never), command).rejects.toMatchObject({ code: "not-permitted" });
+    }
+    expect(app.runs).toEqual([]);
+    expect(events.filter((e) => e.event === "error")).toHaveLength(4);
+    await expect(connection.send("setStatus", { status: "ready" })).resolves.toBeDefined();
+    await expect(connection.send("getState", {})).resolves.toMatchObject({ agent: { status: "ready" } });
+  });
+
+  it("without caller-data a host sees that calls come and go, but not who calls nor the notes", async () => {
+    const { connection, app, events } = await connectPair({ scopes: ["status"] });
+    expect(connection.state.calls[0]).not.toHaveProperty("party");
+    expect(connection.state.calls[0]?.callId).toBe("c1");
+    expect(connection.state.wrapUp).not.toHaveProperty("notes");
+    expect(connection.state.wrapUp).not.toHaveProperty("outcome");
+    expect(connection.state.registration).toEqual({ state: "registered" });
+    app.emit("call.ringing", { call: { ...ringingCall, callId: "c2" } });
+    await until(() => events.some((e) => e.event === "call.ringing"));
+    expect(events.find((e) => e.event === "call.ringing")?.data).toEqual({ call: expect.not.objectContaining({ party: expect.anything() }) });
+    const state = await connection.send("getState", {});
+    expect(JSON.stringify(state)).not.toContain("Carla");
+    expect(JSON.stringify(state)).not.toContain("Friday");
+  });
+
+  it("redacts by field name at any depth", () => {
+    const value = { a: [{ party: 1, keep: { notes: "x", detail: "y" } }] };
+    expect(redact(value, new Set())).toEqual({ a: [{ keep: {} }] });
+    expect(redact(value, new Set(["caller-data", "diagnostics"]))).toEqual(value);
+  });
+});
+
+describe("destinations", () => {
+  it("dial takes what the dial pad takes, cleaned up", async () => {
+    const { connection, app } = await connectPair();
+    await connection.send("dial", { number: "tel:+1 (555) 010-0200" });
+    await connection.send("dial", { number: "sip:bob@example.com" });
+    expect(app.runs.map((r) => r.args)).toEqual([{ number: "+15550100200" }, { number: "sip:bob@example.com" }]);
+    await expect(connection.send("dial", { number: "call me" })).rejects.toMatchObject({ code: "invalid-destination" });
+    await expect(connection.send("dial", { number: "+1+2" })).rejects.toMatchObject({ code: "invalid-destination" });
+    expect(app.runs).toHaveLength(2);
+  });
+
+  it("the configured pattern limits dial and transfer; a transfer may name one of the agent's queues", async () => {
+    const { connection, app } = await connectPair({ destinations: "\\+1555[0-9]{7}|1[0-9]{3}" });
+    await connection.send("dial", { number: "+1 555 010 0200" });
+    await connection.send("transfer", { destination: "1002" });
+    await connection.send("transfer", { destination: "support" });
+    for (const number of ["+449001234567", "900", "sip:bob@example.com", "+15550100200#"]) {
+      await expect(connection.send("dial", { number }), number).rejects.toMatchObject({ code: "destination-not-allowed" });
+    }
+    await expect(connection.send("transfer", { destination: "+86 10 1234 5678" })).rejects.toMatchObject({ code: "destination-not-allowed" });
+    await expect(connection.send("transfer", { destination: "sales" })).rejects.toMatchObject({ code: "invalid-destination" });
+    expect(app.runs.map((r) => r.args)).toEqual([{ number: "+15550100200" }, { destination: "1002" }, { destination: "support" }]);
+  });
+});
+
+describe("events", () => {
+  it("the host's state follows the events after the snapshot", async () => {
+    const { connection, app } = await connectPair({ snapshot: { ...sampleSnapshot, calls: [], wrapUp: null } });
+    const answered = { ...ringingCall, state: "connected" as const, answeredAt: ringingCall.startedAt + 4000 };
+    app.emit("call.ringing", { call: ringingCall });
+    app.emit("call.answered", { call: answered });
+    await until(() => connection.state.calls[0]?.state === "connected");
+    expect(connection.state.calls).toEqual([answered]);
+    app.emit("call.ended", { call: { ...answered, state: "ended" }, cause: "NORMAL_CLEARING", hungUpBy: "remote" });
+    app.emit("wrapup.started", { wrapUp: { callId: "c1", queue: "support", endsAt: 1 } });
+    await until(() => connection.state.wrapUp !== null);
+    expect(connection.state.calls).toEqual([]);
+  });
+
+  it("an event the app sends with a wrong shape is ignored by the host and reported as a protocol error", async () => {
+    const { connection, app, events } = await connectPair();
+    const before = connection.state;
+    app.emit("agent", { agent: { status: "on-strike" } } as never);
+    await until(() => events.some((e) => e.event === "protocol-error"));
+    expect(connection.state).toBe(before);
+    expect(events.some((e) => e.event === "agent")).toBe(false);
+  });
+});
+
+// ---- Fuzzing ----
+
+/** A small deterministic random source, so that a failure can be replayed. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
+  return { next, int, pick };
+}
+
+const KEYS = ["type", "id", "command", "args", "number", "callId", "destination", "status", "reason", "digits", "outcome", "notes", "done", "busy", "__proto__", "constructor", "platformUrl", "token", "re", "ok"];
+const STRINGS = ["", "command", "dial", "hold", "ready", "1002", "+15550100", "sip:a@b", "x".repeat(5000), "\u0000", "<script>", "__proto__", "NaN", "🙂"];
+
+function randomValue(r: ReturnType<typeof random>, depth = 0): unknown {
+  switch (r.int(depth > 3 ? 6 : 10)) {
+    case 0:
+      return null;
+    case 1:
+      return r.pick([true, false]);
+    case 2:
+      return r.pick([0, -1, 1, 7, 2 ** 31, 2 ** 53, 1.5, NaN, Infinity, -0]);
+    case 3:
+      return r.pick(STRINGS);
+    case 4:
+      return undefined;
+    case 5:
+      return r.pick([new Date(0), new Map([["a", 1]]), new Uint8Array(3), 10n, /x/]);
+    case 6:
+    case 7: {
+      const o: Record<string, unknown> = {};
+      for (let i = r.int(5); i > 0; i--) o[r.pick(KEYS)] = randomValue(r, depth + 1);
+      return o;
+    }
+    default:
+      return Array.from({ length: r.int(4) }, () => randomValue(r, depth + 1));
+  }
+}
+
+/** A valid command with one thing wrong with it, chosen at random: invalid by construction. */
+function brokenCommand(r: ReturnType<typeof random>, id: number): unknown {
+  const command = r.pick(COMMAND_NAMES);
+  const args: Record<string, unknown> = { ...validCommands[command] };
+  const m: Record<string, unknown> = { type: "command", id, command, args };
+  switch (r.int(8)) {
+    case 0: // an unknown field at the top or in the arguments
+      (r.next() < 0.5 ? m : args)[r.pick(["token", "platformUrl", "x", "sipUrl", "autoAnswer"])] = randomValue(r);
+      break;
+    case 1: {
+      // a required field missing
+      const required = ["type", "id", "command", "args"];
+      delete m[r.pick(required)];
+      break;
+    }
+    case 2: // a field of the wrong type
+      m[r.pick(["type", "id", "command", "args"])] = r.pick([null, "x", [], true, -1]);
+      break;
+    case 3: // an argument of the wrong type
+      if (Object.keys(args).length === 0) args.callId = r.pick([null, 5, {}, [], true]);
+      else args[r.pick(Object.keys(args))] = r.pick([null, 5.5, {}, [], "x".repeat(5000)]);
+      break;
+    case 4: // a command that does not exist
+      m.command = r.pick(["setSettings", "setPlatform", "Dial", "eval", "", "constructor", "__proto__"]);
+      break;
+    case 5: // an id out of range
+      m.id = r.pick([0, -3, 1.5, 2 ** 31, NaN]);
+      break;
+    case 6: // not a plain object where one is expected
+      m.args = r.pick([new Date(0), new Map(), [args], "args"]);
+      break;
+    default: // a missing required argument, or the envelope's type changed
+      if (command === "dial") delete args.number;
+      else m.type = r.pick(["reply", "event", "Command", "agentbar:connect"]);
+  }
+  return m;
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
+  } catch {
+    // An object whose prototype a key named __proto__ replaced, say.
+    return Object.prototype.toString.call(value);
+  }
+}
+
+describe("fuzzed messages", () => {
+  it("thousands of broken or random shapes crash nothing, run nothing and change nothing", async () => {
+    const { connection, app, events } = await connectPair();
+    const r = random(20261125);
+    const stateBefore = JSON.stringify(app.app.snapshot());
+    const port = (connection as unknown as { port: MessagePort }).port;
+    let sent = 0;
+    for (let i = 0; i < 4000; i++) {
+      const message = i % 2 ? brokenCommand(r, 1000 + i) : randomValue(r);
+      if (checkCommand(message).ok) expect.fail(`accepted: ${show(message)}`);
+      try {
+        port.postMessage(message);
+        sent++;
+      } catch {
+        // Not cloneable (none of our shapes should be); the browser would refuse it too.
+      }
+    }
+    await until(() => events.filter((e) => e.event === "error").length === sent);
+    expect(app.runs).toEqual([]);
+    expect(app.tokens).toEqual([]);
+    expect(JSON.stringify(app.app.snapshot())).toBe(stateBefore);
+    for (const e of events.filter((x) => x.event === "error")) expect(e.data).toMatchObject({ error: { code: "invalid-message" } });
+    // The channel still works afterwards.
+    await expect(connection.send("getState", {})).resolves.toMatchObject({ user: { login: "agent1" } });
+  });
+
+  it("random shapes from the app side leave the host's state and its commands under way alone", async () => {
+    const { connection, app, events } = await connectPair();
+    let release = () => {};
+    app.handle(() => new Promise((resolve) => (release = () => resolve({ call: ringingCall } as never))));
+    const under = connection.send("hold", {});
+    await until(() => app.runs.length === 1);
+    const before = connection.state;
+    const r = random(7);
+    const receive = (connection as unknown as { receive(d: unknown): void }).receive.bind(connection);
+    for (let i = 0; i < 3000; i++) {
+      const m = randomValue(r);
+      // A reply with a result of the wrong shape for the command under way must not settle it.
+      receive(i % 3 === 0 ? { type: "reply", re: 1, ok: true, result: m } : i % 3 === 1 ? { type: "event", event: r.pick(Object.keys(EVENTS)), data: m } : m);
+    }
+    expect(connection.state).toBe(before);
+    expect(events.filter((e) => e.event !== "protocol-error")).toEqual([]);
+    release();
+    await expect(under).resolves.toEqual({ call: ringingCall });
+  });
+
+  it("every command's arguments and results have a schema, and applying any event keeps a valid state", () => {
+    expect(Object.keys(COMMAND_ARGS).sort()).toEqual(Object.keys(COMMAND_RESULTS).sort());
+    let state: Snapshot = sampleSnapshot;
+    state = applyEvent(state, "call.ended", { call: ringingCall, cause: "NORMAL_CLEARING", hungUpBy: "remote" });
+    state = applyEvent(state, "wrapup.ended", { wrapUp: sampleSnapshot.wrapUp! });
+    state = applyEvent(state, "session", { user: null });
+    expect(snapshotInfo(state)).toBeUndefined();
+    expect(state).toMatchObject({ calls: [], wrapUp: null, user: null });
+  });
+});
