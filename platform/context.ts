@@ -1,5 +1,6 @@
 import type { AuthService } from "./auth/sessions";
 import type { CaptchaService } from "./auth/captcha";
+import type { Clock } from "./clock";
 import type { PlatformOptions } from "./config";
 import type { Db } from "./store/db";
 import type { UserStore } from "./store/users";
@@ -13,6 +14,8 @@ import type { Switch } from "./switch/types";
 /** The services of one running platform, handed to every part that needs them. */
 export interface PlatformContext {
   options: PlatformOptions;
+  /** The platform's clock (see clock.ts). */
+  now: Clock;
   db: Db;
   users: UserStore;
   auth: AuthService;

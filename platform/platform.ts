@@ -2,9 +2,10 @@ import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import { AuthService } from "./auth/sessions";
 import { CaptchaService } from "./auth/captcha";
-import { cdrRoutes } from "./cdr/cdr-routes";
+import { systemClock, type Clock } from "./clock";
+import { cdrRoutes } from "./http/routes/cdrs";
 import { CdrStore } from "./cdr/cdr-store";
-import { mediaFileRoutes } from "./cdr/media-file-routes";
+import { mediaFileRoutes } from "./http/routes/media-files";
 import { MediaFileStore } from "./cdr/media-files";
 import { defaultOptions, type PlatformOptions } from "./config";
 import type { PlatformContext } from "./context";
@@ -13,7 +14,7 @@ import { devKeyRoutes } from "./http/routes/dev-keys";
 import { sessionRoutes } from "./http/routes/sessions";
 import { userRoutes } from "./http/routes/users";
 import { MediaPlane } from "./media";
-import { simRoutes } from "./sim/sim-routes";
+import { simRoutes } from "./http/routes/sim";
 import { queueCallerWorld } from "./sim/queue-caller-world";
 import { SimWorld } from "./sim/sim-world";
 import { SipServer } from "./sip/sip-server";
@@ -22,7 +23,7 @@ import { readDemoData, seedDemoData } from "./store/seed";
 import { UserStore } from "./store/users";
 import { SoftSwitch } from "./switch/soft-switch";
 import { UpgradeRouter } from "./ws/upgrade";
-import { startCallCenter, type CallCenterModule } from "./cc/start-call-center";
+import { startCallCenter, type CallCenterModule } from "./start-call-center";
 import type { SimulatedWorld } from "./cc/simulated-world";
 import type { Switch } from "./switch/types";
 
@@ -37,10 +38,12 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-/** Parts of the platform made elsewhere and handed in (the soft-switch and its simulated world). */
+/** Parts of the platform made elsewhere and handed in (the soft-switch and its simulated world, a clock). */
 export interface PlatformParts {
   switch?: Switch;
   world?: SimulatedWorld;
+  /** What sign-in, tokens, locks and captchas take the time from (tests move it on). */
+  now?: Clock;
 }
 
 /**
@@ -54,10 +57,11 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
-  const captchas = new CaptchaService();
+  const now = parts.now ?? systemClock;
+  const captchas = new CaptchaService(now);
   const users = new UserStore(db);
   // The telephony parts join the context below, once the HTTP app (and its logger) exists.
-  const ctx = { options, db, users, captchas, auth: new AuthService(db, options, captchas) } as PlatformContext;
+  const ctx = { options, now, db, users, captchas, auth: new AuthService(db, options, captchas, now) } as PlatformContext;
 
   const upgrades = new UpgradeRouter();
   let http: FastifyInstance | undefined;

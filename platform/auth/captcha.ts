@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { systemClock, type Clock } from "../clock";
 
 interface Captcha {
   id: number;
@@ -27,10 +28,12 @@ export class CaptchaService {
   private readonly byId = new Map<number, Captcha>();
   private readonly byLogin = new Map<string, Captcha[]>();
 
+  constructor(private readonly now: Clock = systemClock) {}
+
   create(login: string): Captcha {
     this.sweep();
     const text = Array.from({ length: 5 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
-    const captcha = { id: this.nextId++, login, text, expiresAt: Date.now() + LIFETIME_MS };
+    const captcha = { id: this.nextId++, login, text, expiresAt: this.now() + LIFETIME_MS };
     const pending = this.byLogin.get(login) ?? [];
     this.byLogin.set(login, pending);
     pending.push(captcha);
@@ -46,7 +49,7 @@ export class CaptchaService {
    */
   check(login: string, text: string): boolean {
     const answer = text.trim().toUpperCase();
-    const match = this.byLogin.get(login)?.find((c) => c.text === answer && c.expiresAt > Date.now());
+    const match = this.byLogin.get(login)?.find((c) => c.text === answer && c.expiresAt > this.now());
     if (!match) return false;
     this.remove(match);
     return true;
@@ -63,7 +66,7 @@ export class CaptchaService {
   /** The captcha picture (SVG); see drawCaptcha. */
   picture(id: number): string | undefined {
     const captcha = this.byId.get(id);
-    if (!captcha || captcha.expiresAt <= Date.now()) return undefined;
+    if (!captcha || captcha.expiresAt <= this.now()) return undefined;
     return drawCaptcha(captcha.text);
   }
 
@@ -76,7 +79,7 @@ export class CaptchaService {
   }
 
   private sweep() {
-    const now = Date.now();
+    const now = this.now();
     for (const c of this.byId.values()) if (c.expiresAt <= now) this.remove(c);
   }
 }

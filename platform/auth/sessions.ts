@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
-import { fail } from "../http/errors";
+import { systemClock, type Clock } from "../clock";
 import type { Db } from "../store/db";
 import { parseTimestamp, timestamp } from "../store/db";
 import type { ExtensionRow, UserRow } from "../store/users";
 import { UserStore } from "../store/users";
 import { verifyPassword } from "./passwords";
 import type { CaptchaService } from "./captcha";
+import { AuthError } from "./auth-error";
 
 export interface AuthOptions {
   /** Lifetime of ordinary tokens, seconds (the spec's session_expires; default 24 h). */
@@ -75,6 +76,7 @@ export class AuthService {
     private readonly db: Db,
     private readonly options: AuthOptions,
     private readonly captchas: CaptchaService,
+    private readonly now: Clock = systemClock,
   ) {
     this.users = new UserStore(db);
   }
@@ -84,8 +86,8 @@ export class AuthService {
     const wantsJwt = req.jwt === true || req.jwt === "true";
     if (req.refresh_token !== undefined) return this.refresh(req.refresh_token);
     if (req.dev_key !== undefined && req.password === undefined) return this.loginWithDevKey(req.dev_key, req.login, wantsJwt);
-    if (req.login === undefined) throw fail(400, "missing required field 'login'");
-    if (req.password === undefined) throw fail(400, "missing required field 'password' (or 'dev_key')");
+    if (req.login === undefined) throw new AuthError("incomplete", "missing required field 'login'");
+    if (req.password === undefined) throw new AuthError("incomplete", "missing required field 'password' (or 'dev_key')");
     const { login, password, captcha_str } = req;
     return this.oneAtATime(login, () => this.passwordLogin(login, password, captcha_str, wantsJwt));
   }
@@ -110,24 +112,24 @@ export class AuthService {
 
   private async passwordLogin(login: string, password: string, captcha: string | undefined, wantsJwt: boolean) {
     const user = this.users.byLogin(login);
-    const now = new Date();
-    if (!user) throw fail(403, "Wrong username or password");
+    const now = new Date(this.now());
+    if (!user) throw new AuthError("wrong-credentials", "Wrong username or password");
     if (user.is_locked) {
       const until = parseTimestamp(user.locked_until);
       if (!until || until > now) {
-        throw fail(403, `User is locked until ${user.locked_until}`, { locked: true, locked_until: user.locked_until });
+        throw new AuthError("locked", `User is locked until ${user.locked_until}`, { lockedUntil: user.locked_until });
       }
       this.users.updateUser(user.id, { is_locked: 0, login_attempts: 0, locked_until: "" });
       user.is_locked = 0;
       user.login_attempts = 0;
     }
-    if (user.disabled) throw fail(403, "User is disabled");
+    if (user.disabled) throw new AuthError("disabled", "User is disabled");
 
     const captchaNeeded = this.options.captcha && user.login_attempts >= CAPTCHA_AFTER_FAILURES;
     if (captchaNeeded) {
-      if (!captcha) throw fail(403, "Captcha required", { captcha_required: true });
+      if (!captcha) throw new AuthError("captcha-required", "Captcha required", { captchaRequired: true });
       if (!this.captchas.check(user.login, captcha)) {
-        throw fail(403, "Wrong captcha", { captcha_required: true });
+        throw new AuthError("wrong-captcha", "Wrong captcha", { captchaRequired: true });
       }
     }
 
@@ -142,12 +144,12 @@ export class AuthService {
           locked_until: until,
           last_login_attempt_at: timestamp(now),
         });
-        throw fail(403, `User is locked until ${until}`, { locked: true, locked_until: until });
+        throw new AuthError("locked", `User is locked until ${until}`, { lockedUntil: until });
       }
       this.users.updateUser(user.id, { login_attempts: attempts, last_login_attempt_at: timestamp(now) });
-      throw fail(403, "Wrong username or password", {
-        attempts_left: LOCK_AFTER_FAILURES - attempts,
-        ...(this.options.captcha && attempts >= CAPTCHA_AFTER_FAILURES ? { captcha_required: true } : {}),
+      throw new AuthError("wrong-credentials", "Wrong username or password", {
+        attemptsLeft: LOCK_AFTER_FAILURES - attempts,
+        ...(this.options.captcha && attempts >= CAPTCHA_AFTER_FAILURES ? { captchaRequired: true } : {}),
       });
     }
 
@@ -165,16 +167,16 @@ export class AuthService {
       | { user_id: number }
       | undefined;
     const user = row ? this.users.byId(row.user_id) : undefined;
-    if (!user || (login !== undefined && login !== user.login)) throw fail(403, "Wrong username or password");
-    if (user.disabled) throw fail(403, "User is disabled");
+    if (!user || (login !== undefined && login !== user.login)) throw new AuthError("wrong-credentials", "Wrong username or password");
+    if (user.disabled) throw new AuthError("disabled", "User is disabled");
     return this.issueSession(user, wantsJwt);
   }
 
   private async refresh(refreshToken: string) {
     const claims = await this.verifyJwt(refreshToken, "refresh");
-    if (!claims) throw fail(403, "Invalid or expired refresh token");
+    if (!claims) throw new AuthError("invalid-refresh-token", "Invalid or expired refresh token");
     const user = this.users.byId(Number(claims.sub));
-    if (!user || user.disabled) throw fail(403, "Invalid or expired refresh token");
+    if (!user || user.disabled) throw new AuthError("invalid-refresh-token", "Invalid or expired refresh token");
     // Each refresh token is good for one refresh: the answer carries the next one.
     this.spentJwtIds.set(claims.jti, claims.exp * 1000);
     return this.issueSession(user, true, claims.sid);
@@ -182,7 +184,7 @@ export class AuthService {
 
   private async issueSession(user: UserRow, wantsJwt: boolean, sid: string = randomUUID()) {
     this.sweep();
-    const nowMs = Date.now();
+    const nowMs = this.now();
     const expiresAt = nowMs + this.options.sessionExpires * 1000;
     const base = {
       code: 200,
@@ -207,7 +209,7 @@ export class AuthService {
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(String(userId))
       .setJti(randomUUID())
-      .setIssuedAt()
+      .setIssuedAt(Math.floor(this.now() / 1000))
       .setExpirationTime(Math.floor(expiresAt / 1000))
       .sign(this.secret);
   }
@@ -215,7 +217,7 @@ export class AuthService {
   private async verifyJwt(token: string, typ: string) {
     if (!JWT_SHAPE.test(token)) return undefined;
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"] });
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"], currentDate: new Date(this.now()) });
       if (payload.typ !== typ || !payload.jti || !payload.sub || !payload.exp) return undefined;
       if (this.spentJwtIds.has(payload.jti)) return undefined;
       if (typeof payload.sid === "string" && this.endedSessions.has(payload.sid)) return undefined;
@@ -228,7 +230,7 @@ export class AuthService {
 
   /** Resolves the token of a REST request; undefined for a missing, wrong or expired token. */
   async authenticate(token: string, carrier: Carrier): Promise<Principal | undefined> {
-    const now = Date.now();
+    const now = this.now();
     const opaque = this.tokens.get(token);
     if (opaque) {
       if (opaque.expiresAt <= now) {
@@ -267,19 +269,19 @@ export class AuthService {
     const opaque = this.tokens.get(token);
     if (opaque && opaque.extensionId === undefined) {
       this.tokens.delete(token);
-      return opaque.expiresAt > Date.now();
+      return opaque.expiresAt > this.now();
     }
     const claims = await this.verifyJwt(token, "access");
     if (!claims) return false;
     this.spentJwtIds.set(claims.jti, claims.exp * 1000);
-    if (claims.sid) this.endedSessions.set(claims.sid, Date.now() + this.options.refreshExpires * 1000);
+    if (claims.sid) this.endedSessions.set(claims.sid, this.now() + this.options.refreshExpires * 1000);
     this.sweep();
     return true;
   }
 
   /** POST /api/users/extn_token: a token that logs the extension in (SIP digest password, /ws). */
   async issueExtensionToken(userId: number, extension: ExtensionRow, wantsJwt: boolean) {
-    const expiresAt = Date.now() + this.options.sessionExpires * 1000;
+    const expiresAt = this.now() + this.options.sessionExpires * 1000;
     let token: string;
     if (wantsJwt) {
       token = await this.signJwt(userId, "extension", expiresAt, { extn_id: extension.id });
@@ -294,7 +296,7 @@ export class AuthService {
 
   /** The live extension tokens of an extension: the passwords SIP digest accepts besides its own. */
   extensionTokens(extensionId: number): string[] {
-    const now = Date.now();
+    const now = this.now();
     const out: string[] = [];
     for (const [token, t] of this.tokens) if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
     for (const [token, t] of this.extensionJwts) if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
@@ -305,7 +307,7 @@ export class AuthService {
    * Resolves a user or extension token presented on the /ws JSON-RPC channel (loginParams.xui_sessid).
    */
   async resolveAnyToken(token: string): Promise<{ user: UserRow; extensionId?: number } | undefined> {
-    const now = Date.now();
+    const now = this.now();
     const opaque = this.tokens.get(token);
     if (opaque && opaque.expiresAt > now) {
       const user = this.activeUser(opaque.userId);
@@ -323,7 +325,7 @@ export class AuthService {
 
   /** Drops expired tokens and spent JWT ids so that the maps do not grow without bound. */
   private sweep() {
-    const now = Date.now();
+    const now = this.now();
     for (const [k, t] of this.tokens) if (t.expiresAt <= now) this.tokens.delete(k);
     for (const [k, exp] of this.spentJwtIds) if (exp <= now) this.spentJwtIds.delete(k);
     for (const [k, exp] of this.endedSessions) if (exp <= now) this.endedSessions.delete(k);

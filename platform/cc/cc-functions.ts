@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from "ajv";
-import { describeSchemaError } from "../http/validation";
+import { describeSchemaError } from "../schema-error";
 import type { Channel, Switch } from "../switch/types";
 import type { Agent, AgentCall } from "./agent";
 import { DIALABLE, parseAgentAddress } from "./agent-address";

@@ -7,8 +7,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Carrier, Principal } from "../auth/sessions";
 import type { PlatformContext } from "../context";
-import { HttpError, fail } from "./errors";
-import { describeSchemaError, validatorCompiler } from "./validation";
+import { AuthError } from "../auth/auth-error";
+import { HttpError, authRefusal, fail } from "./errors";
+import { describeSchemaError } from "../schema-error";
+import { validatorCompiler } from "./validation";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -98,6 +100,7 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
   });
 
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AuthError) error = authRefusal(error);
     if (error instanceof HttpError) return reply.status(error.status).send(error.body);
     const e = error as { statusCode?: number; code?: string; message?: string };
     if (e.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError) {

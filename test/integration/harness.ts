@@ -48,6 +48,24 @@ export function carry(token: string, carrier: Carrier = "header"): Record<string
 }
 
 /**
+ * The clock of a test's platform: real time plus the time the test skipped, so that a test of
+ * lifetimes and locks moves time on instead of sleeping through it.
+ */
+export class TestClock {
+  private skipped = 0;
+  readonly now = (): number => Date.now() + this.skipped;
+
+  advance(ms: number): void {
+    this.skipped += ms;
+  }
+
+  /** Moves time on until the UNIX second `epochSeconds` is well past. */
+  passSecond(epochSeconds: number): void {
+    this.advance(Math.max(0, (epochSeconds + 1) * 1000 + 100 - this.now()));
+  }
+}
+
+/**
  * A local platform started in-process on an ephemeral port with its own data folder in the
  * temporary directory, which `close()` deletes. `restart()` stops it and starts a new process
  * state on the same data folder, as a service restart would.
@@ -55,6 +73,8 @@ export function carry(token: string, carrier: Carrier = "header"): Record<string
 export class TestPlatform {
   private constructor(
     public platform: Platform,
+    /** The platform's clock: sign-in, tokens, locks and captchas read it. */
+    readonly clock: TestClock,
     readonly dataDir: string,
     private readonly options: Partial<PlatformOptions>,
     private readonly parts: PlatformParts,
@@ -64,8 +84,10 @@ export class TestPlatform {
   static async start(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<TestPlatform> {
     const dataDir = mkdtempSync(join(tmpdir(), "agentbar-it-"));
     const options = { port: 0, host: "127.0.0.1", logLevel: "silent" as const, ...overrides, dataDir };
+    const clock = new TestClock();
+    const withClock = { now: clock.now, ...parts };
     try {
-      return new TestPlatform(await startPlatform(options, parts), dataDir, options, parts);
+      return new TestPlatform(await startPlatform(options, withClock), clock, dataDir, options, withClock);
     } catch (e) {
       rmSync(dataDir, { recursive: true, force: true });
       throw e;

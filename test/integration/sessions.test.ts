@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CARRIERS, DEMO_PASSWORD, carry, TestPlatform, sleep, type ErrorJson, type SessionJson } from "./harness";
+import { CARRIERS, DEMO_PASSWORD, carry, TestPlatform, type ErrorJson, type SessionJson } from "./harness";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
-/** Waits until the UNIX second `expires` is well past: the subject of these tests is time. */
-async function waitPast(expires: number) {
-  const wait = (expires + 1) * 1000 + 100 - Date.now();
-  if (wait > 0) await sleep(wait);
-}
 
 describe("POST /api/sessions and DELETE /api/sessions", () => {
   let p: TestPlatform;
@@ -252,7 +246,7 @@ describe("lifetime (session_expires)", () => {
     const jwt = await p.session("agent2", { jwt: true });
     const untouched = await p.session("agent4");
     expect(ordinary.expires - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(1);
-    await waitPast(Math.max(ordinary.expires, jwt.expires, untouched.expires));
+    p.clock.passSecond(Math.max(ordinary.expires, jwt.expires, untouched.expires));
 
     for (const carrier of CARRIERS) {
       for (const token of [ordinary.token, jwt.token]) {
@@ -275,7 +269,7 @@ describe("lifetime (session_expires)", () => {
   it("refuses an expired refresh token: only login and password work then", async () => {
     const s = await p.session("agent3", { jwt: true });
     const refreshExpires = JSON.parse(Buffer.from(s.refresh_token!.split(".")[1]!, "base64url").toString()).exp as number;
-    await waitPast(refreshExpires);
+    p.clock.passSecond(refreshExpires);
     const res = await p.call("POST", "/api/sessions", { body: { refresh_token: s.refresh_token } });
     expect(res.status).toBe(403);
     expect((await p.signIn("agent3")).status).toBe(200);
@@ -293,18 +287,18 @@ describe("web cookie: the lifetime counts from the previous request", () => {
     const cookie = await p.token("agent1");
     const header = await p.token("agent2");
 
-    await sleep(1200);
+    p.clock.advance(1200);
     const first = await p.call("GET", "/api/users/info", { token: cookie, carrier: "cookie" });
     expect(first.status).toBe(200);
     // The browser's copy of the cookie must slide too, or it would vanish while in use.
     expect(first.headers.get("set-cookie")).toMatch(new RegExp(`svc_xtra_session_id=${cookie};.*Max-Age=2`, "i"));
 
-    await sleep(1200);
+    p.clock.advance(1200);
     // Past the first window: the cookie lives on, a token used in a header does not slide.
     expect((await p.call("GET", "/api/users/info", { token: cookie, carrier: "cookie" })).status).toBe(200);
     expect((await p.call("GET", "/api/users/info", { token: header })).status).toBe(403);
 
-    await sleep(2300);
+    p.clock.advance(2300);
     expect((await p.call("GET", "/api/users/info", { token: cookie, carrier: "cookie" })).status).toBe(403);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { fail } from "../http/errors";
-import type { HangupCause } from "../switch/types";
-import type { SimWorld } from "./sim-world";
+import { fail } from "../errors";
+import type { HangupCause } from "../../switch/types";
+import type { SimWorld } from "../../sim/sim-world";
 
 /**
  * The /sim HTTP surface: a test and demo hand on the simulated outside world, kept apart from

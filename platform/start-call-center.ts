@@ -1,18 +1,18 @@
 import type { FastifyInstance } from "fastify";
-import type { PlatformContext } from "../context";
-import { RpcServer } from "../rpc/rpc-server";
-import { DEFAULT_RPC_OPTIONS, type RpcOptions } from "../rpc/verto-session";
-import type { Switch } from "../switch/types";
-import type { UpgradeRouter } from "../ws/upgrade";
-import { CallCenter } from "./call-center";
-import { CallControl } from "./call-control";
-import { CcService } from "./cc-functions";
-import { CallCenterDirectory } from "./directory";
-import { NoSwitch } from "./no-switch";
-import { QueueCallers } from "./queue-callers";
-import { callCenterRoutes } from "./routes";
-import { simQueueCallerRoutes } from "./sim-routes";
-import type { SimulatedWorld } from "./simulated-world";
+import type { PlatformContext } from "./context";
+import { RpcServer } from "./rpc/rpc-server";
+import { DEFAULT_RPC_OPTIONS, type RpcOptions } from "./rpc/verto-session";
+import type { Switch } from "./switch/types";
+import type { UpgradeRouter } from "./ws/upgrade";
+import { CallCenter } from "./cc/call-center";
+import { CallControl } from "./cc/call-control";
+import { CcService } from "./cc/cc-functions";
+import { CallCenterDirectory } from "./cc/directory";
+import { NoSwitch } from "./cc/no-switch";
+import { QueueCallers } from "./cc/queue-callers";
+import { callCenterRoutes } from "./http/routes/call-center";
+import { simQueueCallerRoutes } from "./http/routes/sim-queue-callers";
+import type { SimulatedWorld } from "./cc/simulated-world";
 
 export interface CallCenterModule {
   directory: CallCenterDirectory;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { fail } from "../http/errors";
-import type { CallCenterDirectory } from "./directory";
-import type { QueueCallerOptions, QueueCallers } from "./queue-callers";
+import { fail } from "../errors";
+import type { CallCenterDirectory } from "../../cc/directory";
+import type { QueueCallerOptions, QueueCallers } from "../../cc/queue-callers";
 
 const startBody = {
   type: "object",

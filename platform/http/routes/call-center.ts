@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { principalOf } from "../http/app";
-import { HttpError } from "../http/errors";
-import { describeSchemaError } from "../http/validation";
-import { ccCaller } from "./cc-caller";
-import { CcError } from "./cc-error";
-import type { CcService } from "./cc-functions";
-import type { CallCenterDirectory } from "./directory";
+import { principalOf } from "../app";
+import { HttpError } from "../errors";
+import { describeSchemaError } from "../../schema-error";
+import { ccCaller } from "../../cc/cc-caller";
+import { CcError } from "../../cc/cc-error";
+import type { CcService } from "../../cc/cc-functions";
+import type { CallCenterDirectory } from "../../cc/directory";
 
 const agentStateQuery = {
   type: "object",

@@ -1,9 +1,9 @@
 import { createReadStream, existsSync } from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { PlatformContext } from "../context";
-import { principalOf } from "../http/app";
-import { envelope, fail } from "../http/errors";
-import { mediaFileJson, type MediaFileReader, type MediaFileRow } from "./media-files";
+import type { PlatformContext } from "../../context";
+import { principalOf } from "../app";
+import { envelope, fail } from "../errors";
+import { mediaFileJson, type MediaFileReader, type MediaFileRow } from "../../cdr/media-files";
 
 const TYPES = ["SYSTEM", "UPLOAD", "RECORD", "SCRIPT", "DATABASE", "ASR", "VOICEMAIL", "TTS", "PDF", "FAX", "CONFERENCE"];
 

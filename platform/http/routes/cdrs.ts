@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { PlatformContext } from "../context";
-import { principalOf } from "../http/app";
-import { fail } from "../http/errors";
-import { cdrJson, type CdrRow } from "./cdr-store";
+import type { PlatformContext } from "../../context";
+import { principalOf } from "../app";
+import { fail } from "../errors";
+import { cdrJson, type CdrRow } from "../../cdr/cdr-store";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$";
 
