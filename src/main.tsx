@@ -1,5 +1,5 @@
 import { render } from "preact";
-import { createAgentSession, eventChannelFeed } from "./cc";
+import { createAgentSession, createEventFeed, eventChannelConnector } from "./cc";
 import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./session";
 import { Phone } from "./softphone";
 import { App } from "./ui/app";
@@ -17,7 +17,8 @@ const session = createSessionStore({ settings, tabStorage: browserStorage("sessi
 const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
 
 // The call-center toolbar: the agent's queues, status, queue calls and after-call work.
-const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, events: eventChannelFeed(), pageHref: () => location.href });
+const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
+const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, feed });
 
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;

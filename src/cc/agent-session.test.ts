@@ -5,6 +5,7 @@ import { createPhoneStore } from "../softphone/phone-store";
 import { until } from "../softphone/testing/phone-rig";
 import { testCall } from "../softphone/testing/test-call";
 import { WRAP_UP_BREAK_REASON, ccCallOf, createAgentSession, type AgentSessionState } from "./agent-session";
+import { createEventFeed } from "./event-feed";
 import { CC } from "./queue-calls";
 import { createSessionStore, createSettingsStore, memoryStorage, type Dialer, type KeyValueStorage } from "../session";
 import { FakeCallCenter } from "./test-support/fake-call-center";
@@ -27,6 +28,8 @@ function setup(o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boo
   const phoneStore = createPhoneStore();
   const callsStore = createCallsStore();
   const hooks: { incoming?: IncomingCallHandler; dialer?: Dialer } = {};
+  const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", ...(o.events === false ? {} : { connect: fcc.events }) });
+  cleanups.push(() => feed.dispose());
   const agent = createAgentSession({
     session,
     phoneSession: {
@@ -36,8 +39,7 @@ function setup(o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boo
     },
     settings,
     deviceStorage: device,
-    ...(o.events === false ? {} : { events: fcc.events }),
-    pageHref: () => "https://app.test/",
+    feed,
     confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
     pollMs: { events: 60_000, call: 60_000, polling: 100, setup: 100 },
   });

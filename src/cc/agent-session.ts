@@ -4,9 +4,10 @@ import { cc, getAgentState, type AgentStateCall, type AgentTarget } from "../api
 import { isLive, parseDialInput, type Call, type CallId, type Phone } from "../softphone";
 import { agentViewOf, eventTime, namesAgent, sameStatusKind, statusKind, unknownAgent, type AgentView, type CallCenterEventData } from "./agent-status";
 import { commandError, commandErrorOf, type AgentCommand, type CommandError } from "./command-error";
+import type { EventFeed } from "./event-feed";
 import { CC, ccLabelsOf, decideIncomingCall, type Offering } from "./queue-calls";
 import { StatusSince } from "./status-since";
-import { effectiveEventChannelUrl, type KeyValueStorage, type PhoneSession, type SessionState, type SessionStore, type SettingsStore } from "../session";
+import { type KeyValueStorage, type PhoneSession, type SessionState, type SessionStore, type SettingsStore } from "../session";
 import { WrapUpStorage, dispositionFor, type CallDisposition, type NextStatus, type WrapUp } from "./wrap-up";
 
 /**
@@ -56,21 +57,6 @@ export interface CcCall {
   party: { name: string; number: string } | null;
   callstate: string;
 }
-
-/** Live events of the platform, as the agent session uses them (see src/api/event-channel.ts). */
-export interface EventFeed {
-  close(): void;
-}
-
-export type EventFeedFactory = (o: {
-  url: string;
-  /** `<extension>@<domain>`. */
-  login: string;
-  /** The user token, read at each (re)connection. */
-  token: () => string;
-  onEvent: (data: CallCenterEventData) => void;
-  onOpenChange: (open: boolean) => void;
-}) => EventFeed;
 
 export interface AgentSessionState {
   phase: AgentPhase;
@@ -144,9 +130,8 @@ export interface AgentSessionDeps {
   settings: SettingsStore;
   /** localStorage: the wrap-up, the dispositions and when the status began. */
   deviceStorage: KeyValueStorage;
-  /** Live events; without it the session polls. */
-  events?: EventFeedFactory;
-  pageHref: () => string;
+  /** The platform's events, shared with the page's other consumers; without it the session polls. */
+  feed?: EventFeed;
   now?: () => number;
   /** How long a command waits for the platform to confirm it. */
   confirmTimeoutMs?: number;
@@ -186,7 +171,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   let run = 0;
   let client: PlatformClient | null = null;
   let user: SessionState["user"] = null;
-  let feed: EventFeed | undefined;
+  /** The feed's listeners of this run. */
+  let listening: (() => void)[] = [];
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
   let wrapUpTimer: ReturnType<typeof setTimeout> | undefined;
   let storage: WrapUpStorage | undefined;
@@ -797,35 +783,37 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     statusSince = new StatusSince(deps.deviceStorage, u.extension, now);
     const kept = storage.active();
     store.setState({ phase: "on", wrapUp: kept ?? null });
-    openFeed(u);
+    listen(u.extension, store.getState().queues.map((q) => q.name));
     await refresh(myRun);
     if (myRun !== run) return;
     if (kept) armWrapUpTimer();
     schedulePoll();
   };
 
-  const openFeed = (u: NonNullable<SessionState["user"]>) => {
-    if (!deps.events) return;
-    const url = effectiveEventChannelUrl(settings.getState(), session.getState().platformUrl, deps.pageHref());
-    feed = deps.events({
-      url,
-      login: `${u.extension}@${u.domain}`,
-      token: () => session.getState().client?.session?.token ?? "",
-      onEvent,
-      onOpenChange: (open) => {
-        store.setState({ feed: open ? "events" : "polling" });
-        // What happened while no event could arrive: read it now.
-        schedulePoll(0);
-      },
-    });
+  /** Events of this agent and of its queues' callers; while none flow, agent_state is read more often. */
+  const listen = (number: string, queues: readonly string[]) => {
+    const feed = deps.feed;
+    if (!feed) return;
+    const follow = (open: boolean) => {
+      if ((store.getState().feed === "events") === open) return;
+      store.setState({ feed: open ? "events" : "polling" });
+      // What happened while no event could arrive: read it now.
+      schedulePoll(0);
+    };
+    listening = [
+      feed.subscribe({ agents: [number] }, onEvent),
+      feed.subscribe({ actions: ["members-count"], queues }, onEvent),
+      feed.store.subscribe((f) => follow(f.status === "open")),
+    ];
+    if (feed.store.getState().status === "open") store.setState({ feed: "events" });
   };
 
   const stop = () => {
     run++;
     clearTimeout(pollTimer);
     clearTimeout(wrapUpTimer);
-    feed?.close();
-    feed = undefined;
+    listening.forEach((stop) => stop());
+    listening = [];
     storage = undefined;
     statusSince = undefined;
     offering = undefined;

@@ -3,4 +3,4 @@ export * from "./command-error";
 export * from "./agent-status";
 export * from "./queue-calls";
 export * from "./wrap-up";
-export * from "./agent-events";
+export * from "./event-feed";

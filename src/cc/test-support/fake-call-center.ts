@@ -1,6 +1,6 @@
 import type { AgentStateCall } from "../../api/cc";
 import type { CallCenterEventData } from "../agent-status";
-import type { EventFeedFactory } from "../agent-session";
+import type { EventConnector } from "../event-feed";
 import { json, type Route } from "../../session/test-support/fake-platform";
 
 /**
@@ -114,7 +114,7 @@ export class FakeCallCenter {
     this.openChange?.(open);
   }
 
-  readonly events: EventFeedFactory = (o) => {
+  readonly events: EventConnector = (o) => {
     this.sink = o.onEvent;
     this.openChange = o.onOpenChange;
     this.feedLogin = o.login;
