@@ -11,6 +11,7 @@ import {
 import { answeredState, endKindForStatus, type Call, type CallDirection, type CallEnd, type CallId, type CallTransfer } from "./call";
 import { applyTrackState, callMediaOf, type PhoneSdhOptions } from "./call-media";
 import { findCall, updateCall, type CallsStore } from "./calls-store";
+import { rollbackUnsentOffer } from "./offer-answer";
 import { dtmfRelayBody, normaliseDtmf, type DtmfMode } from "./dtmf";
 import type { NoticeBody } from "./notice";
 import type { PhoneEvents } from "./phone-events";
@@ -42,6 +43,15 @@ export interface CallSessionContext {
 
 type ReinviteOutcome = { ok: true } | { ok: false; status?: number; reasonPhrase?: string; detail?: string };
 
+/**
+ * Failures of our re-INVITE before it left that mean the other side's re-INVITE got in first: sip.js
+ * refuses to send while theirs is open, or the browser was asked for an offer and an answer at once.
+ */
+const LOCAL_GLARE = /ongoing re-INVITE|cannot create an answer in a state other than have-remote-offer|Invalid signaling state|Reinvite in progress/i;
+
+/** Longest wait for the other side's re-INVITE to finish before ours is tried again (RFC 3261 §14.1's longest). */
+const LOCAL_GLARE_WAIT_MS = 4000;
+
 /** A final NOTIFY that never comes should not leave a transfer hanging for ever. */
 export const TRANSFER_TIMEOUT_MS = 60_000;
 
@@ -68,6 +78,9 @@ export class CallSession {
   private unwatchMicrophone: (() => void) | undefined;
   /** Counts microphone switches: only the latest one asked for is put under the call. */
   private microphoneSwitches = 0;
+  /** Counts re-INVITEs received that are over (answered and acknowledged, or refused). */
+  private remoteReinvitesDone = 0;
+  private readonly remoteReinviteWaiters = new Set<() => void>();
 
   constructor(
     private readonly ctx: CallSessionContext,
@@ -82,6 +95,7 @@ export class CallSession {
       onBye: (bye) => this.onBye(bye),
       onCancel: (cancel) => this.onCancel(cancel),
       onInvite: (request, _response, statusCode) => this.onReinvite(request, statusCode),
+      onAck: () => this.remoteReinviteDone(),
       onRefer: (referral) => this.onRefer(referral),
     };
   }
@@ -530,6 +544,8 @@ export class CallSession {
 
   /** sip.js answered a re-INVITE by itself; we only learn whether it put us on hold. */
   private onReinvite(request: Core.IncomingRequestMessage, statusCode: number): void {
+    // A refusal ends that transaction; an acceptance ends with its ACK.
+    if (statusCode >= 300) this.remoteReinviteDone();
     if (statusCode < 200 || statusCode >= 300 || !request.body) return;
     const remoteHeld = isHoldOffer(request.body);
     this.update((c) => ({ remoteHeld, state: c.state === "ended" ? c.state : answeredState(c.held, remoteHeld) }));
@@ -557,15 +573,23 @@ export class CallSession {
 
   // ---- helpers ----
 
+  /**
+   * Sends a re-INVITE, and again after glare: a 491 (both sides' re-INVITEs crossed; sip.js has
+   * rolled our offer back) or theirs getting in while ours was being prepared.
+   */
   private reinvite(options: () => PhoneSdhOptions): Promise<ReinviteOutcome> {
     return this.reinvites.run(async () => {
       for (let attempt = 1; ; attempt++) {
+        const doneBefore = this.remoteReinvitesDone;
         const outcome = await this.untilEnded(this.sendReinvite(options()), () => ({ ok: false, detail: "the call ended" }) as const);
-        if (outcome.ok || outcome.status !== 491 || attempt >= 3 || this.finished) return outcome;
-        // Glare (RFC 3261 §14.1): the Call-ID owner waits 2.1-4 s, the other side 0-2 s.
-        const owner = this.direction === "outbound";
-        const wait = owner ? 2100 + this.ctx.random() * 1900 : this.ctx.random() * 2000;
-        await new Promise<void>((resolve) => this.schedule(wait, resolve));
+        if (outcome.ok || attempt >= 3 || this.finished) return outcome;
+        if (outcome.status === 491) {
+          // RFC 3261 §14.1: the Call-ID owner waits 2.1-4 s, the other side 0-2 s.
+          const owner = this.direction === "outbound";
+          await this.wait(owner ? 2100 + this.ctx.random() * 1900 : this.ctx.random() * 2000);
+        } else if (!outcome.status && LOCAL_GLARE.test(outcome.detail ?? "")) {
+          await this.wait(LOCAL_GLARE_WAIT_MS, () => this.remoteReinvitesDone > doneBefore);
+        } else return outcome;
       }
     });
   }
@@ -581,8 +605,34 @@ export class CallSession {
             onReject: (r) => resolve({ ok: false, status: r.message.statusCode ?? 0, reasonPhrase: r.message.reasonPhrase ?? "" }),
           },
         })
-        .catch((e: unknown) => resolve({ ok: false, detail: message(e) }));
+        .catch(async (e: unknown) => {
+          // Nothing went out, but our offer may be set: sip.js leaves it there; take it back.
+          await rollbackUnsentOffer(this.session.sessionDescriptionHandler);
+          resolve({ ok: false, detail: message(e) });
+        });
     });
+  }
+
+  /** Waits `ms`, or less once `done()` holds (checked whenever a received re-INVITE is over). */
+  private wait(ms: number, done?: () => boolean): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (!done?.()) return;
+        this.remoteReinviteWaiters.delete(check);
+        resolve();
+      };
+      this.remoteReinviteWaiters.add(check);
+      this.schedule(ms, () => {
+        this.remoteReinviteWaiters.delete(check);
+        resolve();
+      });
+      check();
+    });
+  }
+
+  private remoteReinviteDone(): void {
+    this.remoteReinvitesDone++;
+    for (const w of [...this.remoteReinviteWaiters]) w();
   }
 
   /** Settles with `onEnd()` if the call ends before `p` settles (some sip.js paths never answer). */

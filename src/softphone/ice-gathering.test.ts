@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Session, SessionDescriptionHandler } from "sip.js";
-import { candidateSetIsUsable, candidateType, withEarlyIceCompletion } from "./ice-gathering";
+import { candidateSetIsUsable, candidateType, withEarlyIceCompletion, withoutTrickle } from "./ice-gathering";
+import { FakeSwitch, isRequest, isResponse } from "./testing/fake-switch";
+import { startPhone, untilCall } from "./testing/phone-rig";
 
 const stun = { urls: "stun:stun.example.com:3478" };
 const turn = { urls: ["turn:turn.example.com:3478?transport=udp"], username: "u", credential: "p" };
@@ -35,6 +37,7 @@ describe("withEarlyIceCompletion", () => {
       peerConnectionDelegate: undefined as undefined | Record<string, (e: unknown) => void>,
       peerConnection: { iceGatheringState: "gathering" },
       iceGatheringComplete: vi.fn(),
+      getDescription: vi.fn(),
     };
     const factory = withEarlyIceCompletion(() => handler as unknown as SessionDescriptionHandler, { iceServers: [turn], iceTransportPolicy: "all" });
     factory({} as Session, {});
@@ -47,5 +50,34 @@ describe("withEarlyIceCompletion", () => {
     d.onicegatheringstatechange!({});
     d.onicecandidate!({ candidate: { type: "host" } });
     expect(handler.iceGatheringComplete).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("trickle ICE", () => {
+  it("is not announced in offers or answers, since the phone never trickles candidates", async () => {
+    const sw = new FakeSwitch();
+    const alice = await startPhone(sw, { user: "1001" });
+    const bob = await startPhone(sw, { user: "1002" });
+    try {
+      const a = await alice.phone.call("1002");
+      await vi.waitFor(() => expect(bob.phone.callsStore.getState().calls[0]?.state).toBe("ringing"));
+      await bob.phone.answer(bob.phone.callsStore.getState().calls[0]!.id);
+      await untilCall(alice.phone, a, (c) => c.state === "active");
+      const offer = sw.records((r) => r.direction === "from-ua" && isRequest(r, "INVITE"))[0]!;
+      const answer = sw.records((r) => r.direction === "from-ua" && isResponse(r, 200, "INVITE"))[0]!;
+      // The browser's own description still says trickle; what goes on the wire does not.
+      expect(alice.sdh(a).offers[0]!.sdp).toMatch(/a=ice-options:trickle/);
+      for (const m of [offer, answer]) {
+        expect(m.message.body).toMatch(/a=ice-ufrag/);
+        expect(m.message.body).not.toMatch(/trickle/);
+      }
+    } finally {
+      await alice.phone.stop();
+      await bob.phone.stop();
+    }
+  });
+
+  it("keeps the other ICE options", () => {
+    expect(withoutTrickle("v=0\r\na=ice-options:trickle renomination\r\na=ice-options:trickle\r\nm=audio 9\r\n")).toBe("v=0\r\na=ice-options:renomination\r\nm=audio 9\r\n");
   });
 });

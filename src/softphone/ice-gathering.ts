@@ -1,4 +1,4 @@
-import type { SessionDescriptionHandlerFactory } from "sip.js";
+import type { SessionDescriptionHandler, SessionDescriptionHandlerFactory } from "sip.js";
 
 export type CandidateType = "host" | "srflx" | "prflx" | "relay";
 
@@ -30,24 +30,42 @@ export function candidateType(candidate: { type?: string | null; candidate?: str
 }
 
 /** The parts of sip.js's Web SessionDescriptionHandler this needs. */
-interface GatheringHandler {
+interface GatheringHandler extends Pick<SessionDescriptionHandler, "getDescription"> {
   peerConnectionDelegate: { onicecandidate?: (e: RTCPeerConnectionIceEvent) => void; onicegatheringstatechange?: (e: Event) => void } | undefined;
   peerConnection: RTCPeerConnection | undefined;
   iceGatheringComplete(): void;
 }
 
 function isGatheringHandler(x: unknown): x is GatheringHandler {
-  return !!x && typeof (x as GatheringHandler).iceGatheringComplete === "function" && "peerConnectionDelegate" in (x as object);
+  return !!x && typeof (x as GatheringHandler).iceGatheringComplete === "function" && typeof (x as GatheringHandler).getDescription === "function" && "peerConnectionDelegate" in (x as object);
+}
+
+/**
+ * Removes the `trickle` ICE option (RFC 8840) from a description. Browsers announce it, but the
+ * phone sends its candidates inside the offer or answer and never trickles more afterwards; a peer
+ * that believed the announcement could wait for candidates that never come.
+ */
+export function withoutTrickle(sdp: string): string {
+  return sdp.replace(/^a=ice-options:([^\r\n]*)\r?\n/gm, (_line, options: string) => {
+    const rest = options.split(/\s+/).filter((o) => o && o !== "trickle");
+    return rest.length ? `a=ice-options:${rest.join(" ")}\r\n` : "";
+  });
 }
 
 /**
  * Wraps a session description handler factory so that every handler stops waiting for ICE as soon
- * as `candidateSetIsUsable` says so, instead of waiting for the whole gathering or the time-out.
+ * as `candidateSetIsUsable` says so, instead of waiting for the whole gathering or the time-out,
+ * and its descriptions do not announce trickle ICE.
  */
 export function withEarlyIceCompletion(factory: SessionDescriptionHandlerFactory, config: IceConfiguration): SessionDescriptionHandlerFactory {
   return (session, options) => {
     const sdh = factory(session, options);
     if (!isGatheringHandler(sdh)) return sdh;
+    const getDescription = sdh.getDescription.bind(sdh);
+    sdh.getDescription = async (opts, modifiers) => {
+      const description = await getDescription(opts, modifiers);
+      return { ...description, body: withoutTrickle(description.body) };
+    };
     let types: CandidateType[] = [];
     const previous = sdh.peerConnectionDelegate;
     sdh.peerConnectionDelegate = {

@@ -21,6 +21,7 @@ import type { IncomingCallDecision, IncomingCallHandler } from "./incoming-call"
 import { withEarlyIceCompletion } from "./ice-gathering";
 import { withIceFailureWatch } from "./ice-recovery";
 import { browserSessionDescriptionHandlerFactory } from "./media-stream-factory";
+import { withOfferAnswerOrder } from "./offer-answer";
 import type { NoticeBody } from "./notice";
 import { PageLifecycle, type PageEventTarget } from "./page-lifecycle";
 import { PhoneError } from "./phone-error";
@@ -535,7 +536,7 @@ export class Phone {
       resolved,
       {
         ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
-        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(media, ice), (session) => this.onIceFailed(session)),
+        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(withOfferAnswerOrder(media), ice), (session) => this.onIceFailed(session)),
         now: this.now,
         random: this.random,
         ...(this.env.logConnector ? { logConnector: this.env.logConnector } : {}),

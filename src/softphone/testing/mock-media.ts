@@ -106,9 +106,13 @@ export interface DescriptionOptions {
 
 /**
  * Stands in for sip.js's WebRTC session description handler. It keeps the same offer/answer
- * state and the same direction rules as the real one (`hold` offers sendonly, an offer received
- * as sendonly is answered recvonly...), writes SDP that shows them, and changes its ICE
- * credentials on `iceRestart`. Its media API (tracks, DTMF, streams) records what it is asked.
+ * state and the same rules as the real one: `hold` offers sendonly, an offer received as sendonly
+ * is answered recvonly; a description set while it has a local offer out is taken as the answer
+ * to it, whatever it is; it has no `rollbackDescription` (sip.js 0.21's has none either), but its
+ * peer connection rolls back as a browser's does. It writes SDP that shows all that, changes its
+ * ICE credentials on `iceRestart`, and its media API (tracks, DTMF, streams) records what it is
+ * asked. `gathering` holds offers in "gathering ICE" (local offer set, not yet returned) until it
+ * settles, so a test can make a re-INVITE arrive meanwhile.
  */
 export class MockSdh implements SessionDescriptionHandler {
   readonly localMediaStream = new FakeStream();
@@ -116,7 +120,15 @@ export class MockSdh implements SessionDescriptionHandler {
   readonly receiverTrack = new FakeTrack("audio", "remote");
   private sender: FakeSender | undefined;
   private _peerConnection:
-    | { getSenders(): FakeSender[]; getReceivers(): Array<{ track: FakeTrack }>; readonly iceConnectionState: RTCIceConnectionState; readonly iceGatheringState: RTCIceGatheringState }
+    | {
+        getSenders(): FakeSender[];
+        getReceivers(): Array<{ track: FakeTrack }>;
+        readonly iceConnectionState: RTCIceConnectionState;
+        readonly iceGatheringState: RTCIceGatheringState;
+        readonly signalingState: RTCSignalingState;
+        setLocalDescription(d: { type: "rollback" }): Promise<void>;
+        setRemoteDescription(d: { type: "rollback" }): Promise<void>;
+      }
     | undefined;
   private signaling: "stable" | "have-local-offer" | "have-remote-offer" = "stable";
   private remoteOfferDirection: Direction = "sendrecv";
@@ -131,6 +143,8 @@ export class MockSdh implements SessionDescriptionHandler {
   peerConnectionDelegate: { oniceconnectionstatechange?: (e: Event) => void; onicecandidate?: (e: unknown) => void } | undefined;
   iceConnectionState: RTCIceConnectionState = "connected";
   iceGatheringCompleted = 0;
+  /** Offers wait here after the local description is set, as ICE gathering makes them. */
+  gathering: Promise<void> | undefined;
   /** Make the next setDescription fail, as an unacceptable offer would. */
   failNextSetDescription = false;
   closed = false;
@@ -147,6 +161,11 @@ export class MockSdh implements SessionDescriptionHandler {
       get iceGatheringState(): RTCIceGatheringState {
         return "complete";
       },
+      get signalingState(): RTCSignalingState {
+        return self.signaling;
+      },
+      setLocalDescription: async (d) => this.rollback(d.type, "have-local-offer"),
+      setRemoteDescription: async (d) => this.rollback(d.type, "have-remote-offer"),
     };
   }
 
@@ -193,6 +212,7 @@ export class MockSdh implements SessionDescriptionHandler {
       direction = options?.hold ? "sendonly" : "sendrecv";
       this.signaling = "have-local-offer";
       const sdp = this.sdp(direction);
+      await this.gathering;
       this.offers.push({ sdp, options });
       return { body: sdp, contentType: "application/sdp" };
     }
@@ -225,7 +245,9 @@ export class MockSdh implements SessionDescriptionHandler {
     }
   }
 
-  async rollbackDescription(): Promise<void> {
+  private rollback(type: string, from: "have-local-offer" | "have-remote-offer"): void {
+    if (type !== "rollback") throw new Error("only rollback is modelled");
+    if (this.signaling !== from) throw Object.assign(new Error(`Failed to rollback in state ${this.signaling}`), { name: "InvalidStateError" });
     this.signaling = "stable";
   }
 
@@ -261,6 +283,8 @@ export class MockSdh implements SessionDescriptionHandler {
         "m=audio 9 UDP/TLS/RTP/SAVPF 111 126",
         "c=IN IP4 127.0.0.1",
         `a=ice-ufrag:gen${this.iceGeneration}`,
+        // Chrome announces trickle in every offer and answer it creates.
+        "a=ice-options:trickle",
         "a=rtpmap:111 opus/48000/2",
         "a=rtpmap:126 telephone-event/8000",
         `a=${direction}`,
