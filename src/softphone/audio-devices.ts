@@ -5,11 +5,17 @@ import {
   type DevicePreferences,
   type PreferenceStorage,
 } from "./device-preferences";
-import type { NoticeBody } from "./notice";
 import { PhoneError } from "./phone-error";
 
 /** The ringer is a separate output so that calls can ring on the speakers while talk goes to a headset. */
 export type AudioDeviceRole = "microphone" | "speaker" | "ringer";
+
+/** What the device list tells the user about (the phone turns these into notices). */
+export type DeviceNotice =
+  /** A device in use disappeared (a chosen one, or the system default the calls used); the default one is used now. */
+  | { kind: "device-fallback"; role: AudioDeviceRole; label: string }
+  /** A preferred device came back and is used again. */
+  | { kind: "device-restored"; role: AudioDeviceRole; label: string };
 export const AUDIO_DEVICE_ROLES: readonly AudioDeviceRole[] = ["microphone", "speaker", "ringer"];
 
 export interface AudioDevice {
@@ -44,7 +50,7 @@ export interface AudioDevicesOptions {
   storage: PreferenceStorage | undefined;
   canChooseOutput: boolean;
   onState: (state: DevicesState) => void;
-  onNotice: (notice: NoticeBody) => void;
+  onNotice: (notice: DeviceNotice) => void;
   /** The device in use for a role changed (by choice, unplugging or re-plugging). */
   onSelectionChange: (role: AudioDeviceRole, deviceId: string) => void;
 }

@@ -47,6 +47,15 @@ describe("auto-answer on the wire", () => {
     expect(autoAnswers).toEqual([expect.objectContaining({ callId: id, afterSec: 0, marker: expect.objectContaining({ source }) })]);
   });
 
+  it("'platform' answers a marked leg of the platform behind a proxy (two Vias, the bottom one the media server's)", async () => {
+    const { sw, rig, autoAnswers } = await phoneWith("platform");
+    const { id } = await ring(rig, { vias: "behind-proxy", headers: ["Call-Info: <sip:10.0.0.5>;answer-after=0"], requestUriParams: ";intercom=true" });
+    await sw.waitFor(okFromAlice);
+    const c = await untilCall(rig.phone, id, (c) => c.state === "active");
+    expect(c.autoAnswer).toMatchObject({ decidedBy: "policy", marker: { source: "call-info" } });
+    expect(autoAnswers).toHaveLength(1);
+  });
+
   it("'platform' lets a marked call relayed from a peer ring", async () => {
     const { sw, rig, autoAnswers } = await phoneWith("platform");
     const { id } = await ring(rig, { vias: 2, headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"] });

@@ -59,6 +59,16 @@ describe("isPlatformOriginated", () => {
     expect(isPlatformOriginated(invite({}, {}, 2))).toBe(false);
   });
 
+  it("behind a proxy, trusts an originator that is not a WebSocket client (the media server) and refuses a browser phone", () => {
+    const vias = (...v: string[]): InviteHeaders => ({ headers: (n) => (n.toLowerCase() === "via" ? v : []), requestUriParam: () => undefined });
+    const proxy = "SIP/2.0/WSS 192.0.2.10:8443;branch=z9hG4bKp1";
+    expect(isPlatformOriginated(vias(proxy, "SIP/2.0/UDP 10.0.0.5:5060;rport=5060;branch=z9hG4bKfs"))).toBe(true);
+    expect(isPlatformOriginated(vias(proxy, "SIP/2.0/TCP 10.0.0.4;branch=z9hG4bKp2", "SIP/2.0/TLS 10.0.0.5:5061;branch=z9hG4bKfs"))).toBe(true);
+    expect(isPlatformOriginated(vias(proxy, "SIP/2.0/WSS k3b2.invalid;branch=z9hG4bKpeer"))).toBe(false);
+    expect(isPlatformOriginated(vias(proxy, "SIP/2.0/UDP 10.0.0.4;branch=z9hG4bKp2", "sip/2.0/ws 0f9a.invalid;received=203.0.113.9;branch=z9hG4bKpeer"))).toBe(false);
+    expect(isPlatformOriginated(vias())).toBe(false);
+  });
+
   it("counts Vias folded into one header line", () => {
     const folded: InviteHeaders = { headers: (n) => (n.toLowerCase() === "via" ? ["SIP/2.0/WSS a;branch=z9hG4bK1, SIP/2.0/WSS b;branch=z9hG4bK2"] : []), requestUriParam: () => undefined };
     expect(isPlatformOriginated(folded)).toBe(false);

@@ -3,7 +3,7 @@ import { splitTopLevel } from "./header-values";
 /**
  * Which incoming calls the phone answers by itself:
  * - `always`: every call that carries an auto-answer marker, whoever sent it;
- * - `platform`: only marked calls that the platform itself originated (see `isPlatformOriginated`);
+ * - `platform`: only marked calls that the platform originated, directly or through proxies (see `isPlatformOriginated`);
  * - `never`: none; marked calls ring like any other.
  * Unmarked calls are never answered automatically.
  */
@@ -63,16 +63,22 @@ export function detectAutoAnswer(invite: InviteHeaders): AutoAnswerMarker | unde
 }
 
 /**
- * Whether the INVITE was originated by the server we are connected to rather than relayed from
- * another user agent. A proxy must add its own Via on top of the sender's (RFC 3261 §16.6 step 8),
- * so a relayed request always arrives with two Vias or more, and a peer cannot remove the proxy's.
- * A back-to-back user agent such as FreeSWITCH originates each leg itself, with one Via: that is
- * how its click-to-dial, monitor, three-way and intercept legs arrive.
+ * Whether the INVITE comes from the platform rather than from another phone. Two facts decide it:
+ * - a proxy must add its own Via above the sender's (RFC 3261 §16.6 step 8), so a request with a
+ *   single Via was sent by the server at the other end of our socket itself: a back-to-back user
+ *   agent such as FreeSWITCH originates its click-to-dial, monitor, three-way and intercept legs so;
+ * - behind a proxy (Kamailio or OpenSIPS in front of FreeSWITCH, the usual WebRTC deployment) the
+ *   request has more Vias, and the bottom one is its originator's. Browser phones, ours and every
+ *   other WebRTC client, can only send over WebSocket, so their Via says WS or WSS; a media server
+ *   talks to its proxy over UDP, TCP or TLS. A marker on a request a browser phone originated, even
+ *   relayed straight to us by a proxy, is therefore refused.
+ * See docs/decisions.md ("Auto-answer policy `platform`") for what this leaves open.
  */
 export function isPlatformOriginated(invite: Pick<InviteHeaders, "headers">): boolean {
-  let vias = 0;
-  for (const value of invite.headers("Via")) vias += splitTopLevel(value).length;
-  return vias === 1;
+  const vias = invite.headers("Via").flatMap((value) => splitTopLevel(value));
+  if (vias.length === 1) return true;
+  const transport = /^\s*SIP\s*\/\s*2\.0\s*\/\s*([A-Za-z]+)/i.exec(vias.at(-1) ?? "")?.[1]?.toUpperCase();
+  return !!transport && transport !== "WS" && transport !== "WSS";
 }
 
 export type AutoAnswerDecision =

@@ -1,4 +1,4 @@
-import type { AudioDeviceRole } from "./audio-devices";
+import type { DeviceNotice } from "./audio-devices";
 import type { CallId } from "./call";
 import type { PhoneErrorInfo } from "./phone-error";
 
@@ -9,10 +9,7 @@ import type { PhoneErrorInfo } from "./phone-error";
 export type Notice = { id: number; at: number } & NoticeBody;
 
 export type NoticeBody =
-  /** A device in use disappeared (a chosen one, or the system default the calls used); the default one is used now. */
-  | { kind: "device-fallback"; role: AudioDeviceRole; label: string }
-  /** A preferred device came back and is used again. */
-  | { kind: "device-restored"; role: AudioDeviceRole; label: string }
+  | DeviceNotice
   | { kind: "microphone-unavailable"; callId?: CallId; error: PhoneErrorInfo }
   /** The other side asked us (REFER) to call someone and the policy refused. */
   | { kind: "refer-refused"; callId: CallId; target: string }

@@ -20,6 +20,7 @@ import { dialUri, parseDialInput } from "./dial-input";
 import type { IncomingCallDecision, IncomingCallHandler } from "./incoming-call";
 import { withEarlyIceCompletion } from "./ice-gathering";
 import { withIceFailureWatch } from "./ice-recovery";
+import { instanceId } from "./instance-id";
 import { browserSessionDescriptionHandlerFactory } from "./media-stream-factory";
 import { withOfferAnswerOrder } from "./offer-answer";
 import type { NoticeBody } from "./notice";
@@ -85,6 +86,8 @@ export class Phone {
   private readonly remoteAudio: RemoteAudio;
   private readonly sessions = new Map<CallId, CallSession>();
   private readonly page: PageLifecycle;
+  /** RFC 5626 instance id of this browser, for every registration. */
+  private readonly instanceId: string;
   private readonly now: () => number;
   private readonly random: () => number;
   private connection: SipConnection | undefined;
@@ -101,9 +104,11 @@ export class Phone {
     this.random = env.random ?? Math.random;
     const g = globalThis as { navigator?: Navigator; localStorage?: Storage; window?: PageEventTarget; document?: PageEventTarget; HTMLMediaElement?: typeof HTMLMediaElement };
     const mediaDevices = env.mediaDevices === null ? undefined : (env.mediaDevices ?? (g.navigator?.mediaDevices as MediaDevicesLike | undefined));
+    const storage = env.storage === null ? undefined : (env.storage ?? safeLocalStorage());
+    this.instanceId = instanceId(storage);
     this.devices = new AudioDevices({
       mediaDevices,
-      storage: env.storage === null ? undefined : (env.storage ?? safeLocalStorage()),
+      storage,
       canChooseOutput: env.canChooseOutput ?? (!!g.HTMLMediaElement && "setSinkId" in g.HTMLMediaElement.prototype),
       onState: (devices) => {
         this.phoneStore.setState({ devices });
@@ -359,10 +364,9 @@ export class Phone {
 
   /** Counters for leak checks: everything should drop back to 0 when no call is up. */
   diagnostics(): { sessions: number; userAgentSessions: number; audioElements: number; listeners: number } {
-    const uaSessions = (this.connection?.ua as unknown as { _sessions?: Record<string, unknown> } | undefined)?._sessions ?? {};
     return {
       sessions: this.sessions.size,
-      userAgentSessions: Object.keys(uaSessions).length,
+      userAgentSessions: this.connection?.sessionCount() ?? 0,
       audioElements: this.remoteAudio.size,
       listeners: this.events.listenerCount,
     };
@@ -536,6 +540,7 @@ export class Phone {
       resolved,
       {
         ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
+        instanceId: this.instanceId,
         sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(withOfferAnswerOrder(media), ice), (session) => this.onIceFailed(session)),
         now: this.now,
         random: this.random,

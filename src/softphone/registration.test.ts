@@ -4,6 +4,7 @@ import { findCall } from "./calls-store";
 import { FakeSwitch, isRequest, isResponse, ServerCall, type RequestRecord } from "./testing/fake-switch";
 import { history, settle, startPhone, until, type PhoneRig } from "./testing/phone-rig";
 import { Phone } from "./phone";
+import { memoryStorage } from "./device-preferences";
 
 const rigs: PhoneRig[] = [];
 afterEach(async () => {
@@ -34,6 +35,22 @@ describe("registration", () => {
     expect(statuses).toContain("registered");
     expect(phone.phoneStore.getState().transport).toBe("connected");
     expect(sw.isRegistered("1001")).toBe(true);
+  });
+
+  it("claims outbound (RFC 5626) with what it needs: an instance id kept across restarts and a reg-id", async () => {
+    const sw = new FakeSwitch();
+    const storage = memoryStorage();
+    const first = await startPhone(sw, { storage });
+    await first.phone.stop();
+    const again = await rig(sw, { storage });
+    const [one, two] = registers(sw).filter((r) => !/;expires=0/.test(r.raw));
+    for (const r of [one!, two!]) {
+      expect(r.message.getHeader("supported")).toMatch(/\boutbound\b/);
+      expect(r.message.getHeader("contact")).toMatch(/;reg-id=1;\+sip\.instance="<urn:uuid:[0-9a-f-]{36}>"/);
+    }
+    const instance = (r: { message: { getHeader(name: string): string | undefined } }) => /\+sip\.instance="([^"]+)"/.exec(r.message.getHeader("contact") ?? "")?.[1];
+    expect(instance(two!)).toBe(instance(one!));
+    expect(again.phone.phoneStore.getState().registration.status).toBe("registered");
   });
 
   it("goes from connecting through registering to registered", async () => {
@@ -196,6 +213,46 @@ describe("connection loss", () => {
     await settle();
     expect(registers(sw2).filter((r) => /;expires=0/.test(r.raw)).length).toBe(1);
     expect(b.phone.phoneStore.getState().registration.status).toBe("stopped");
+  });
+
+  it("stopping removes the binding from a registrar that challenges the un-REGISTER (stale nonce) before the socket closes", async () => {
+    const sw = new FakeSwitch();
+    sw.strictRegistrar = true;
+    sw.passwords.set("1001", "secret");
+    const { phone } = await startPhone(sw);
+    expect(sw.isRegistered("1001")).toBe(true);
+    sw.expireNonces();
+    const m = sw.mark();
+    await phone.stop();
+    // The binding is gone: the challenged un-REGISTER was answered and sent again, then accepted.
+    expect(sw.isRegistered("1001")).toBe(false);
+    const unregisters = registers(sw, m).filter((r) => /;expires=0/.test(r.raw));
+    expect(unregisters).toHaveLength(2);
+    expect(sw.records((r) => r.direction === "to-ua" && isResponse(r, 401), m)).toHaveLength(1);
+    expect(sw.records((r) => r.direction === "to-ua" && isResponse(r, 200, "REGISTER"), m)).toHaveLength(1);
+    expect(phone.phoneStore.getState().registration.status).toBe("stopped");
+  });
+
+  it("refreshes with the last nonce and a growing count: no 401 while the nonce is valid, one once it has expired", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const sw = new FakeSwitch();
+    sw.strictRegistrar = true;
+    sw.passwords.set("1001", "secret");
+    const { phone } = await rig(sw, { settings: { registerExpiresSec: 60, keepAlive: { mode: "off" } } });
+    const challenges = () => sw.records((r) => r.direction === "to-ua" && isResponse(r, 401)).length;
+    expect(challenges()).toBe(1);
+    // Two refreshes (every 48 s) while the nonce stays valid: each accepted at once.
+    await vi.advanceTimersByTimeAsync(100_000);
+    const refreshes = registers(sw).slice(2);
+    expect(refreshes).toHaveLength(2);
+    expect(refreshes.map((r) => /nc=([0-9a-f]+)/i.exec(r.message.getHeader("authorization") ?? "")?.[1])).toEqual(["00000002", "00000003"]);
+    expect(challenges()).toBe(1);
+    // The nonce runs out: the next refresh meets one 401 (stale) and registers with the new nonce.
+    sw.expireNonces();
+    await vi.advanceTimersByTimeAsync(48_000);
+    expect(challenges()).toBe(2);
+    expect(phone.phoneStore.getState().registration.status).toBe("registered");
+    expect(sw.isRegistered("1001")).toBe(true);
   });
 
   it("comes back from the back/forward cache: registers again over a new connection, ringing calls of before gone", async () => {

@@ -55,6 +55,13 @@ export class FakeSwitch {
   registerOverride: ((req: Core.IncomingRequestMessage) => { status: number; headers?: string[] } | undefined) | undefined;
   /** New WebSocket connections fail while set (server down). */
   refuseConnections = false;
+  /**
+   * A registrar that keeps digest state as Kamailio and FreeSWITCH do: a nonce must be one it
+   * issued and still valid, and each use must count up (nc); otherwise 401, stale=true for an
+   * expired nonce. Its bindings also outlive the socket (they last until they expire or are
+   * removed), unlike the local platform's.
+   */
+  strictRegistrar = false;
   readonly transports: SwitchTransport[] = [];
   private readonly bindings = new Map<string, SwitchTransport>();
   private readonly contacts = new Map<string, SwitchTransport>();
@@ -64,6 +71,8 @@ export class FakeSwitch {
   private readonly silenced = new Set<SwitchTransport>();
   private readonly waiters = new Set<() => void>();
   private nonce = 0;
+  /** Nonces issued and still valid, with the highest nonce count seen for each. */
+  private readonly nonces = new Map<string, number>();
   private tag = 0;
 
   /** The transport class to give sip.js (`transportConstructor`). */
@@ -87,6 +96,11 @@ export class FakeSwitch {
 
   isRegistered(user: string): boolean {
     return this.bindings.has(user);
+  }
+
+  /** Every nonce issued so far runs out (strict registrar): the next use of one is answered stale. */
+  expireNonces(): void {
+    this.nonces.clear();
   }
 
   /** Index to pass to `records`/`waitFor` to look only at what comes after now. */
@@ -138,7 +152,7 @@ export class FakeSwitch {
   // ---- internals ----
 
   closed(t: SwitchTransport): void {
-    for (const [user, bound] of this.bindings) if (bound === t) this.bindings.delete(user);
+    if (!this.strictRegistrar) for (const [user, bound] of this.bindings) if (bound === t) this.bindings.delete(user);
     for (const [user, bound] of this.contacts) if (bound === t) this.contacts.delete(user);
     this.silenced.delete(t);
   }
@@ -207,10 +221,21 @@ export class FakeSwitch {
     const password = this.passwords.get(user);
     if (password !== undefined) {
       const authorization = req.getHeader("authorization");
-      const challenge = () => [`WWW-Authenticate: Digest realm="${this.domain}", nonce="n${++this.nonce}", qop="auth", algorithm=MD5`];
+      const challenge = (stale = false) => {
+        const nonce = `n${++this.nonce}`;
+        this.nonces.set(nonce, 0);
+        return [`WWW-Authenticate: Digest realm="${this.domain}", nonce="${nonce}", qop="auth", algorithm=MD5${stale ? ", stale=true" : ""}`];
+      };
       if (!authorization) return this.respond(from, req, 401, challenge());
       if (!digestMatches(authorization, "REGISTER", password)) {
         return this.respond(from, req, this.wrongPasswordStatus, this.wrongPasswordStatus === 401 ? challenge() : []);
+      }
+      if (this.strictRegistrar) {
+        const { nonce = "", nc = "" } = digestParams(authorization);
+        const last = this.nonces.get(nonce);
+        const count = Number.parseInt(nc, 16);
+        if (last === undefined || !(count > last)) return this.respond(from, req, 401, challenge(true));
+        this.nonces.set(nonce, count);
       }
     }
     const contact = req.parseHeader("contact") as NameAddrHeader | undefined;
@@ -296,9 +321,14 @@ export class SwitchTransport implements Transport {
   }
 }
 
-function digestMatches(header: string, method: string, password: string): boolean {
+function digestParams(header: string): Record<string, string> {
   const p: Record<string, string> = {};
   for (const m of header.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)) p[m[1]!.toLowerCase()] = m[2] ?? m[3] ?? "";
+  return p;
+}
+
+function digestMatches(header: string, method: string, password: string): boolean {
+  const p = digestParams(header);
   const ha1 = Md5.hashStr(`${p.username}:${p.realm}:${password}`);
   const ha2 = Md5.hashStr(`${method}:${p.uri}`);
   const expected = p.qop ? Md5.hashStr(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`) : Md5.hashStr(`${ha1}:${p.nonce}:${ha2}`);
@@ -314,8 +344,11 @@ export interface ServerCallOptions {
   headers?: string[];
   /** Appended to the Request-URI, e.g. ";intercom=true". */
   requestUriParams?: string;
-  /** 1: originated by the platform; 2: relayed from a peer through a proxy. */
-  vias?: 1 | 2;
+  /**
+   * 1: originated by the platform; 2: relayed from a browser peer through a proxy;
+   * "behind-proxy": originated by the platform's media server (UDP) behind a WebSocket proxy.
+   */
+  vias?: 1 | 2 | "behind-proxy";
   sdp?: string;
 }
 
@@ -344,7 +377,7 @@ export class ServerCall {
   onRefer: ((req: Core.IncomingRequestMessage) => void) | undefined;
   private lastInvite: string | undefined;
   private readonly transport: SwitchTransport;
-  private readonly vias: 1 | 2;
+  private readonly vias: 1 | 2 | "behind-proxy";
 
   constructor(
     private readonly sw: FakeSwitch,
@@ -458,6 +491,7 @@ export class ServerCall {
   private build(requestLine: string, method: string, cseq: number, from: string, to: string, headers: string[], body?: string): string {
     const vias = [`Via: SIP/2.0/WSS 10.0.0.1:5066;branch=z9hG4bKinj${++this.branch}${this.callId.slice(-6)}`];
     if (this.vias === 2) vias.push(`Via: SIP/2.0/WSS peer-${this.branch}.invalid;branch=z9hG4bKpeer${this.branch}`);
+    if (this.vias === "behind-proxy") vias.push(`Via: SIP/2.0/UDP 10.0.0.5:5060;rport=5060;branch=z9hG4bKfs${this.branch}`);
     const content = body ?? "";
     const lines = [
       requestLine,
