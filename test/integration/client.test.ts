@@ -23,7 +23,7 @@ import {
   updateUser,
   type PlatformClient,
 } from "../../src/api";
-import { DEMO_DOMAIN, DEMO_PASSWORD, TestPlatform, sleep } from "./harness";
+import { DEMO_DOMAIN, DEMO_PASSWORD, TestPlatform } from "./harness";
 
 /** What the client raises, to look at. */
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
@@ -220,7 +220,8 @@ describe("the REST client keeps a JWT session alive past the first token's lifet
     try {
       const session = await signIn(client, { login: "agent1", password: DEMO_PASSWORD, jwt: true });
       client.setCredentials(credentialsOf(session));
-      await sleep((session.expires + 1) * 1000 + 100 - Date.now());
+      await vi.waitFor(() => expect(client.session!.token).not.toBe(session.token), { timeout: 10_000 });
+      p.clock.passSecond(session.expires);
       // The first token is over; the client's current one is not.
       expect((await p.call("GET", "/api/users/info", { token: session.token })).status).toBe(403);
       expect(client.session!.token).not.toBe(session.token);

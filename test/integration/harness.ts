@@ -192,4 +192,3 @@ export interface ErrorJson {
   locked_until?: string;
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
