@@ -1,10 +1,24 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { UserAgent } from "sip.js";
 
 /**
  * SIP digest authentication (RFC 2617 / RFC 3261 §22, MD5 with qop=auth), the scheme sip.js and
- * FreeSWITCH speak. Nonces are stateless: a timestamp signed with a per-process key, so the
- * registrar keeps no table that a flood could grow; a nonce older than `nonceLifetimeMs` is
- * answered with `stale=true` and sip.js retries at once with a fresh one.
+ * FreeSWITCH speak, made so that an answer seen once is worth nothing elsewhere:
+ *
+ * - A nonce is bound to the request it challenged: it is a timestamp signed with a per-process
+ *   key together with the request's `binding` (the connection it came over and what it asks
+ *   for: the Contacts a REGISTER registers, the call an INVITE makes). Sent with another request
+ *   (from another WebSocket, for another Contact) it is not ours, and gets a fresh challenge.
+ *   So the challenge itself stores nothing: a flood of requests without credentials grows no
+ *   table.
+ * - The answer's `uri` must be the request's Request-URI (RFC 2617 §3.2.2.5).
+ * - Each nonce count (`nc`) is accepted once and must grow (a client may reuse a nonce with a
+ *   higher count). Counts are remembered only for answers that were right, at most
+ *   `maxTrackedNonces` of them and for the nonce's lifetime; when the table is full the oldest
+ *   entry goes and every nonce made before it counts as stale.
+ * - A right answer to an old nonce or an already used count gets `stale=true`: the client
+ *   answers a fresh challenge without asking for the password again (sip.js does so at once;
+ *   its refreshes resend the last Authorization, so they take this path).
  */
 export interface DigestCredentials {
   username: string;
@@ -18,65 +32,136 @@ export interface DigestCredentials {
   algorithm?: string;
 }
 
+/** What a challenge or an answer belongs to. */
+export interface DigestRequest {
+  method: string;
+  /** The Request-URI as the request line wrote it. */
+  requestUri: string;
+  /** Text naming the connection and what the request asks for; its nonce is only good for the same. */
+  binding: string;
+}
+
 export type DigestCheck =
   | { ok: true; username: string }
-  | { ok: false; reason: "missing" | "malformed" | "realm" | "nonce" | "stale" | "password"; username?: string };
+  | { ok: false; reason: "missing" | "malformed" | "realm" | "nonce" | "uri" | "stale" | "password"; username?: string };
+
+export interface DigestOptions {
+  nonceLifetimeMs?: number;
+  maxTrackedNonces?: number;
+  now?: () => number;
+}
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 
 export class DigestAuthenticator {
   private readonly key = randomBytes(32);
+  private readonly nonceLifetimeMs: number;
+  private readonly now: () => number;
+  private readonly counts: NonceCounts;
 
   constructor(
     readonly realm: string,
-    private readonly nonceLifetimeMs = 5 * 60_000,
-  ) {}
+    options: DigestOptions = {},
+  ) {
+    this.nonceLifetimeMs = options.nonceLifetimeMs ?? 5 * 60_000;
+    this.now = options.now ?? Date.now;
+    this.counts = new NonceCounts(options.maxTrackedNonces ?? 10_000, this.nonceLifetimeMs);
+  }
 
-  /** The value of a WWW-Authenticate / Proxy-Authenticate header with a new nonce. */
-  challenge(stale = false): string {
-    return `Digest realm="${this.realm}", nonce="${this.makeNonce()}", qop="auth", algorithm=MD5${stale ? ", stale=true" : ""}`;
+  /** The value of a WWW-Authenticate / Proxy-Authenticate header with a nonce for `request`. */
+  challenge(request: DigestRequest, stale = false): string {
+    return `Digest realm="${this.realm}", nonce="${this.makeNonce(request)}", qop="auth", algorithm=MD5${stale ? ", stale=true" : ""}`;
   }
 
   /**
-   * Checks an Authorization / Proxy-Authorization header value for `method` against every
+   * Checks an Authorization / Proxy-Authorization header value for `request` against every
    * password `passwordsOf(username)` gives (the extension's own and its live tokens).
    */
-  check(header: string | undefined, method: string, passwordsOf: (username: string) => string[]): DigestCheck {
+  check(header: string | undefined, request: DigestRequest, passwordsOf: (username: string) => string[]): DigestCheck {
     if (!header) return { ok: false, reason: "missing" };
     const c = parseDigest(header);
     if (!c) return { ok: false, reason: "malformed" };
-    if (c.realm !== this.realm) return { ok: false, reason: "realm", username: c.username };
-    if (c.algorithm && c.algorithm.toUpperCase() !== "MD5") return { ok: false, reason: "malformed", username: c.username };
-    const age = this.nonceAge(c.nonce);
-    if (age === undefined) return { ok: false, reason: "nonce", username: c.username };
-    const ha2 = md5(`${method}:${c.uri}`);
-    const matches = passwordsOf(c.username).some((password) => {
-      const ha1 = md5(`${c.username}:${c.realm}:${password}`);
-      const expected = c.qop ? md5(`${ha1}:${c.nonce}:${c.nc ?? ""}:${c.cnonce ?? ""}:${c.qop}:${ha2}`) : md5(`${ha1}:${c.nonce}:${ha2}`);
+    const username = c.username;
+    if (c.realm !== this.realm) return { ok: false, reason: "realm", username };
+    if (c.algorithm && c.algorithm.toUpperCase() !== "MD5") return { ok: false, reason: "malformed", username };
+    if (c.qop && (c.qop !== "auth" || !c.cnonce || !/^[0-9a-fA-F]{8}$/.test(c.nc ?? ""))) return { ok: false, reason: "malformed", username };
+    const made = this.nonceMadeAt(c.nonce, request);
+    if (made === undefined) return { ok: false, reason: "nonce", username };
+    if (!sameUri(c.uri, request.requestUri)) return { ok: false, reason: "uri", username };
+    const ha2 = md5(`${request.method}:${c.uri}`);
+    const matches = passwordsOf(username).some((password) => {
+      const ha1 = md5(`${username}:${c.realm}:${password}`);
+      const expected = c.qop ? md5(`${ha1}:${c.nonce}:${c.nc}:${c.cnonce}:${c.qop}:${ha2}`) : md5(`${ha1}:${c.nonce}:${ha2}`);
       return safeEqual(expected, c.response.toLowerCase());
     });
-    if (!matches) return { ok: false, reason: "password", username: c.username };
-    // A right answer to an old nonce: ask again with a fresh one rather than refusing.
-    if (age > this.nonceLifetimeMs) return { ok: false, reason: "stale", username: c.username };
-    return { ok: true, username: c.username };
+    if (!matches) return { ok: false, reason: "password", username };
+    const now = this.now();
+    // A right answer to an old nonce, or a count used before: ask again with a fresh nonce.
+    if (now - made > this.nonceLifetimeMs) return { ok: false, reason: "stale", username };
+    // Without qop there is no count: such a nonce is good once.
+    const count = c.qop ? parseInt(c.nc!, 16) : 1;
+    if (!this.counts.use(c.nonce, made, count, now)) return { ok: false, reason: "stale", username };
+    return { ok: true, username };
   }
 
-  private makeNonce(): string {
-    const stamp = Date.now().toString(36);
+  private makeNonce(request: DigestRequest): string {
+    const stamp = this.now().toString(36);
     const salt = randomBytes(6).toString("hex");
-    return `${stamp}.${salt}.${this.sign(`${stamp}.${salt}`)}`;
+    return `${stamp}.${salt}.${this.sign(`${stamp}.${salt}`, request)}`;
   }
 
-  /** Milliseconds since the nonce was made, or undefined when it is not one of ours. */
-  private nonceAge(nonce: string): number | undefined {
-    const [stamp, salt, mac] = nonce.split(".");
-    if (!stamp || !salt || !mac || !safeEqual(this.sign(`${stamp}.${salt}`), mac)) return undefined;
+  /** When the nonce was made for this request, or undefined when it is not one of ours for it. */
+  private nonceMadeAt(nonce: string, request: DigestRequest): number | undefined {
+    const [stamp, salt, mac, extra] = nonce.split(".");
+    if (!stamp || !salt || !mac || extra !== undefined || !safeEqual(this.sign(`${stamp}.${salt}`, request), mac)) return undefined;
     const made = parseInt(stamp, 36);
-    return Number.isFinite(made) ? Date.now() - made : undefined;
+    return Number.isFinite(made) ? made : undefined;
   }
 
-  private sign(text: string): string {
-    return createHmac("sha256", this.key).update(text).digest("base64url").slice(0, 22);
+  private sign(text: string, request: DigestRequest): string {
+    return createHmac("sha256", this.key).update(`${text}\n${request.method}\n${request.binding}`).digest("base64url").slice(0, 22);
+  }
+}
+
+/**
+ * The highest count used with each nonce that was answered right, for the nonce's lifetime, at
+ * most `max` nonces. A nonce pushed out of a full table cannot be replayed: every nonce made no
+ * later than it is refused from then on (`floor`), and its client answers a fresh one.
+ */
+export class NonceCounts {
+  private readonly used = new Map<string, { made: number; count: number }>();
+  private floor = -Infinity;
+
+  constructor(
+    private readonly max: number,
+    private readonly lifetimeMs: number,
+  ) {}
+
+  get size(): number {
+    return this.used.size;
+  }
+
+  /** Records the use of `count` with `nonce`; false when that count (or a higher one) was used. */
+  use(nonce: string, made: number, count: number, now: number): boolean {
+    const entry = this.used.get(nonce);
+    if (entry) {
+      if (count <= entry.count) return false;
+      entry.count = count;
+      return true;
+    }
+    if (made <= this.floor || count < 1) return false;
+    if (this.used.size >= this.max) this.makeRoom(now);
+    this.used.set(nonce, { made, count });
+    return true;
+  }
+
+  private makeRoom(now: number): void {
+    for (const [nonce, entry] of this.used) if (now - entry.made > this.lifetimeMs) this.used.delete(nonce);
+    for (const [nonce, entry] of this.used) {
+      if (this.used.size < this.max) break;
+      this.used.delete(nonce);
+      this.floor = Math.max(this.floor, entry.made);
+    }
   }
 }
 
@@ -101,6 +186,14 @@ export function parseDigest(header: string): DigestCredentials | undefined {
     ...(params.cnonce ? { cnonce: params.cnonce } : {}),
     ...(params.algorithm ? { algorithm: params.algorithm } : {}),
   };
+}
+
+/** The digest `uri` names the Request-URI: the same text, or the same SIP URI once parsed. */
+function sameUri(digestUri: string, requestUri: string): boolean {
+  if (digestUri === requestUri) return true;
+  const a = UserAgent.makeURI(digestUri);
+  const b = UserAgent.makeURI(requestUri);
+  return a !== undefined && b !== undefined && a.toString() === b.toString();
 }
 
 function safeEqual(a: string, b: string): boolean {

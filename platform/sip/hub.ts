@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import { Core, EmitterImpl, TransportState, type Transport } from "sip.js";
 import type { Log } from "./log";
-import { isKeepAlive, isResponse, requestMethod, requestUriUser, statelessResponse, topViaBranch } from "./wire";
+import { endsItsBranch, isKeepAlive, isResponse, requestMethod, requestUriUser, statelessResponse, topViaBranch } from "./wire";
 
 /** One SIP-over-WebSocket connection (RFC 7118) of a phone. */
 export interface SipConnection {
@@ -23,6 +23,11 @@ export interface SipHubOptions {
   /** Requests a connection may send in a burst, and per second after it; beyond: 503. */
   rateBurst: number;
   ratePerSecond: number;
+  /**
+   * How long a Contact stays its extension's after its connection closed or it was unregistered,
+   * ms (calls wait that long for a phone to reconnect with it; nobody else may take it meanwhile).
+   */
+  contactHoldMs: number;
 }
 
 export interface SipHubEvents {
@@ -30,6 +35,16 @@ export interface SipHubEvents {
   closed: (conn: SipConnection, contacts: string[]) => void;
   /** A contact user became reachable through a (new) connection. */
   contact: (contactUser: string, conn: SipConnection) => void;
+}
+
+/**
+ * Where requests to a Contact user go: the connection of the extension (`owner`, "extn@domain")
+ * that registered it (or called with it). Without a connection it is held for its owner.
+ */
+interface ContactRoute {
+  owner: string;
+  conn: Connection | undefined;
+  releasedAt: number;
 }
 
 /** How long the connection a request came from is remembered for its responses. */
@@ -84,8 +99,10 @@ class Connection implements SipConnection {
  * UserAgent (registrar and back-to-back user agent), so its transport must reach many sockets:
  * a response goes back over the connection its request came in on (remembered by the top Via
  * branch), a request goes to the connection of the phone whose Contact user is in the
- * Request-URI (learnt when the phone registers, or from its INVITE or 2xx). When a phone
- * reconnects and registers again with the same Contact, its dialogs follow the new connection.
+ * Request-URI (learnt when the phone registers, or from its INVITE or 2xx). A Contact user belongs
+ * to the extension that bound it first: no other extension can bind it (and take its calls) while
+ * it is bound, nor for `contactHoldMs` after. When a phone reconnects and registers again with
+ * the same Contact, its dialogs follow the new connection.
  *
  * Frames are checked before sip.js sees them: keep-alives are answered here, a message sip.js
  * cannot parse gets a stateless 400, and a connection that floods the platform with requests
@@ -94,7 +111,7 @@ class Connection implements SipConnection {
 export class SipHub {
   private readonly connections = new Set<Connection>();
   private readonly branches = new Map<string, { conn: Connection; at: number }>();
-  private readonly byContact = new Map<string, Connection>();
+  private readonly routes = new Map<string, ContactRoute>();
   private readonly emitter = new EventEmitter();
   private readonly sweeper: NodeJS.Timeout;
   private nextId = 1;
@@ -161,26 +178,39 @@ export class SipHub {
   }
 
   connectionOfContact(contactUser: string): SipConnection | undefined {
-    const conn = this.byContact.get(contactUser);
+    const conn = this.routes.get(contactUser)?.conn;
     return conn?.open ? conn : undefined;
   }
 
-  /** From now on, requests to `contactUser` go over `conn` (a phone registered or re-registered). */
-  bindContact(contactUser: string, conn: SipConnection): void {
-    const c = conn as Connection;
-    if (!this.connections.has(c)) return;
-    const previous = this.byContact.get(contactUser);
-    if (previous === c) return;
-    previous?.contacts.delete(contactUser);
-    this.byContact.set(contactUser, c);
-    c.contacts.add(contactUser);
-    this.emitter.emit("contact", contactUser, c);
+  /** The extension ("extn@domain") a Contact user belongs to now, if any. */
+  ownerOfContact(contactUser: string): string | undefined {
+    const route = this.routes.get(contactUser);
+    return route && !this.lapsed(route, Date.now()) ? route.owner : undefined;
   }
 
+  /**
+   * From now on, requests to `contactUser` go over `conn` (a phone of `owner` registered or
+   * re-registered). False, and nothing changes, when the Contact belongs to another extension.
+   */
+  bindContact(contactUser: string, owner: string, conn: SipConnection): boolean {
+    const c = conn as Connection;
+    const current = this.ownerOfContact(contactUser);
+    if (current !== undefined && current !== owner) return false;
+    if (!this.connections.has(c)) return true;
+    const route = this.routes.get(contactUser);
+    if (route?.conn === c && route.owner === owner) return true;
+    route?.conn?.contacts.delete(contactUser);
+    this.routes.set(contactUser, { owner, conn: c, releasedAt: 0 });
+    c.contacts.add(contactUser);
+    this.emitter.emit("contact", contactUser, c);
+    return true;
+  }
+
+  /** Requests to `contactUser` no longer go over `conn`; the Contact stays its owner's a while. */
   unbindContact(contactUser: string, conn: SipConnection): void {
-    if (this.byContact.get(contactUser) !== conn) return;
-    this.byContact.delete(contactUser);
-    (conn as Connection).contacts.delete(contactUser);
+    const route = this.routes.get(contactUser);
+    if (route?.conn !== conn) return;
+    this.release(route, contactUser);
   }
 
   close(): void {
@@ -194,9 +224,10 @@ export class SipHub {
     if (isResponse(raw)) {
       const branch = topViaBranch(raw);
       conn = branch ? this.branches.get(branch)?.conn : undefined;
+      if (branch && endsItsBranch(raw)) this.branches.delete(branch);
     } else {
       const user = requestUriUser(raw);
-      conn = user ? this.byContact.get(user) : undefined;
+      conn = user ? this.routes.get(user)?.conn : undefined;
     }
     if (!conn || !conn.send(raw)) {
       return Promise.reject(new Core.TransportError(`no open connection for: ${raw.slice(0, raw.indexOf("\r\n"))}`));
@@ -225,12 +256,27 @@ export class SipHub {
         conn.send(response);
         return;
       }
-      if (message.viaBranch) this.branches.set(message.viaBranch, { conn, at: Date.now() });
+      if (message.viaBranch) {
+        // A branch names one transaction: another connection's request with it would have that
+        // transaction's responses sent to it.
+        const owner = this.branches.get(message.viaBranch)?.conn;
+        if (owner && owner !== conn) {
+          this.options.log.warn(`SIP connection ${conn.id}: ${message.method} with another connection's branch refused`);
+          const response = statelessResponse(raw, 400, "Branch In Use");
+          if (response && message.method !== "ACK") conn.send(response);
+          return;
+        }
+        this.branches.set(message.viaBranch, { conn, at: Date.now() });
+      }
     } else if (message.statusCode && message.statusCode >= 200 && message.statusCode < 300) {
-      // A phone's 2xx to the platform's INVITE carries the Contact its dialog's requests go to.
+      // A phone's 2xx to the platform's INVITE carries the Contact its dialog's requests go to:
+      // it is the To extension's, if that extension is reachable over this connection.
       const contact = message.parseHeader("contact") as { uri?: { user?: string } } | undefined;
       const user = contact?.uri?.user;
-      if (user && !this.byContact.get(user)?.open) this.bindContact(user, conn);
+      const owner = message.to.uri.aor;
+      if (user && !this.connectionOfContact(user) && [...conn.contacts].some((u) => this.routes.get(u)?.owner === owner)) {
+        this.bindContact(user, owner, conn);
+      }
     }
     this.transport?.deliver(raw);
   }
@@ -246,14 +292,30 @@ export class SipHub {
   private closed(conn: Connection): void {
     if (!this.connections.delete(conn)) return;
     const contacts = [...conn.contacts];
-    for (const user of contacts) if (this.byContact.get(user) === conn) this.byContact.delete(user);
+    for (const user of contacts) {
+      const route = this.routes.get(user);
+      if (route?.conn === conn) this.release(route, user);
+    }
     for (const [branch, entry] of this.branches) if (entry.conn === conn) this.branches.delete(branch);
     this.emitter.emit("closed", conn, contacts);
   }
 
+  private release(route: ContactRoute, contactUser: string): void {
+    route.conn?.contacts.delete(contactUser);
+    route.conn = undefined;
+    route.releasedAt = Date.now();
+  }
+
+  /** A route without a connection for longer than the hold is nobody's any more. */
+  private lapsed(route: ContactRoute, now: number): boolean {
+    return route.conn === undefined && now - route.releasedAt > this.options.contactHoldMs;
+  }
+
   private sweep(): void {
-    const limit = Date.now() - BRANCH_TTL_MS;
+    const now = Date.now();
+    const limit = now - BRANCH_TTL_MS;
     for (const [branch, entry] of this.branches) if (entry.at < limit) this.branches.delete(branch);
+    for (const [user, route] of this.routes) if (this.lapsed(route, now)) this.routes.delete(user);
   }
 }
 

@@ -1,10 +1,9 @@
 import { EventEmitter } from "node:events";
 import type { Core } from "sip.js";
-import type { AuthService } from "../auth/sessions";
 import type { ExtensionRow, UserStore } from "../store/users";
-import { DigestAuthenticator } from "./digest";
 import type { SipConnection, SipHub } from "./hub";
 import type { Log } from "./log";
+import type { SipAuthenticator } from "./sip-authenticator";
 
 /** One registered contact of an extension: a phone (sip.js UA) reachable over a connection. */
 export interface Binding {
@@ -41,17 +40,18 @@ type ContactHeader = { uri: Core.URI; getParam(name: string): string | undefined
  * extension's own password or any live extension token from POST /api/users/extn_token), several
  * contacts per extension, unregistering one or all (`Contact: *`), expiry, and bindings dropped
  * when the connection they came over closes. Every 200 lists all of the extension's contacts,
- * each with `;expires=` (sip.js needs that parameter, or it re-registers in a tight loop).
+ * each with `;expires=` (sip.js needs that parameter, or it re-registers in a tight loop). A
+ * Contact belongs to the extension that registered it (SipHub): registering another extension's
+ * is refused with 403, and a digest answer is good only for the Contacts it was challenged for.
  */
 export class Registrar {
   private readonly bindings = new Map<string, Map<string, Binding>>();
   private readonly timers = new Map<Binding, NodeJS.Timeout>();
-  private readonly authenticators = new Map<string, DigestAuthenticator>();
   private readonly emitter = new EventEmitter();
 
   constructor(
     private readonly users: UserStore,
-    private readonly auth: AuthService,
+    private readonly authenticator: SipAuthenticator,
     private readonly hub: SipHub,
     private readonly log: Log,
     private readonly options: RegistrarOptions,
@@ -79,21 +79,9 @@ export class Registrar {
     return [...this.bindings.values()].flatMap((m) => [...m.values()]);
   }
 
-  authenticator(domain: string): DigestAuthenticator {
-    let a = this.authenticators.get(domain);
-    if (!a) this.authenticators.set(domain, (a = new DigestAuthenticator(domain)));
-    return a;
-  }
-
   /** The extension row a request's identity names, in `domain` or the platform's default domain. */
   resolveDomain(host: string | undefined): string {
     return host && this.users.domainExists(host) ? host : this.users.defaultDomain();
-  }
-
-  /** Passwords the digest of `extension` may be computed with: its own and its live tokens. */
-  passwordsOf(extension: ExtensionRow | undefined): string[] {
-    if (!extension) return [];
-    return [extension.password, ...this.auth.extensionTokens(extension.id)];
   }
 
   /** Why an extension may not register or call now, or undefined when it may. */
@@ -108,44 +96,32 @@ export class Registrar {
   handle(request: Core.IncomingRequest): void {
     const message = request.message;
     const domain = this.resolveDomain(message.to.uri.host);
-    const authenticator = this.authenticator(domain);
     const toUser = message.to.uri.user ?? "";
-    const extension = this.users.extension(toUser, domain);
-    const check = authenticator.check(message.getHeader("authorization"), "REGISTER", (username) =>
-      username === toUser ? this.passwordsOf(extension) : [],
-    );
-    if (!check.ok) {
-      if (check.reason === "missing" || check.reason === "nonce" || check.reason === "stale") {
-        request.reject({ statusCode: 401, extraHeaders: [`WWW-Authenticate: ${authenticator.challenge(check.reason === "stale")}`] });
-      } else {
-        this.log.info(`REGISTER for ${toUser}@${domain} refused: ${check.reason}`);
-        request.reject({ statusCode: 403, reasonPhrase: "Forbidden" });
-      }
-      return;
-    }
-    if (!extension) {
-      request.reject({ statusCode: 404 });
-      return;
-    }
+    const conn = message.viaBranch ? this.hub.connectionOfBranch(message.viaBranch) : undefined;
+    const contacts = contactsOf(message);
+    // The answer registers what it was asked for: this AOR, these Contacts, in this registration.
+    const binding = `REGISTER ${toUser}@${domain} ${message.callId} ${contacts === "*" ? "*" : contacts.map((c) => c.uri.toString()).join(" ")}`;
+    this.authenticator.check({ message, extension: toUser, domain, conn, binding }, (verdict) => {
+      if (!verdict.ok) request.reject(verdict);
+      else if (!conn?.open) request.reject({ statusCode: 500, reasonPhrase: "Connection Lost" });
+      else this.register(request, verdict.extension, domain, conn, contacts);
+    });
+  }
+
+  private register(request: Core.IncomingRequest, extension: ExtensionRow, domain: string, conn: SipConnection, contacts: ContactHeader[] | "*"): void {
+    const message = request.message;
     const refusal = this.refusal(extension);
     if (refusal) {
       request.reject({ statusCode: 403, reasonPhrase: refusal });
       return;
     }
-    const conn = message.viaBranch ? this.hub.connectionOfBranch(message.viaBranch) : undefined;
-    if (!conn) {
-      request.reject({ statusCode: 500, reasonPhrase: "Connection Lost" });
-      return;
-    }
-
-    const rawContacts = message.getHeaders("contact");
     const headerExpires = message.getHeader("expires");
     const defaultExpires = headerExpires !== undefined && /^\d+$/.test(headerExpires.trim()) ? Number(headerExpires) : this.options.defaultExpires;
     const aorKey = key(extension.extn, domain);
     let table = this.bindings.get(aorKey);
     if (!table) this.bindings.set(aorKey, (table = new Map()));
 
-    if (rawContacts.length === 1 && rawContacts[0]!.trim() === "*") {
+    if (contacts === "*") {
       if (defaultExpires !== 0) {
         request.reject({ statusCode: 400, reasonPhrase: "Contact * Needs Expires: 0" });
         return;
@@ -156,10 +132,11 @@ export class Registrar {
       return;
     }
 
-    const contacts: ContactHeader[] = [];
-    for (let i = 0; i < message.getHeaders("contact").length; i++) {
-      const c = message.parseHeader("contact", i) as ContactHeader | undefined;
-      if (c?.uri) contacts.push(c);
+    const taken = contacts.find((c) => c.uri.user && ![undefined, aorKey].includes(this.hub.ownerOfContact(c.uri.user)));
+    if (taken) {
+      this.log.info(`REGISTER of ${aorKey} refused: Contact ${taken.uri.user} belongs to ${this.hub.ownerOfContact(taken.uri.user!)}`);
+      request.reject({ statusCode: 403, reasonPhrase: "Contact Belongs To Another Extension" });
+      return;
     }
     for (const c of contacts) {
       const asked = c.getParam("expires");
@@ -197,7 +174,7 @@ export class Registrar {
         binding,
         setTimeout(() => this.expire(binding), expires * 1000 + 50).unref(),
       );
-      this.hub.bindContact(contactUser, conn);
+      this.hub.bindContact(contactUser, aorKey, conn);
     }
     const lines = [...table.values()].map((b) => `Contact: <${b.contactUri}>;expires=${Math.max(0, Math.round((b.expiresAt - now) / 1000))}`);
     request.accept({ statusCode: 200, extraHeaders: lines });
@@ -243,6 +220,19 @@ export class Registrar {
   }
 }
 
-function key(extension: string, domain: string): string {
+/** The Contacts of a REGISTER (`*`: all of the extension's). */
+function contactsOf(message: Core.IncomingRequestMessage): ContactHeader[] | "*" {
+  const raw = message.getHeaders("contact");
+  if (raw.length === 1 && raw[0]!.trim() === "*") return "*";
+  const contacts: ContactHeader[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = message.parseHeader("contact", i) as ContactHeader | undefined;
+    if (c?.uri) contacts.push(c);
+  }
+  return contacts;
+}
+
+/** How the platform names an extension: "extn@domain" (also the owner of its Contacts in SipHub). */
+export function key(extension: string, domain: string): string {
   return `${extension}@${domain}`;
 }

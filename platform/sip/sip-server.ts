@@ -10,9 +10,10 @@ import type { PhoneLegs, SoftSwitch } from "../switch/soft-switch";
 import type { HangupCause, OriginateOptions } from "../switch/types";
 import type { ExtensionRow, UserStore } from "../store/users";
 import { sipStatusOfCause } from "./causes";
-import { SipHub } from "./hub";
+import { SipHub, type SipConnection } from "./hub";
 import type { Log } from "./log";
-import { Registrar, type RegistrarOptions } from "./registrar";
+import { Registrar, key, type RegistrarOptions } from "./registrar";
+import { SipAuthenticator } from "./sip-authenticator";
 import { legHandlerFactory, type LegMediaHooks } from "./sdh";
 import { SipChannel, SipInboundChannel, SipOutboundChannel, type SipChannelDeps } from "./sip-channel";
 
@@ -70,6 +71,7 @@ export class SipServer implements PhoneLegs {
   readonly hub: SipHub;
   readonly registrar: Registrar;
   readonly ua: UserAgent;
+  private readonly authenticator: SipAuthenticator;
   private readonly legs = new WeakMap<Session, () => { leg: WebRtcLeg; hooks: LegMediaHooks }>();
   private readonly byContact = new Map<string, Set<SipChannel>>();
   private readonly graceTimers = new Map<SipChannel, NodeJS.Timeout>();
@@ -83,8 +85,9 @@ export class SipServer implements PhoneLegs {
     private readonly options: SipServerOptions,
   ) {
     const log = options.log;
-    this.hub = new SipHub({ log, rateBurst: options.rateBurst, ratePerSecond: options.ratePerSecond });
-    this.registrar = new Registrar(users, auth, this.hub, log, options);
+    this.hub = new SipHub({ log, rateBurst: options.rateBurst, ratePerSecond: options.ratePerSecond, contactHoldMs: options.reconnectGraceMs });
+    this.authenticator = new SipAuthenticator(users, auth, log);
+    this.registrar = new Registrar(users, this.authenticator, this.hub, log, options);
     const domain = users.defaultDomain() || "localhost";
     const uri = UserAgent.makeURI(`sip:platform@${domain}`);
     if (!uri) throw new Error(`cannot make the platform's SIP URI for domain ${domain}`);
@@ -163,30 +166,38 @@ export class SipServer implements PhoneLegs {
     const message = invitation.request;
     const domain = this.registrar.resolveDomain(message.from.uri.host);
     const caller = message.from.uri.user ?? "";
-    const extension = this.users.extension(caller, domain);
-    const authenticator = this.registrar.authenticator(domain);
-    const check = authenticator.check(message.getHeader("proxy-authorization"), "INVITE", (username) =>
-      username === caller ? this.registrar.passwordsOf(extension) : [],
-    );
-    if (!check.ok) {
-      if (check.reason === "missing" || check.reason === "nonce" || check.reason === "stale") {
-        invitation
-          .reject({ statusCode: 407, extraHeaders: [`Proxy-Authenticate: ${authenticator.challenge(check.reason === "stale")}`] })
-          .catch(() => undefined);
-      } else {
-        invitation.reject({ statusCode: 403 }).catch(() => undefined);
-      }
-      return;
-    }
-    if (!extension || this.registrar.refusal(extension)) {
-      invitation.reject({ statusCode: 403, reasonPhrase: extension ? this.registrar.refusal(extension) : "Forbidden" }).catch(() => undefined);
-      return;
-    }
     const conn = message.viaBranch ? this.hub.connectionOfBranch(message.viaBranch) : undefined;
+    // The answer makes this call (this Call-ID from this caller) and no other; its `uri` is checked
+    // against the Request-URI, the destination.
+    const binding = `INVITE ${caller}@${domain} ${message.callId}`;
+    this.authenticator.check({ message, extension: caller, domain, conn, binding }, (verdict) => {
+      // The caller may have given up while its answer was held back.
+      if (invitation.state !== SessionState.Initial) return;
+      if (!verdict.ok) invitation.reject(verdict).catch(() => undefined);
+      else this.call(invitation, verdict.extension, domain, conn);
+    });
+  }
+
+  private call(invitation: Invitation, extension: ExtensionRow, domain: string, conn: SipConnection | undefined): void {
+    const message = invitation.request;
+    const refusal = this.registrar.refusal(extension);
+    if (refusal) {
+      invitation.reject({ statusCode: 403, reasonPhrase: refusal }).catch(() => undefined);
+      return;
+    }
     const contact = message.parseHeader("contact") as { uri?: { user?: string } } | undefined;
     const contactUser = contact?.uri?.user;
-    // A phone may call without registering: its dialog's requests still need a way back.
-    if (conn && contactUser && !this.hub.connectionOfContact(contactUser)) this.hub.bindContact(contactUser, conn);
+    if (contactUser) {
+      const owner = key(extension.extn, domain);
+      const current = this.hub.ownerOfContact(contactUser);
+      if (current !== undefined && current !== owner) {
+        this.options.log.info(`INVITE from ${owner} refused: Contact ${contactUser} belongs to ${current}`);
+        invitation.reject({ statusCode: 403, reasonPhrase: "Contact Belongs To Another Extension" }).catch(() => undefined);
+        return;
+      }
+      // A phone may call without registering: its dialog's requests still need a way back.
+      if (conn && !this.hub.connectionOfContact(contactUser)) this.hub.bindContact(contactUser, owner, conn);
+    }
 
     const destination = decodeURIComponent(dialledUriOf(message)?.user ?? message.to.uri.user ?? "");
     const ch = new SipInboundChannel(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { causeOfSipStatus, reasonHeaderOf, sipStatusOfCause } from "./causes";
-import { DigestAuthenticator, parseDigest } from "./digest";
+import { DigestAuthenticator, NonceCounts, parseDigest, type DigestRequest } from "./digest";
 import { audioDirection } from "./media-direction";
 import { firstAudioCodec } from "./sdh";
 import { dtmfOfInfo } from "./sip-channel";
@@ -37,38 +37,94 @@ describe("hang-up causes", () => {
 });
 
 describe("digest authentication", () => {
-  const answer = (challenge: string, password: string, o: { nonce?: string; realm?: string } = {}) => {
+  const register: DigestRequest = { method: "REGISTER", requestUri: "sip:agentbar.local", binding: "conn 1, contact abc" };
+  const answer = (challenge: string, password: string, o: { nonce?: string; realm?: string; nc?: number; uri?: string; method?: string; qop?: boolean } = {}) => {
     const nonce = o.nonce ?? /nonce="([^"]+)"/.exec(challenge)![1]!;
     const realm = o.realm ?? "agentbar.local";
+    const uri = o.uri ?? "sip:agentbar.local";
+    const nc = (o.nc ?? 1).toString(16).padStart(8, "0");
     const ha1 = md5(`1001:${realm}:${password}`);
-    const ha2 = md5("REGISTER:sip:agentbar.local");
-    const response = md5(`${ha1}:${nonce}:00000001:abc:auth:${ha2}`);
-    return `Digest username="1001", realm="${realm}", nonce="${nonce}", uri="sip:agentbar.local", response="${response}", qop=auth, nc=00000001, cnonce="abc", algorithm=MD5`;
+    const ha2 = md5(`${o.method ?? "REGISTER"}:${uri}`);
+    if (o.qop === false) {
+      return `Digest username="1001", realm="${realm}", nonce="${nonce}", uri="${uri}", response="${md5(`${ha1}:${nonce}:${ha2}`)}", algorithm=MD5`;
+    }
+    const response = md5(`${ha1}:${nonce}:${nc}:abc:auth:${ha2}`);
+    return `Digest username="1001", realm="${realm}", nonce="${nonce}", uri="${uri}", response="${response}", qop=auth, nc=${nc}, cnonce="abc", algorithm=MD5`;
   };
 
   it("accepts any of the passwords and refuses others", () => {
     const auth = new DigestAuthenticator("agentbar.local");
-    const challenge = auth.challenge();
+    const challenge = auth.challenge(register);
     const passwords = () => ["own-password", "token-1"];
-    expect(auth.check(answer(challenge, "token-1"), "REGISTER", passwords)).toEqual({ ok: true, username: "1001" });
-    expect(auth.check(answer(challenge, "own-password"), "REGISTER", passwords).ok).toBe(true);
-    expect(auth.check(answer(challenge, "guess"), "REGISTER", passwords)).toMatchObject({ ok: false, reason: "password" });
-    expect(auth.check(answer(challenge, "token-1"), "INVITE", passwords)).toMatchObject({ ok: false, reason: "password" });
-    expect(auth.check(undefined, "REGISTER", passwords)).toEqual({ ok: false, reason: "missing" });
+    expect(auth.check(answer(challenge, "token-1"), register, passwords)).toEqual({ ok: true, username: "1001" });
+    expect(auth.check(answer(challenge, "own-password", { nc: 2 }), register, passwords).ok).toBe(true);
+    expect(auth.check(answer(challenge, "guess", { nc: 3 }), register, passwords)).toMatchObject({ ok: false, reason: "password" });
+    expect(auth.check(undefined, register, passwords)).toEqual({ ok: false, reason: "missing" });
   });
 
   it("refuses nonces it did not make and other realms, and calls old nonces stale", () => {
-    const auth = new DigestAuthenticator("agentbar.local", 50);
-    const challenge = auth.challenge();
+    let now = 1_000_000;
+    const auth = new DigestAuthenticator("agentbar.local", { nonceLifetimeMs: 50, now: () => now });
+    const challenge = auth.challenge(register);
     const passwords = () => ["pw"];
-    expect(auth.check(answer(challenge, "pw", { nonce: "made.up.nonce" }), "REGISTER", passwords)).toMatchObject({ reason: "nonce" });
-    expect(auth.check(answer(challenge, "pw", { realm: "elsewhere" }), "REGISTER", passwords)).toMatchObject({ reason: "realm" });
-    const old = Date.now() + 100;
-    while (Date.now() < old) {
-      // let the nonce age past its 50 ms lifetime
-    }
-    expect(auth.check(answer(challenge, "pw"), "REGISTER", passwords)).toMatchObject({ reason: "stale" });
-    expect(auth.challenge(true)).toMatch(/, stale=true$/);
+    expect(auth.check(answer(challenge, "pw", { nonce: "made.up.nonce" }), register, passwords)).toMatchObject({ reason: "nonce" });
+    expect(auth.check(answer(challenge, "pw", { realm: "elsewhere" }), register, passwords)).toMatchObject({ reason: "realm" });
+    now += 51;
+    expect(auth.check(answer(challenge, "pw"), register, passwords)).toMatchObject({ reason: "stale" });
+    expect(auth.challenge(register, true)).toMatch(/, stale=true$/);
+  });
+
+  it("takes an answer only for the request its nonce was made for, and only for its Request-URI", () => {
+    const auth = new DigestAuthenticator("agentbar.local");
+    const passwords = () => ["pw"];
+    const challenge = auth.challenge(register);
+    // Another connection or other Contacts: not a nonce of ours for that request.
+    expect(auth.check(answer(challenge, "pw"), { ...register, binding: "conn 2, contact abc" }, passwords)).toMatchObject({ reason: "nonce" });
+    expect(auth.check(answer(challenge, "pw"), { ...register, binding: "conn 1, contact xyz" }, passwords)).toMatchObject({ reason: "nonce" });
+    // A REGISTER's nonce does not make a call.
+    const invite = { method: "INVITE", requestUri: "sip:1002@agentbar.local", binding: register.binding };
+    expect(auth.check(answer(challenge, "pw", { method: "INVITE", uri: invite.requestUri }), invite, passwords)).toMatchObject({ reason: "nonce" });
+    // An INVITE's answer names its destination.
+    const inviteChallenge = auth.challenge(invite);
+    const elsewhere = { ...invite, requestUri: "sip:1003@agentbar.local" };
+    expect(auth.check(answer(inviteChallenge, "pw", { method: "INVITE", uri: invite.requestUri }), elsewhere, passwords)).toMatchObject({ reason: "uri" });
+    // The same URI written otherwise is the same URI.
+    expect(auth.check(answer(inviteChallenge, "pw", { method: "INVITE", uri: "sip:1002@AgentBar.Local" }), invite, passwords)).toEqual({ ok: true, username: "1001" });
+  });
+
+  it("accepts each nonce count once and only growing; without qop, a nonce once", () => {
+    const auth = new DigestAuthenticator("agentbar.local");
+    const passwords = () => ["pw"];
+    const challenge = auth.challenge(register);
+    expect(auth.check(answer(challenge, "pw", { nc: 1 }), register, passwords).ok).toBe(true);
+    expect(auth.check(answer(challenge, "pw", { nc: 1 }), register, passwords)).toMatchObject({ reason: "stale" });
+    expect(auth.check(answer(challenge, "pw", { nc: 5 }), register, passwords).ok).toBe(true);
+    expect(auth.check(answer(challenge, "pw", { nc: 4 }), register, passwords)).toMatchObject({ reason: "stale" });
+    // A wrong answer does not spend a count.
+    expect(auth.check(answer(challenge, "guess", { nc: 6 }), register, passwords)).toMatchObject({ reason: "password" });
+    expect(auth.check(answer(challenge, "pw", { nc: 6 }), register, passwords).ok).toBe(true);
+    const plain = auth.challenge(register);
+    expect(auth.check(answer(plain, "pw", { qop: false }), register, passwords).ok).toBe(true);
+    expect(auth.check(answer(plain, "pw", { qop: false }), register, passwords)).toMatchObject({ reason: "stale" });
+  });
+
+  it("remembers a bounded number of nonces, and one pushed out cannot be replayed", () => {
+    const counts = new NonceCounts(3, 60_000);
+    for (let made = 1; made <= 5; made++) expect(counts.use(`n${made}`, made, 1, 10)).toBe(true);
+    expect(counts.size).toBeLessThanOrEqual(3);
+    // n1 and n2 were pushed out: every nonce made no later than them is refused.
+    expect(counts.use("n1", 1, 1, 10)).toBe(false);
+    expect(counts.use("n2", 2, 2, 10)).toBe(false);
+    expect(counts.use("other", 2, 1, 10)).toBe(false);
+    expect(counts.use("n5", 5, 1, 10)).toBe(false);
+    expect(counts.use("n6", 6, 1, 10)).toBe(true);
+    // Nonces past their lifetime make room first, without raising the floor.
+    const aging = new NonceCounts(2, 100);
+    aging.use("a", 0, 1, 0);
+    aging.use("b", 50, 1, 50);
+    expect(aging.use("c", 150, 1, 150)).toBe(true);
+    expect(aging.size).toBe(2);
+    expect(aging.use("d", 60, 1, 150)).toBe(true);
   });
 
   it("parses quoted and unquoted parameters", () => {

@@ -13,6 +13,16 @@ export function isResponse(raw: string): boolean {
   return raw.startsWith("SIP/2.0 ");
 }
 
+/**
+ * A final response after which its branch carries nothing more: any but an INVITE's (its 2xx is
+ * sent again until the ACK) or a CANCEL's (the INVITE it cancels shares its branch).
+ */
+export function endsItsBranch(raw: string): boolean {
+  const status = /^SIP\/2\.0 (\d{3}) /.exec(raw)?.[1];
+  const cseq = headerLines(raw).find((h) => h.name === "cseq")?.value;
+  return status !== undefined && Number(status) >= 200 && cseq !== undefined && !/\s(INVITE|CANCEL)$/i.test(cseq);
+}
+
 /** `METHOD` of a request line that looks like one, else undefined. */
 export function requestMethod(raw: string): string | undefined {
   return /^([A-Za-z]+) \S+ SIP\/2\.0\r?\n/.exec(raw)?.[1]?.toUpperCase();
@@ -38,6 +48,11 @@ function headerLines(raw: string): { name: string; value: string }[] {
 export function topViaBranch(raw: string): string | undefined {
   const via = headerLines(raw).find((h) => h.name === "via");
   return via ? /;\s*branch=([^;,\s]+)/i.exec(via.value)?.[1] : undefined;
+}
+
+/** The Request-URI of a request line, as written. */
+export function requestUriText(raw: string): string | undefined {
+  return /^[A-Za-z]+ (\S+) SIP\/2\.0\r?\n/.exec(raw)?.[1];
 }
 
 /** User part of a request's Request-URI: the Contact user of the phone it goes to. */

@@ -15,8 +15,9 @@ export class RawSip {
     ws.on("message", (data) => this.received.push(data.toString()));
   }
 
-  static async open(url: string, path = "/ws", protocol: string | null = "sip"): Promise<RawSip> {
-    const ws = new WebSocket(url.replace(/^http/, "ws") + path, protocol ? [protocol] : []);
+  /** `localAddress` makes the connection come from another source (say 127.0.0.2). */
+  static async open(url: string, path = "/ws", protocol: string | null = "sip", localAddress?: string): Promise<RawSip> {
+    const ws = new WebSocket(url.replace(/^http/, "ws") + path, protocol ? [protocol] : [], localAddress ? { localAddress } : {});
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
       ws.once("error", reject);
@@ -113,13 +114,16 @@ export function statusOf(message: string): number {
 
 const md5 = (s: string) => createHash("md5").update(s).digest("hex");
 
-/** An Authorization header value answering a digest challenge (MD5, qop=auth). */
-export function digestAnswer(challenge: string, o: { username: string; password: string; method: string; uri: string }): string {
+/**
+ * An Authorization header value answering a digest challenge (MD5, qop=auth), as the `nc`-th
+ * use of its nonce (1 unless told).
+ */
+export function digestAnswer(challenge: string, o: { username: string; password: string; method: string; uri: string; nc?: number }): string {
   const param = (n: string) => new RegExp(`${n}="?([^",]+)"?`, "i").exec(challenge)?.[1] ?? "";
   const realm = param("realm");
   const nonce = param("nonce");
   const cnonce = newId();
-  const nc = "00000001";
+  const nc = (o.nc ?? 1).toString(16).padStart(8, "0");
   const ha1 = md5(`${o.username}:${realm}:${o.password}`);
   const ha2 = md5(`${o.method}:${o.uri}`);
   const response = md5(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`);
