@@ -5,6 +5,7 @@ import { CaptchaService } from "./auth/captcha";
 import { systemClock, type Clock } from "./clock";
 import { cdrRoutes } from "./http/routes/cdrs";
 import { CdrStore } from "./cdr/cdr-store";
+import { finishCutCalls } from "./cdr/cut-calls";
 import { mediaFileRoutes } from "./http/routes/media-files";
 import { MediaFileStore } from "./cdr/media-files";
 import { defaultOptions, type PlatformOptions } from "./config";
@@ -22,6 +23,7 @@ import { openDatabase } from "./store/db";
 import { readDemoData, seedDemoData } from "./store/seed";
 import { UserStore } from "./store/users";
 import { SoftSwitch } from "./switch/soft-switch";
+import { CallJournal } from "./switch/call-journal";
 import { UpgradeRouter } from "./ws/upgrade";
 import { startCallCenter, type CallCenterModule } from "./start-call-center";
 import type { SimulatedWorld } from "./cc/simulated-world";
@@ -68,6 +70,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
   let callCenter: CallCenterModule | undefined;
   let media: MediaPlane | undefined;
   let sw: SoftSwitch | undefined;
+  let journal: CallJournal | undefined;
   let sip: SipServer | undefined;
   try {
     http = await buildHttpApp(ctx);
@@ -75,7 +78,9 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     media = new MediaPlane();
     const cdrs = new CdrStore(db);
     const mediaFiles = new MediaFileStore(db, options.dataDir);
+    await finishCutCalls(db, cdrs, mediaFiles, log);
     sw = new SoftSwitch({ media, users, cdrs, mediaFiles, log, ringTimeoutSeconds: options.ringTimeoutSeconds });
+    journal = new CallJournal(db, sw);
     const sim = new SimWorld(sw, media, { ringMs: options.simRingMs, historySize: 500 });
     sip = await SipServer.start(sw, users, media, ctx.auth, {
       log,
@@ -110,6 +115,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     // A port in use, say: release what was opened so that the caller can try again.
     callCenter?.close();
     await sw?.shutdown();
+    journal?.close();
     await sip?.close();
     upgrades.close();
     await http?.close();
@@ -119,7 +125,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
   }
   const port = (http.server.address() as AddressInfo).port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  const stop = { sw, sip, media };
+  const stop = { sw, journal, sip, media };
 
   let closed = false;
   return {
@@ -134,6 +140,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
       closed = true;
       callCenter.close();
       await stop.sw.shutdown();
+      stop.journal.close();
       await stop.sip.close();
       upgrades.close();
       await http.close();

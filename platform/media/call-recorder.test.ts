@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SAMPLE_RATE, type Frame } from "./frame";
 import type { MediaPlane } from "./media-plane";
+import { completeCutRecording } from "./call-recorder";
 import { manualPlane, runTicks } from "./test-helpers";
 import { ToneDetector } from "./tone-detector";
 import { sineTone } from "./tone-generator";
@@ -83,6 +84,25 @@ describe("call recording", () => {
     expect(wav.channels[0]![0]).toBe(1234);
     expect(wav.channels[1]![0]).toBe(-5678);
     expect(wav.channels[0]!.length).toBe(480);
+  });
+
+  it("gives a recording cut off by a crash its true length, to its last whole sample", async () => {
+    const path = join(dir, "crashed.wav");
+    const samples = Buffer.alloc(1000 * 4 + 3);
+    for (let i = 0; i < 1000; i++) samples.writeInt16LE(i, 4 * i);
+    await writeFile(path, Buffer.concat([wavHeader(SAMPLE_RATE, 2, 0), samples]));
+    expect(await completeCutRecording(path)).toEqual({ durationMs: 21, bytes: WAV_HEADER_BYTES + 4000 });
+    const bytes = await readFile(path);
+    expect(bytes.length).toBe(WAV_HEADER_BYTES + 4000);
+    expect(bytes.subarray(0, WAV_HEADER_BYTES).equals(wavHeader(SAMPLE_RATE, 2, 4000))).toBe(true);
+    const wav = parseWav(bytes);
+    expect(wav.truncatedHeader).toBe(false);
+    expect(wav.channels[0]![999]).toBe(999);
+
+    // Nothing (or less than a header) on disk: an empty recording that still plays.
+    const empty = join(dir, "never-written.wav");
+    expect(await completeCutRecording(empty)).toEqual({ durationMs: 0, bytes: WAV_HEADER_BYTES });
+    expect(parseWav(await readFile(empty)).channels[0]).toHaveLength(0);
   });
 
   it("refuses what is not 16-bit PCM WAV", () => {

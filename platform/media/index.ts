@@ -16,6 +16,6 @@ export { HoldMusic, HOLD_MUSIC_NOTES, recognizesHoldMusic } from "./music-on-hol
 export { DtmfGenerator } from "./dtmf-generator";
 export { ToneDetector, hasTone, type ToneAnalysis, type DetectedTone } from "./tone-detector";
 export { DtmfDetector } from "./dtmf-detector";
-export { CallRecorder, type Recording } from "./call-recorder";
+export { CallRecorder, completeCutRecording, type Recording } from "./call-recorder";
 export { readWav, parseWav, type WavAudio } from "./wav-reader";
 export { connectPeerConnectionPair, type PeerConnectionPair } from "./peer-connection-pair";

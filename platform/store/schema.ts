@@ -172,4 +172,12 @@ export const migrations: string[] = [
   CREATE INDEX cdrs_bleg ON cdrs (bleg_uuid);
   CREATE INDEX cdrs_other ON cdrs (other_uuid);
   `,
+  // Calls in progress, so that a crash does not lose their records (platform/switch/call-journal.ts).
+  `
+  CREATE TABLE live_calls (
+    uuid TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    seen_at INTEGER NOT NULL
+  );
+  `,
 ];
