@@ -84,6 +84,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     const sim = new SimWorld(sw, media, { ringMs: options.simRingMs, historySize: 500 });
     sip = await SipServer.start(sw, users, media, ctx.auth, {
       log,
+      now,
       reconnectGraceMs: options.sipReconnectGraceMs,
       rateBurst: options.sipRateBurst,
       ratePerSecond: options.sipRatePerSecond,

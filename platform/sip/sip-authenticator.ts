@@ -1,7 +1,8 @@
 import type { Core } from "sip.js";
 import type { AuthService } from "../auth/sessions";
 import type { ExtensionRow, UserStore } from "../store/users";
-import { AuthThrottle, type AuthThrottleOptions } from "./auth-throttle";
+import type { Clock } from "../clock";
+import { AuthThrottle } from "./auth-throttle";
 import { DigestAuthenticator, parseDigest, type DigestRequest } from "./digest";
 import type { SipConnection } from "./hub";
 import type { Log } from "./log";
@@ -40,9 +41,9 @@ export class SipAuthenticator {
     private readonly users: UserStore,
     private readonly auth: AuthService,
     private readonly log: Log,
-    throttle: Partial<AuthThrottleOptions> = {},
+    private readonly now: Clock,
   ) {
-    this.throttle = new AuthThrottle(throttle);
+    this.throttle = new AuthThrottle({ now });
   }
 
   /**
@@ -126,7 +127,7 @@ export class SipAuthenticator {
 
   private authenticator(domain: string): DigestAuthenticator {
     let a = this.authenticators.get(domain);
-    if (!a) this.authenticators.set(domain, (a = new DigestAuthenticator(domain)));
+    if (!a) this.authenticators.set(domain, (a = new DigestAuthenticator(domain, { now: this.now })));
     return a;
   }
 }

@@ -5,6 +5,7 @@ import type { Core} from "sip.js";
 import { SessionState, UserAgent, type Invitation, type Referral, type Session, type URI } from "sip.js";
 import type { MediaPlane, WebRtcLeg } from "../media";
 import type { AuthService } from "../auth/sessions";
+import type { Clock } from "../clock";
 import type { ChannelBase, ChannelHost, ChannelInit } from "../switch/channel";
 import type { PhoneLegs, SoftSwitch } from "../switch/soft-switch";
 import type { HangupCause, OriginateOptions } from "../switch/types";
@@ -19,6 +20,8 @@ import { SipChannel, SipInboundChannel, SipOutboundChannel, type SipChannelDeps 
 
 export interface SipServerOptions extends RegistrarOptions {
   log: Log;
+  /** What digest nonces and the password-guessing rule take the time from. */
+  now: Clock;
   /** How long an answered call waits for a phone whose WebSocket died to reconnect, ms. */
   reconnectGraceMs: number;
   rateBurst: number;
@@ -86,7 +89,7 @@ export class SipServer implements PhoneLegs {
   ) {
     const log = options.log;
     this.hub = new SipHub({ log, rateBurst: options.rateBurst, ratePerSecond: options.ratePerSecond, contactHoldMs: options.reconnectGraceMs });
-    this.authenticator = new SipAuthenticator(users, auth, log);
+    this.authenticator = new SipAuthenticator(users, auth, log, options.now);
     this.registrar = new Registrar(users, this.authenticator, this.hub, log, options);
     const domain = users.defaultDomain() || "localhost";
     const uri = UserAgent.makeURI(`sip:platform@${domain}`);
