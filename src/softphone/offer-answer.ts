@@ -31,8 +31,11 @@ export function withOfferAnswerOrder(factory: SessionDescriptionHandlerFactory):
   return (session, options) => {
     const sdh = factory(session, options);
     if (!isNegotiating(sdh)) return sdh;
-    /** Our offer: being prepared (set locally, not yet handed to sip.js), or out in a request. */
-    let offer: "none" | "preparing" | "sent" = "none";
+    /**
+     * Our offer: being prepared (set locally, not yet handed to sip.js), out in a request, or being
+     * taken back (sip.js asks for that as a 491 arrives; an offer of theirs may follow at once).
+     */
+    let offer: "none" | "preparing" | "sent" | "rolling-back" = "none";
     let applyingRemoteOffer = false;
     let answerDue = false;
     let closed = false;
@@ -80,8 +83,9 @@ export function withOfferAnswerOrder(factory: SessionDescriptionHandlerFactory):
     };
 
     sdh.setDescription = async (sdp, opts, modifiers) => {
-      // Nothing can answer an offer we have not sent yet: this is an offer crossing ours.
-      if (offer === "preparing") await until(() => offer === "none");
+      // Nothing can answer an offer we have not sent yet, or one we are taking back: this is an
+      // offer crossing ours.
+      if (offer === "preparing" || offer === "rolling-back") await until(() => offer === "none");
       if (offer === "sent" && sdh.peerConnection?.signalingState === "have-local-offer") {
         offer = "none";
         try {
@@ -102,6 +106,7 @@ export function withOfferAnswerOrder(factory: SessionDescriptionHandlerFactory):
 
     sdh.rollbackDescription = async () => {
       const pc = sdh.peerConnection;
+      offer = "rolling-back";
       try {
         if (pc?.signalingState === "have-local-offer") await pc.setLocalDescription({ type: "rollback" });
         else if (pc?.signalingState === "have-remote-offer") await pc.setRemoteDescription({ type: "rollback" });
