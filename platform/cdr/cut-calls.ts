@@ -1,6 +1,5 @@
 import { statSync } from "node:fs";
 import { completeCutRecording } from "../media/call-recorder";
-import type { Log } from "../sip/log";
 import type { Db } from "../store/db";
 import { parseTimestamp, timestamp } from "../store/db";
 import type { CdrStore, NewCdr } from "./cdr-store";
@@ -17,7 +16,12 @@ export const CRASH_DETAIL = "platform stopped during the call";
  * call-journal.ts) still holds gets its call record, ended with cause CRASH when it was last seen
  * up: its recording's last write, or the journal's last stamp.
  */
-export async function finishCutCalls(db: Db, cdrs: CdrStore, mediaFiles: MediaFileStore, log: Log): Promise<{ recordings: number; records: number }> {
+export async function finishCutCalls(
+  db: Db,
+  cdrs: CdrStore,
+  mediaFiles: MediaFileStore,
+  log: { warn(message: string): void },
+): Promise<{ recordings: number; records: number }> {
   const lastAudio = new Map<number, number>();
   const cut = db.prepare("SELECT * FROM media_files WHERE type = 'RECORD' AND processing_flag = 1").all() as MediaFileRow[];
   for (const row of cut) {

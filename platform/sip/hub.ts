@@ -47,6 +47,11 @@ interface ContactRoute {
   releasedAt: number;
 }
 
+/** How the platform names an extension, "extn@domain": the owner of a Contact. */
+export function extensionKey(extension: string, domain: string): string {
+  return `${extension}@${domain}`;
+}
+
 /** How long the connection a request came from is remembered for its responses. */
 const BRANCH_TTL_MS = 10 * 60_000;
 /** Methods a flood limit never holds back: they end or acknowledge what is already going on. */
@@ -190,20 +195,19 @@ export class SipHub {
 
   /**
    * From now on, requests to `contactUser` go over `conn` (a phone of `owner` registered or
-   * re-registered). False, and nothing changes, when the Contact belongs to another extension.
+   * re-registered). Nothing changes when the Contact belongs to another extension (callers check
+   * `ownerOfContact` first, to say so).
    */
-  bindContact(contactUser: string, owner: string, conn: SipConnection): boolean {
+  bindContact(contactUser: string, owner: string, conn: SipConnection): void {
     const c = conn as Connection;
     const current = this.ownerOfContact(contactUser);
-    if (current !== undefined && current !== owner) return false;
-    if (!this.connections.has(c)) return true;
+    if ((current !== undefined && current !== owner) || !this.connections.has(c)) return;
     const route = this.routes.get(contactUser);
-    if (route?.conn === c && route.owner === owner) return true;
+    if (route?.conn === c) return;
     route?.conn?.contacts.delete(contactUser);
     this.routes.set(contactUser, { owner, conn: c, releasedAt: 0 });
     c.contacts.add(contactUser);
     this.emitter.emit("contact", contactUser, c);
-    return true;
   }
 
   /** Requests to `contactUser` no longer go over `conn`; the Contact stays its owner's a while. */

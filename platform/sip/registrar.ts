@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Core } from "sip.js";
 import type { ExtensionRow, UserStore } from "../store/users";
-import type { SipConnection, SipHub } from "./hub";
+import { extensionKey, type SipConnection, type SipHub } from "./hub";
 import type { Log } from "./log";
 import type { SipAuthenticator } from "./sip-authenticator";
 
@@ -72,7 +72,7 @@ export class Registrar {
   /** The live contacts of an extension, oldest registration first. */
   contactsOf(extension: string, domain: string): Binding[] {
     const now = Date.now();
-    return [...(this.bindings.get(key(extension, domain))?.values() ?? [])].filter((b) => b.expiresAt > now && b.connection.open);
+    return [...(this.bindings.get(extensionKey(extension, domain))?.values() ?? [])].filter((b) => b.expiresAt > now && b.connection.open);
   }
 
   allBindings(): Binding[] {
@@ -117,7 +117,7 @@ export class Registrar {
     }
     const headerExpires = message.getHeader("expires");
     const defaultExpires = headerExpires !== undefined && /^\d+$/.test(headerExpires.trim()) ? Number(headerExpires) : this.options.defaultExpires;
-    const aorKey = key(extension.extn, domain);
+    const aorKey = extensionKey(extension.extn, domain);
     let table = this.bindings.get(aorKey);
     if (!table) this.bindings.set(aorKey, (table = new Map()));
 
@@ -193,10 +193,10 @@ export class Registrar {
 
   private remove(binding: Binding): boolean {
     this.clearTimer(binding);
-    const table = this.bindings.get(key(binding.extension, binding.domain));
+    const table = this.bindings.get(extensionKey(binding.extension, binding.domain));
     if (table?.get(binding.contactUser) !== binding) return false;
     table.delete(binding.contactUser);
-    if (table.size === 0) this.bindings.delete(key(binding.extension, binding.domain));
+    if (table.size === 0) this.bindings.delete(extensionKey(binding.extension, binding.domain));
     return true;
   }
 
@@ -210,7 +210,7 @@ export class Registrar {
     const changed = new Set<string>();
     for (const table of this.bindings.values()) {
       for (const b of [...table.values()]) {
-        if (b.connection === conn && this.remove(b)) changed.add(key(b.extension, b.domain));
+        if (b.connection === conn && this.remove(b)) changed.add(extensionKey(b.extension, b.domain));
       }
     }
     for (const k of changed) {
@@ -232,7 +232,3 @@ function contactsOf(message: Core.IncomingRequestMessage): ContactHeader[] | "*"
   return contacts;
 }
 
-/** How the platform names an extension: "extn@domain" (also the owner of its Contacts in SipHub). */
-export function key(extension: string, domain: string): string {
-  return `${extension}@${domain}`;
-}

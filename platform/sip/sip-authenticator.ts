@@ -4,9 +4,8 @@ import type { ExtensionRow, UserStore } from "../store/users";
 import type { Clock } from "../clock";
 import { AuthThrottle } from "./auth-throttle";
 import { DigestAuthenticator, parseDigest, type DigestRequest } from "./digest";
-import type { SipConnection } from "./hub";
+import { extensionKey, type SipConnection } from "./hub";
 import type { Log } from "./log";
-import { key } from "./registrar";
 import { requestUriText } from "./wire";
 
 /** What to answer a request whose credentials were checked. */
@@ -67,7 +66,7 @@ export class SipAuthenticator {
     }
 
     const extension = this.users.extension(r.extension, r.domain);
-    const account = extension && parseDigest(header)?.username === r.extension ? key(extension.extn, r.domain) : undefined;
+    const account = extension && parseDigest(header)?.username === r.extension ? extensionKey(extension.extn, r.domain) : undefined;
     const source = r.conn?.remoteAddress ?? "";
     const verify = (release: () => void): SipAuthOutcome => {
       const check = authenticator.check(header, request, (username) => (username === r.extension ? this.passwordsOf(extension) : []));

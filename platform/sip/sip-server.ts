@@ -11,9 +11,9 @@ import type { PhoneLegs, SoftSwitch } from "../switch/soft-switch";
 import type { HangupCause, OriginateOptions } from "../switch/types";
 import type { ExtensionRow, UserStore } from "../store/users";
 import { sipStatusOfCause } from "./causes";
-import { SipHub, type SipConnection } from "./hub";
+import { SipHub, extensionKey, type SipConnection } from "./hub";
 import type { Log } from "./log";
-import { Registrar, key, type RegistrarOptions } from "./registrar";
+import { Registrar, type RegistrarOptions } from "./registrar";
 import { SipAuthenticator } from "./sip-authenticator";
 import { legHandlerFactory, type LegMediaHooks } from "./sdh";
 import { SipChannel, SipInboundChannel, SipOutboundChannel, type SipChannelDeps } from "./sip-channel";
@@ -191,7 +191,7 @@ export class SipServer implements PhoneLegs {
     const contact = message.parseHeader("contact") as { uri?: { user?: string } } | undefined;
     const contactUser = contact?.uri?.user;
     if (contactUser) {
-      const owner = key(extension.extn, domain);
+      const owner = extensionKey(extension.extn, domain);
       const current = this.hub.ownerOfContact(contactUser);
       if (current !== undefined && current !== owner) {
         this.options.log.info(`INVITE from ${owner} refused: Contact ${contactUser} belongs to ${current}`);

@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionState } from "sip.js";
 import Database from "better-sqlite3";
-import { ToneDetector, readWav } from "../../platform/media";
+import { readWav } from "../../platform/media";
 import type { MediaFileRow } from "../../platform/cdr/media-files";
 import { openDatabase } from "../../platform/store/db";
 import { readDemoData, seedDemoData } from "../../platform/store/seed";
 import { defaultOptions } from "../../platform/config";
 import { DEMO_DOMAIN, DEMO_PASSWORD, demo } from "./harness";
+import { tonesIn } from "./sip-fixture";
 import { TestPhone, closePhoneMedia, until } from "./sip-phone";
 
 /**
@@ -61,13 +62,6 @@ function query<T>(sql: string, ...args: unknown[]): T[] {
   } finally {
     db.close();
   }
-}
-
-function tonesIn(samples: Int16Array, fromSecond: number): number[] {
-  const detector = new ToneDetector();
-  const start = Math.floor(fromSecond * 48000);
-  for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480) detector.push(samples.subarray(i, i + 480));
-  return (detector.latest?.tones ?? []).map((t) => Math.round(t.frequency));
 }
 
 interface CdrJson {

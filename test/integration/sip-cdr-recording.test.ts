@@ -1,10 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SessionState } from "sip.js";
-import { ToneDetector, parseWav } from "../../platform/media";
+import { parseWav } from "../../platform/media";
 import { timestamp } from "../../platform/store/db";
 import type { ChannelBase } from "../../platform/switch/channel";
-import { sipFixture, type CdrJson } from "./sip-fixture";
+import { sipFixture, tonesIn, type CdrJson } from "./sip-fixture";
 import { until } from "./sip-phone";
 
 /**
@@ -33,14 +33,6 @@ interface MediaFileJson {
   abs_path: string;
   sample_rate: number;
   channels: number;
-}
-
-/** The strongest frequency of a stretch of one channel of a recording. */
-function tonesIn(samples: Int16Array, fromSecond: number): number[] {
-  const detector = new ToneDetector();
-  const start = Math.floor(fromSecond * 48000);
-  for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480) detector.push(samples.subarray(i, i + 480));
-  return (detector.latest?.tones ?? []).map((t) => Math.round(t.frequency));
 }
 
 /** Waits until the recording of the call with this SIP Call-ID holds `seconds` of audio on disk. */

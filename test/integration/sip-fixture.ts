@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { PlatformOptions } from "../../platform/config";
+import { ToneDetector } from "../../platform/media";
 import type { CdrRow } from "../../platform/cdr/cdr-store";
 import { DEMO_DOMAIN, TestPlatform, demo } from "./harness";
 import { TestPhone, closePhoneMedia, until } from "./sip-phone";
@@ -91,3 +92,11 @@ function cdrRow(platform: TestPlatform, uuid: string): CdrJson | undefined {
 }
 
 export type CdrJson = Omit<CdrRow, "media_file_id" | "variables"> & { media_file_id: string; variables: Record<string, string> };
+
+/** The strongest frequencies of a second of one channel of a recording, from `fromSecond` on. */
+export function tonesIn(samples: Int16Array, fromSecond: number): number[] {
+  const detector = new ToneDetector();
+  const start = Math.floor(fromSecond * 48000);
+  for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480) detector.push(samples.subarray(i, i + 480));
+  return (detector.latest?.tones ?? []).map((t) => Math.round(t.frequency));
+}
