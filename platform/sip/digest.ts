@@ -68,6 +68,11 @@ export class DigestAuthenticator {
     this.counts = new NonceCounts(options.maxTrackedNonces ?? 10_000, this.nonceLifetimeMs);
   }
 
+  /** How many nonces have their counts remembered. */
+  get trackedNonces(): number {
+    return this.counts.size;
+  }
+
   /** The value of a WWW-Authenticate / Proxy-Authenticate header with a nonce for `request`. */
   challenge(request: DigestRequest, stale = false): string {
     return `Digest realm="${this.realm}", nonce="${this.makeNonce(request)}", qop="auth", algorithm=MD5${stale ? ", stale=true" : ""}`;

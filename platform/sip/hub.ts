@@ -177,6 +177,11 @@ export class SipHub {
     return [...this.connections];
   }
 
+  /** How much the hub remembers: open connections, transactions awaiting a response, Contacts. */
+  stats(): { connections: number; branches: number; contacts: number } {
+    return { connections: this.connections.size, branches: this.branches.size, contacts: this.routes.size };
+  }
+
   /** The connection a request (by its top Via branch) arrived on. */
   connectionOfBranch(branch: string): SipConnection | undefined {
     return this.branches.get(branch)?.conn;

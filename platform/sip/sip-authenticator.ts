@@ -118,6 +118,13 @@ export class SipAuthenticator {
     }, admission.waitMs).unref();
   }
 
+  /** How much is remembered: nonce counts of right answers, sources and extensions that guessed wrong. */
+  stats(): { nonces: number; sources: number; extensions: number } {
+    const nonces = [...this.authenticators.values()].reduce((n, a) => n + a.trackedNonces, 0);
+    const { sources, accounts } = this.throttle.size;
+    return { nonces, sources, extensions: accounts };
+  }
+
   /** Passwords the digest of `extension` may be computed with: its own and its live tokens. */
   private passwordsOf(extension: ExtensionRow | undefined): string[] {
     if (!extension) return [];

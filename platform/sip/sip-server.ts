@@ -74,7 +74,7 @@ export class SipServer implements PhoneLegs {
   readonly hub: SipHub;
   readonly registrar: Registrar;
   readonly ua: UserAgent;
-  private readonly authenticator: SipAuthenticator;
+  readonly authenticator: SipAuthenticator;
   private readonly legs = new WeakMap<Session, () => { leg: WebRtcLeg; hooks: LegMediaHooks }>();
   private readonly byContact = new Map<string, Set<SipChannel>>();
   private readonly graceTimers = new Map<SipChannel, NodeJS.Timeout>();

@@ -14,7 +14,8 @@ const phones: TestPhone[] = [];
 const raws: RawSip[] = [];
 
 beforeAll(async () => {
-  platform = await TestPlatform.start({ simRingMs: 300 });
+  // Floods are held back by the rate limit of each connection; here they must reach the registrar.
+  platform = await TestPlatform.start({ simRingMs: 300, sipRateBurst: 5000, sipRatePerSecond: 5000 });
 });
 
 afterAll(async () => {
@@ -24,6 +25,7 @@ afterAll(async () => {
   await platform.close();
 });
 
+const sip = () => platform.platform.ctx.sip;
 const contactsOf = (extension: string) => platform.platform.ctx.sip.registrar.contactsOf(extension, DEMO_DOMAIN).map((b) => b.contactUser);
 
 async function raw(): Promise<RawSip> {
@@ -243,5 +245,26 @@ describe("a Contact", () => {
     expect(await alice.reconnect()).toBe(200);
     expect(contactsOf("1001")).toContain(contact);
     expect(contactsOf("1003")).toEqual([]);
+  });
+});
+
+describe("a REGISTER flood", () => {
+  it("is answered without the platform remembering anything of it", async () => {
+    const before = { hub: sip().hub.stats(), auth: sip().authenticator.stats() };
+    const flooder = await raw();
+    // A real nonce, answered with the right password, but given for another registration.
+    const elsewhere = registration("1004");
+    flooder.send(elsewhere.text(`other${newId()}`));
+    const challenge = await flooder.response(elsewhere.callId, "REGISTER");
+    const FLOOD = 1000;
+    for (let i = 0; i < FLOOD; i++) {
+      const reg = registration("1004");
+      const credentials = i % 2 ? [`Authorization: ${answerTo(challenge, "1004", "REGISTER", `sip:${DEMO_DOMAIN}`)}`] : [];
+      flooder.send(reg.text(`flood${i}`, credentials));
+    }
+    await until(`all ${FLOOD} are answered`, () => flooder.received.filter((m) => statusOf(m) === 401).length >= FLOOD + 1, 30_000);
+    expect(flooder.received.filter((m) => statusOf(m) !== 401)).toEqual([]);
+    expect(sip().hub.stats()).toEqual({ ...before.hub, connections: before.hub.connections + 1 });
+    expect(sip().authenticator.stats()).toEqual(before.auth);
   });
 });
