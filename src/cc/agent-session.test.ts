@@ -1,16 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Call, IncomingCall, IncomingCallHandler } from "../softphone";
-import { createCallsStore } from "../softphone/calls-store";
-import { createPhoneStore } from "../softphone/phone-store";
-import { until } from "../softphone/testing/phone-rig";
-import { testCall } from "../softphone/testing/test-call";
-import { WRAP_UP_BREAK_REASON, ccCallOf, createAgentSession, type AgentSessionState } from "./agent-session";
-import { createEventFeed } from "./event-feed";
+import { memoryStorage } from "../session";
+import { WRAP_UP_BREAK_REASON } from "./after-call-work";
+import { ccCallOf } from "./cc-call";
 import { CC } from "./queue-calls";
-import { createSessionStore, createSettingsStore, memoryStorage, type Dialer, type KeyValueStorage } from "../session";
+import { agentRig, call, invite, queueCall, takeQueueCall } from "./test-support/agent-rig";
 import { FakeCallCenter } from "./test-support/fake-call-center";
-import { alice, fakePlatform } from "../session/test-support/fake-platform";
-import { dispositionFor } from "./wrap-up";
+import { dispositionFor } from "./wrap-up-storage";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -18,80 +13,7 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-function setup(o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number } = {}) {
-  const fcc = o.cc ?? new FakeCallCenter();
-  const platform = fakePlatform();
-  platform.overrides.push(fcc.route);
-  const device = o.storage ?? memoryStorage();
-  const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
-  const phoneStore = createPhoneStore();
-  const callsStore = createCallsStore();
-  const hooks: { incoming?: IncomingCallHandler; dialer?: Dialer } = {};
-  const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", ...(o.events === false ? {} : { connect: fcc.events }) });
-  cleanups.push(() => feed.dispose());
-  const agent = createAgentSession({
-    session,
-    phoneSession: {
-      phone: { phoneStore, callsStore },
-      setCallCenterHook: (h) => (hooks.incoming = h),
-      setDialer: (d) => (hooks.dialer = d),
-    },
-    settings,
-    deviceStorage: device,
-    feed,
-    confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
-    pollMs: { events: 60_000, call: 60_000, polling: 100, setup: 100 },
-  });
-  cleanups.push(() => agent.dispose());
-  const store = agent.store;
-  return {
-    fcc,
-    platform,
-    device,
-    settings,
-    session,
-    store,
-    callsStore,
-    hooks,
-    signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }),
-    register: () => phoneStore.setState({ registration: { status: "registered", registeredAt: Date.now() } }),
-    /** Signed in, registered, in the queues, with the event channel open. */
-    async working() {
-      await this.signIn();
-      this.register();
-      await until(store, (s) => s.phase === "on" && s.agent !== null);
-      fcc.setOpen(true);
-    },
-    until: (pred: (s: AgentSessionState) => boolean) => until(store, pred),
-  };
-}
-
-const call = (patch: Partial<Call>): Call =>
-  testCall({ remote: { number: "5550100", name: "Carla Customer", uri: "sip:5550100@agentbar.local", withheld: false }, startedAt: Date.now(), ...patch });
-
-const queueCall = (id = "call-1", leg = "leg-1") =>
-  call({ id, context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` } });
-
-/** An INVITE reaching the phone with these headers, as the call-center hook sees it. */
-function invite(headers: Record<string, string>): IncomingCall {
-  const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return {
-    call: call({ id: "incoming-1" }),
-    requestUri: "sip:1001@agentbar.local",
-    header: (name) => lower.get(name.toLowerCase()),
-    headers: (name) => [lower.get(name.toLowerCase()) ?? []].flat(),
-    autoAnswer: { answer: false, reason: "no-marker" },
-  };
-}
-
-/** A queue call rings, is answered, and ends, as the phone reports it. */
-function takeQueueCall(t: ReturnType<typeof setup>, id = "call-1", leg = "leg-1") {
-  const c = queueCall(id, leg);
-  t.callsStore.setState({ calls: [c] });
-  t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
-  t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
-}
+const setup = (o: Parameters<typeof agentRig>[1] = {}) => agentRig(cleanups, o);
 
 describe("joining the queues", () => {
   it("signs into the agent's queues once the phone is registered, and shows the status the platform reports", async () => {
@@ -126,7 +48,7 @@ describe("joining the queues", () => {
     await t.signIn();
     t.register();
     expect((await t.until((s) => s.phase === "failed")).problem).toBe("extension 1001 is in use by agent 1002");
-    t.store.getState().retry();
+    t.actions.retry();
     await t.until((s) => s.phase === "on");
   });
 
@@ -197,7 +119,7 @@ describe("status as the platform reports it", () => {
     const changedAt = Date.now();
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: changedAt });
     await vi.advanceTimersByTimeAsync(5_000);
-    await t.store.getState().refresh();
+    await t.actions.refresh();
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: changedAt });
   });
 
@@ -240,16 +162,16 @@ describe("status as the platform reports it", () => {
     await t.working();
     t.fcc.setStatus("Available (On Demand)");
     const since = t.store.getState().agent!.since;
-    await t.store.getState().refresh();
+    await t.actions.refresh();
     expect(t.store.getState().agent).toMatchObject({ status: "Available (On Demand)", since });
     t.fcc.setStatus("On Break", "Lunch");
     const breakSince = t.store.getState().agent!.since;
-    await t.store.getState().refresh();
+    await t.actions.refresh();
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch", since: breakSince });
     // A change only agent_state shows still shows, in XSwitch's word.
     t.fcc.tells = false;
     t.fcc.setStatus("Available");
-    await t.store.getState().refresh();
+    await t.actions.refresh();
     expect(t.store.getState().agent).toMatchObject({ status: "Available", reason: "" });
   });
 
@@ -268,7 +190,7 @@ describe("status commands", () => {
   it("Ready resolves once the platform confirms it by an event", async () => {
     const t = setup();
     await t.working();
-    const ready = t.store.getState().choose({ kind: "ready" });
+    const ready = t.actions.choose({ kind: "ready" });
     expect(t.store.getState().pending).toEqual({ command: "ready" });
     await ready;
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
@@ -281,10 +203,10 @@ describe("status commands", () => {
     t.register();
     await t.until((s) => s.phase === "on" && s.agent !== null);
     t.fcc.tells = false;
-    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    await t.actions.choose({ kind: "break", reason: "Lunch" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch", queue: "support" } });
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
-    await t.store.getState().choose({ kind: "on-demand" });
+    await t.actions.choose({ kind: "on-demand" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support", onDemand: true } });
     expect(t.store.getState().agent?.status).toBe("Available (On Demand)");
   });
@@ -296,8 +218,8 @@ describe("status commands", () => {
     // Confirmed by reading agent_state, not by an event.
     t.fcc.tells = false;
     for (let i = 0; i < 10; i++) {
-      await t.store.getState().choose({ kind: "ready" });
-      await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+      await t.actions.choose({ kind: "ready" });
+      await t.actions.choose({ kind: "break", reason: "Lunch" });
     }
     const reads = t.fcc.stateReads;
     // The event channel is open: the regular poll is once a minute in this setup.
@@ -309,7 +231,7 @@ describe("status commands", () => {
     const t = setup();
     await t.working();
     t.fcc.refuse = { code: 500, message: "agent 1001 is not signed in; sign in with ccLogin first" };
-    await expect(t.store.getState().choose({ kind: "ready" })).rejects.toMatchObject({ command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" });
+    await expect(t.actions.choose({ kind: "ready" })).rejects.toMatchObject({ command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" });
     expect(t.store.getState()).toMatchObject({
       pending: null,
       error: { command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" },
@@ -321,7 +243,7 @@ describe("status commands", () => {
     const t = setup({ confirmTimeoutMs: 400 });
     await t.working();
     t.fcc.applies = false;
-    await expect(t.store.getState().choose({ kind: "ready" })).rejects.toMatchObject({ message: "the platform did not confirm the change" });
+    await expect(t.actions.choose({ kind: "ready" })).rejects.toMatchObject({ message: "the platform did not confirm the change" });
     expect(t.store.getState().agent?.status).toBe("On Break");
     expect(t.store.getState().error?.command).toBe("ready");
   });
@@ -329,10 +251,10 @@ describe("status commands", () => {
   it("during a call a status becomes the next status, applied when the call ends", async () => {
     const t = setup({ cc: new FakeCallCenter("1001", ["support"], { wrap_up_time: "0" }) });
     await t.working();
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     const c = queueCall();
     t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
-    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    await t.actions.choose({ kind: "break", reason: "Lunch" });
     expect(t.store.getState().next).toEqual({ kind: "break", reason: "Lunch" });
     expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
     t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
@@ -346,18 +268,18 @@ describe("after-call work", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     takeQueueCall(t);
     const w = t.store.getState().wrapUp!;
     expect(w).toMatchObject({ id: "leg-1", customerUuid: "customer-of-leg-1", queue: "support", customerNumber: "5550100", wrapUpSec: 10, next: { kind: "ready" } });
     expect(w.endsAt - w.callEndedAt).toBe(10_000);
 
     // The platform's wrap_up_time may end before the countdown: a break must not wait for it.
-    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    await t.actions.choose({ kind: "break", reason: "Lunch" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch", queue: "support" } });
     expect(t.store.getState()).toMatchObject({ agent: { status: "On Break", reason: "Lunch" }, wrapUp: { id: "leg-1", next: { kind: "break", reason: "Lunch" } } });
-    t.store.getState().setDisposition("Resolved");
-    t.store.getState().setNotes("Asked about the invoice of March.");
+    t.actions.setDisposition("Resolved");
+    t.actions.setNotes("Asked about the invoice of March.");
 
     await vi.advanceTimersByTimeAsync(9_000);
     expect(t.store.getState().wrapUp).not.toBeNull();
@@ -376,16 +298,16 @@ describe("after-call work", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
-    await t.store.getState().choose({ kind: "break", reason: "Lunch" });
+    await t.actions.choose({ kind: "break", reason: "Lunch" });
     takeQueueCall(t);
     const sent = t.fcc.commands.length;
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     expect(t.fcc.commands.length).toBe(sent);
     expect(t.store.getState().agent?.status).toBe("On Break");
-    await t.store.getState().choose({ kind: "logged-out" });
+    await t.actions.choose({ kind: "logged-out" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccLogout", body: { agent: "1001", queue: "support" } });
     expect(t.store.getState()).toMatchObject({ agent: { status: "Logged Out" }, wrapUp: { next: { kind: "logged-out" } } });
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     await vi.advanceTimersByTimeAsync(11_000);
     expect(t.store.getState().wrapUp).toBeNull();
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
@@ -396,10 +318,10 @@ describe("after-call work", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     const c = queueCall();
     t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
-    await t.store.getState().choose({ kind: "break", reason: "Training" });
+    await t.actions.choose({ kind: "break", reason: "Training" });
     expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
     t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
     await t.until((s) => s.agent?.status === "On Break");
@@ -459,7 +381,7 @@ describe("after-call work", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     const sent = t.fcc.commands.length;
     takeQueueCall(t);
     await vi.advanceTimersByTimeAsync(11_000);
@@ -471,9 +393,9 @@ describe("after-call work", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
-    await t.store.getState().choose({ kind: "ready" });
+    await t.actions.choose({ kind: "ready" });
     takeQueueCall(t);
-    await t.store.getState().extendWrapUp(30);
+    await t.actions.extendWrapUp(30);
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: WRAP_UP_BREAK_REASON, queue: "support" } });
     expect(t.store.getState().wrapUp).toMatchObject({ extendedSec: 30, heldOnBreak: true });
     await vi.advanceTimersByTimeAsync(39_000);
@@ -491,8 +413,8 @@ describe("after-call work", () => {
     const first = setup({ cc: fcc, storage: device });
     await first.working();
     takeQueueCall(first);
-    first.store.getState().setDisposition("Follow-up needed");
-    first.store.getState().setNotes("Call back on Friday");
+    first.actions.setDisposition("Follow-up needed");
+    first.actions.setNotes("Call back on Friday");
     const endsAt = first.store.getState().wrapUp!.endsAt;
     await vi.advanceTimersByTimeAsync(20_000);
     // The page goes away (reload, crash) and comes back.
@@ -501,7 +423,7 @@ describe("after-call work", () => {
     const second = setup({ cc: fcc, storage: device });
     await second.working();
     expect(second.store.getState().wrapUp).toMatchObject({ id: "leg-1", disposition: "Follow-up needed", notes: "Call back on Friday", endsAt });
-    await second.store.getState().finishWrapUp();
+    await second.actions.finishWrapUp();
     expect(second.store.getState().wrapUp).toBeNull();
     expect(dispositionFor(device, "leg-1")).toMatchObject({ disposition: "Follow-up needed", notes: "Call back on Friday" });
   });
@@ -522,7 +444,7 @@ describe("calls through the call center", () => {
   it("shows a click-to-dial's progress until the phone rings; Cancel ends the platform's leg", async () => {
     const t = setup();
     await t.working();
-    const dialling = t.store.getState().dial("5550199");
+    const dialling = t.actions.dial("5550199");
     // At once, before the platform answers.
     expect(t.store.getState().dialling).toMatchObject({ number: "5550199", failed: null });
     await dialling;
@@ -531,8 +453,8 @@ describe("calls through the call center", () => {
     expect(t.store.getState().dialling).toBeNull();
 
     t.callsStore.setState({ calls: [] });
-    await t.store.getState().dial("5550198");
-    await t.store.getState().cancelDial();
+    await t.actions.dial("5550198");
+    await t.actions.cancelDial();
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
     expect(t.store.getState().dialling).toBeNull();
   });
@@ -541,9 +463,9 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     let held = t.fcc.holdNextDial();
-    const dialling = t.store.getState().dial("5550199");
+    const dialling = t.actions.dial("5550199");
     await held.asked;
-    await t.store.getState().cancelDial();
+    await t.actions.cancelDial();
     expect(t.store.getState().dialling).toBeNull();
     held.answer();
     await dialling;
@@ -554,9 +476,9 @@ describe("calls through the call center", () => {
 
     held = t.fcc.holdNextDial();
     t.fcc.refuse = { code: 500, message: "can not find group?" };
-    const refused = t.store.getState().dial("5550198");
+    const refused = t.actions.dial("5550198");
     await held.asked;
-    await t.store.getState().cancelDial();
+    await t.actions.cancelDial();
     held.answer();
     await refused;
     expect(t.store.getState()).toMatchObject({ dialling: null, error: null });
@@ -566,9 +488,9 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     let held = t.fcc.holdNextDial();
-    const dialling = t.store.getState().dial("5550199");
+    const dialling = t.actions.dial("5550199");
     await held.asked;
-    await t.store.getState().cancelDial();
+    await t.actions.cancelDial();
     expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603, context: { [CC.action]: "dial" } });
     held.answer();
     await dialling;
@@ -577,7 +499,7 @@ describe("calls through the call center", () => {
     // The next click-to-dial is the agent's: its leg rings through.
     t.fcc.dialLeg = "dial-leg-2";
     held = t.fcc.holdNextDial();
-    const next = t.store.getState().dial("5550198");
+    const next = t.actions.dial("5550198");
     await held.asked;
     expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-2" }))?.reject).toBeUndefined();
     held.answer();
@@ -589,7 +511,7 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     t.fcc.refuse = { code: 500, message: "can not find group?" };
-    await expect(t.store.getState().dial("5550199")).rejects.toMatchObject({ command: "dial", message: "can not find group?" });
+    await expect(t.actions.dial("5550199")).rejects.toMatchObject({ command: "dial", message: "can not find group?" });
     expect(t.store.getState()).toMatchObject({ dialling: null, error: { command: "dial", message: "can not find group?" } });
   });
 
@@ -597,14 +519,14 @@ describe("calls through the call center", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
     await t.working();
-    await t.store.getState().dial("5550199");
+    await t.actions.dial("5550199");
     await vi.advanceTimersByTimeAsync(29_000);
     expect(t.store.getState().dialling?.failed).toBeNull();
     await vi.advanceTimersByTimeAsync(2_000);
     expect(t.store.getState().dialling).toMatchObject({ number: "5550199", failed: "no-ring" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
     // Dismissing the failure sends nothing more.
-    await t.store.getState().cancelDial();
+    await t.actions.cancelDial();
     expect(t.store.getState().dialling).toBeNull();
     expect(t.fcc.commands.filter((x) => x.func === "ccKill")).toHaveLength(1);
   });
@@ -613,7 +535,7 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     t.fcc.call = { uuid: "dial-leg-1", kind: "dial", direction: "outbound", queue: "", member_uuid: "", customer_uuid: "", cid_name: "5550199", cid_number: "5550199", answered: false, held: false, consult: null };
-    await t.store.getState().dial("5550199");
+    await t.actions.dial("5550199");
     await t.until((s) => s.platformCall?.uuid === "dial-leg-1");
     expect(t.store.getState().dialling?.failed).toBeNull();
     t.fcc.call = null;
@@ -624,14 +546,14 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     t.fcc.others = [{ ...t.fcc.record(), agent_id: "1002", extn: "1003", name: "Bob Agent", status: "Available", state: "READY" }];
-    await t.store.getState().loadColleagues();
+    await t.actions.loadColleagues();
     expect(t.store.getState().colleagues).toEqual([{ number: "1002", name: "Bob Agent", status: "Available", callstate: "IDLE", extension: "1003" }]);
     t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
-    await t.store.getState().threeWay("call-1", { kind: "agent", number: "1002" });
+    await t.actions.threeWay("call-1", { kind: "agent", number: "1002" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "1002", destExtn: "1003" } });
     t.fcc.refuse = { code: 404, message: "agent '1004' not found" };
-    await expect(t.store.getState().consult("call-1", { kind: "agent", number: "1004" })).rejects.toMatchObject({ command: "consult" });
+    await expect(t.actions.consult("call-1", { kind: "agent", number: "1004" })).rejects.toMatchObject({ command: "consult" });
     // An agent the toolbar knows no extension of: its number, the extension on this platform.
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccConsult", body: { agent: "1001", callID: "leg-1", destAgent: "1004", destExtn: "1004" } });
   });
@@ -641,17 +563,17 @@ describe("calls through the call center", () => {
     await t.working();
     t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
-    await t.store.getState().hold("call-1");
+    await t.actions.hold("call-1");
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccHold", body: { callID: "leg-1" } });
     expect(ccCallOf(t.callsStore.getState().calls[0]!, t.store.getState(), t.callsStore.getState().calls)?.held).toBe(true);
-    await t.store.getState().resume("call-1");
+    await t.actions.resume("call-1");
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccUnHold", body: { callID: "leg-1" } });
 
-    await t.store.getState().transfer("call-1", { kind: "queue", name: "sales" });
+    await t.actions.transfer("call-1", { kind: "queue", name: "sales" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccTransfer", body: { callID: "leg-1", destNumber: "sales" } });
     t.fcc.refuse = { code: 404, message: "agent '1099' not found" };
-    await expect(t.store.getState().consult("call-1", { kind: "agent", number: "1099" })).rejects.toMatchObject({ message: "agent '1099' not found" });
-    await t.store.getState().threeWay("call-1", { kind: "number", number: "5550142" });
+    await expect(t.actions.consult("call-1", { kind: "agent", number: "1099" })).rejects.toMatchObject({ message: "agent '1099' not found" });
+    await t.actions.threeWay("call-1", { kind: "number", number: "5550142" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" } });
   });
 

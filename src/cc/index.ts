@@ -1,6 +1,22 @@
+// The headless call-center core (docs/architecture.md): what the agent's toolbar, a host page's
+// bridge and a supervisor's view all build on.
+
+// The agent at work: the session, its state as data, and what a surface can ask of it.
 export * from "./agent-session";
+export * from "./agent-state";
+export * from "./commands";
 export * from "./command-error";
-export * from "./agent-status";
+// Calls: what can be done with each (and whether the platform or the phone does it), the actions.
+export * from "./call-controls";
+export * from "./call-actions";
+export * from "./cc-call";
 export * from "./queue-calls";
-export * from "./wrap-up";
+// Status and after-call work.
+export * from "./agent-status";
+export * from "./status-commands";
+export { WRAP_UP_BREAK_REASON, DEFAULT_EXTEND_SEC } from "./after-call-work";
+export { dispositionFor } from "./wrap-up-storage";
+export { DIAL_WAIT_MS } from "./click-to-dial";
+export { colleaguesOf } from "./colleagues";
+// The platform's call-center events, one feed for every consumer of the page.
 export * from "./event-feed";

@@ -1,4 +1,5 @@
 import type { Call, IncomingCall, IncomingCallDecision } from "../softphone";
+import type { CallCenterEventData } from "./agent-status";
 
 /**
  * What the call center says about a phone call, kept in the call's `context` (plain strings, as
@@ -30,11 +31,24 @@ export interface Offering {
   at: number;
 }
 
+/** The offering an `agent-offering` event tells, seen at `at`. */
+export function offeringOf(e: CallCenterEventData, at: number): Offering {
+  return {
+    queue: e["CC-Queue"] ?? "",
+    memberUuid: e["CC-Member-UUID"] ?? "",
+    customerUuid: e["CC-Member-Session-UUID"] ?? "",
+    cidName: e["CC-Member-CID-Name"] ?? "",
+    cidNumber: e["CC-Member-CID-Number"] ?? "",
+    joinedAt: Number(e["CC-Member-Joined-Time"] ?? 0) * 1000 || 0,
+    at,
+  };
+}
+
 /** An offering is taken for the INVITE arriving within this time of it. */
 export const OFFERING_MATCH_MS = 10_000;
 
 export interface QueueCallOptions {
-  offering: Offering | undefined;
+  offering: Offering | null | undefined;
   now: number;
   /** Seconds after which a queue offer is answered by itself; null: it rings until answered. */
   queueAutoAnswerSec: number | null;

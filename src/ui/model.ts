@@ -26,7 +26,7 @@ export interface UiModel {
   pageOrigin: string;
   /** The page's layout: components placed in the shell's regions render for it. */
   layout: Layout;
-  /** The phone and the call history, when the app has them (not in every test). */
+  /** The phone and the call history, when the app has them (with the agent session; not in every test). */
   phone: PhoneUi | null;
   /** The call-center toolbar, when the app has it. */
   agent: AgentUi | null;
@@ -100,9 +100,10 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     if (now.error && now.error !== before.error) announce(signInErrorText(now.error, m, language.value));
   });
 
+  // The phone's calls are acted on through the agent session, which chooses the platform or the phone for each.
   const phone =
-    deps.phoneSession
-      ? createPhoneUi({ session: deps.phoneSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) })
+    deps.phoneSession && deps.agentSession
+      ? createPhoneUi({ session: deps.phoneSession, agent: deps.agentSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) })
       : null;
 
   const agent = deps.agentSession ? createAgentUi({ session: deps.agentSession, settings, t, announce }) : null;

@@ -94,6 +94,8 @@ export class FakeCallCenter {
       if (func === "ccLogin" && this.status === "Logged Out") this.setStatus("On Break");
       if (func === "ccHold" && this.call) this.call = { ...this.call, held: true };
       if (func === "ccUnHold" && this.call) this.call = { ...this.call, held: false };
+      if (func === "ccConsult" && this.call) this.call = { ...this.call, consult: { uuid: "consult-leg", target: String(body.destExtn ?? ""), answered: false } };
+      if (func === "ccCancelConsult" && this.call) this.call = { ...this.call, consult: null };
     }
     return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: this.dialLeg } } : {}) });
   }

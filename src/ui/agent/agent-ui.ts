@@ -1,5 +1,5 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import { statusKind, type CommandError, type AgentSession, type AgentSessionState, type AgentView, type NextStatus } from "../../cc";
+import { statusKind, type AgentActions, type AgentSession, type AgentState, type AgentView, type CommandError, type NextStatus } from "../../cc";
 import { type SettingsState } from "../../session";
 import type { Messages } from "../i18n";
 import { storeSignal } from "../store-signal";
@@ -7,7 +7,9 @@ import { storeSignal } from "../store-signal";
 /** What the toolbar's components see of the agent session. */
 export interface AgentUi {
   session: AgentSession;
-  state: ReadonlySignal<AgentSessionState>;
+  state: ReadonlySignal<AgentState>;
+  /** What the toolbar asks of the agent session. */
+  actions: AgentActions;
   /** Break reasons and dispositions offered: the configured lists, else the built-in ones. */
   breakReasons: ReadonlySignal<readonly string[]>;
   dispositions: ReadonlySignal<readonly string[]>;
@@ -54,6 +56,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
   const ui: AgentUi = {
     session: deps.session,
     state,
+    actions: deps.session.actions,
     breakReasons: computed(() => list(deps.settings.value.breakReasons, deps.t.value.agent.defaultReasons)),
     dispositions: computed(() => list(deps.settings.value.dispositions, deps.t.value.agent.defaultDispositions)),
     menuOpen: signal(false),

@@ -1,15 +1,8 @@
-import { ccCallOf, type CcCall } from "../../cc";
+import type { CcCall } from "../../cc";
 import type { Call } from "../../softphone";
 import type { Messages } from "../i18n";
 import { useModel } from "../model";
 import { formatDuration, stateText } from "../phone/words";
-
-/** The call-center view of a phone call, when the app has the toolbar and the call is the call center's. */
-export function useCcCall(call: Call): CcCall | undefined {
-  const { agent, phone } = useModel();
-  if (!agent || !phone) return undefined;
-  return ccCallOf(call, agent.state.value, phone.live.value);
-}
 
 /**
  * The state of a call-center call in words: the platform's hold (the phone only sees a re-INVITE

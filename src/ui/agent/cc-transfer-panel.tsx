@@ -26,7 +26,7 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
   // Until the first list arrives, "no other agents" would not be true yet.
   const [loading, setLoading] = useState(!s.colleagues.length);
   useEffect(() => {
-    a.act(a.session.store.getState().loadColleagues().finally(() => setLoading(false)));
+    a.act(a.actions.loadColleagues().finally(() => setLoading(false)));
     first.current?.focus();
   }, []);
 
@@ -40,13 +40,13 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
       announce(text);
       return undefined;
     }
-    return { kind, number: parsed.target.number };
+    return { kind: "number", number: parsed.target.number };
   };
   const go = (what: "transfer" | "consult" | "threeWay") => {
     const to = target();
     if (!to) return;
-    const store = a.session.store.getState();
-    a.act(what === "transfer" ? store.transfer(call.id, to) : what === "consult" ? store.consult(call.id, to) : store.threeWay(call.id, to));
+    const actions = a.actions;
+    a.act(what === "transfer" ? actions.transfer(call.id, to) : what === "consult" ? actions.consult(call.id, to) : actions.threeWay(call.id, to));
     onDone();
   };
 

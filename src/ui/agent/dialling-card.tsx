@@ -37,7 +37,7 @@ export function DiallingCard({ compact }: { compact: boolean }) {
           class={`call-action ${d.failed ? "ghost" : "secondary"}`}
           aria-label={action}
           title={compact ? action : undefined}
-          onClick={() => a.act(a.session.store.getState().cancelDial())}
+          onClick={() => a.act(a.actions.cancelDial())}
         >
           <CloseIcon />
           {!compact && <span>{action}</span>}

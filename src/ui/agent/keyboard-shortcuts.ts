@@ -1,5 +1,4 @@
 import type { ReadonlySignal } from "@preact/signals";
-import { ccCallOf } from "../../cc";
 import { SHORTCUT_ACTIONS, matchesShortcut, parseShortcut, type SettingsState, type ShortcutAction } from "../../session";
 import type { PhoneUi } from "../phone/phone-ui";
 import type { AgentUi } from "./agent-ui";
@@ -10,7 +9,8 @@ const talking = new Set(["active", "remote-held", "connecting", "early", "dialin
 /**
  * The toolbar's keyboard shortcuts (settings: Alt+A answer, Alt+H hang up, Alt+O hold, Alt+M
  * mute, Alt+R ready, Alt+B break by default), anywhere on the page. Each acts on the call it
- * obviously means: the ringing one for Answer, the one talking for the others.
+ * obviously means: the ringing one for Answer, the one talking for the others; the agent session
+ * chooses whether the platform or the phone carries it out, as for the buttons.
  */
 export function installShortcuts(o: { target: Pick<Document, "addEventListener">; settings: ReadonlySignal<SettingsState>; phone: PhoneUi; agent: AgentUi | null }): void {
   const { phone, agent } = o;
@@ -19,31 +19,27 @@ export function installShortcuts(o: { target: Pick<Document, "addEventListener">
     const ringing = live.find((c) => c.direction === "inbound" && c.state === "ringing");
     const current = live.find((c) => talking.has(c.state)) ?? live.find((c) => answered.has(c.state));
     const quiet = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn(`agentbar: shortcut ${action} failed`, e));
+    const actions = phone.actions;
     switch (action) {
       case "answer":
         if (!ringing) return false;
-        quiet(phone.phone.answer(ringing.id));
+        quiet(actions.answer(ringing.id));
         return true;
       case "hangup":
         if (!current) return false;
-        quiet(phone.phone.hangup(current.id));
+        quiet(actions.hangUp(current.id));
         return true;
       case "mute":
         if (!current || !answered.has(current.state)) return false;
-        phone.phone.setMuted(current.id, !current.muted);
+        quiet(actions.mute(current.id, !current.muted));
         return true;
-      case "hold": {
+      case "hold":
         if (!current || !answered.has(current.state)) return false;
-        const cc = agent ? ccCallOf(current, agent.state.value, live) : undefined;
-        if (agent && cc?.callId) {
-          const store = agent.session.store.getState();
-          agent.act(cc.held ? store.resume(current.id) : store.hold(current.id));
-        } else quiet(current.held ? phone.phone.resume(current.id) : phone.phone.hold(current.id));
+        quiet(phone.view(current).held ? actions.resume(current.id) : actions.hold(current.id));
         return true;
-      }
       case "ready":
         if (!agent || agent.state.value.phase !== "on") return false;
-        agent.act(agent.session.store.getState().choose({ kind: "ready" }));
+        agent.act(agent.actions.choose({ kind: "ready" }));
         return true;
       case "break":
         if (!agent || agent.state.value.phase !== "on") return false;

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from "preact/hooks";
-import { CC, statusKind, type NextStatus } from "../../cc";
+import { hasLiveCcCall, statusKind, type NextStatus } from "../../cc";
 import { CloseIcon } from "../icons";
 import { useModel } from "../model";
 import { formatDuration } from "../phone/words";
@@ -40,7 +40,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
         {s.phase === "failed" ? (
           <p class="agent-problem" role="alert">
             {m.joinFailed(s.problem)}{" "}
-            <button type="button" class="link-button" onClick={() => a.session.store.getState().retry()}>
+            <button type="button" class="link-button" onClick={() => a.act(a.actions.retry())}>
               {m.retry}
             </button>
           </p>
@@ -57,7 +57,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   const kind = statusKind(s.agent?.status ?? "");
   const label = statusLabel(s.agent, t.value);
   const shown = s.pending ? (m.pending[s.pending.command] ?? label) : label;
-  const busy = !!s.wrapUp || (p?.live.value.some((c) => !!c.context[CC.action]) ?? false);
+  const busy = !!s.wrapUp || (!!p && hasLiveCcCall(p.live.value));
   // The status to take after the call or wrap-up, when it is not the one the agent is in.
   const chosen = s.wrapUp?.next ?? s.next;
   const next = chosen && (s.wrapUp?.heldOnBreak || nextLabel(chosen, t.value) !== statusLabel(s.agent, t.value)) ? chosen : null;
@@ -74,7 +74,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   const choose = (n: NextStatus | { kind: "sign-in" }) => {
     a.menuOpen.value = false;
     button.current?.focus();
-    a.act(a.session.store.getState().choose(n));
+    a.act(a.actions.choose(n));
   };
   /** A status to choose; `checked` marks the one the agent is in. */
   const item = (text: string, onClick: () => void, checked?: boolean, label?: string) => (
@@ -135,7 +135,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
         <span class="next-status" data-testid="next-status">
           {compact ? `→ ${nextLabel(next, t.value)}` : m.nextStatus(nextLabel(next, t.value))}
           {!s.wrapUp && (
-            <button type="button" class="icon-button tiny" aria-label={m.clearNext} title={m.clearNext} onClick={() => a.session.store.getState().clearNext()}>
+            <button type="button" class="icon-button tiny" aria-label={m.clearNext} title={m.clearNext} onClick={() => a.act(a.actions.clearNext())}>
               <CloseIcon />
             </button>
           )}
@@ -163,7 +163,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
       {s.error && (
         <p class="agent-error" role="alert" data-testid="agent-error">
           {errorText(s.error, t.value)}
-          <button type="button" class="icon-button tiny" aria-label={m.dismiss} title={m.dismiss} onClick={() => a.session.store.getState().dismissError()}>
+          <button type="button" class="icon-button tiny" aria-label={m.dismiss} title={m.dismiss} onClick={() => a.act(a.actions.dismissError())}>
             <CloseIcon />
           </button>
         </p>

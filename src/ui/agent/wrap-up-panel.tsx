@@ -60,13 +60,13 @@ function WrapUpForm({ w }: { w: WrapUp }) {
   const a = useAgent();
   const m = t.value.agent;
   const id = useId();
-  const store = a.session.store.getState();
+  const store = a.actions;
   const dispositions = a.dispositions.value.includes(w.disposition) || !w.disposition ? a.dispositions.value : [...a.dispositions.value, w.disposition];
   const reasons = w.next.kind === "break" && !a.breakReasons.value.includes(w.next.reason) ? [...a.breakReasons.value, w.next.reason] : a.breakReasons.value;
   return (
     <div class="wrap-up-form">
       <label for={`${id}-d`}>{m.wrapUp.disposition}</label>
-      <select id={`${id}-d`} value={w.disposition} onChange={(e) => store.setDisposition(e.currentTarget.value)}>
+      <select id={`${id}-d`} value={w.disposition} onChange={(e) => a.act(store.setDisposition(e.currentTarget.value))}>
         <option value="">{m.wrapUp.noDisposition}</option>
         {dispositions.map((d) => (
           <option key={d} value={d}>
@@ -75,7 +75,7 @@ function WrapUpForm({ w }: { w: WrapUp }) {
         ))}
       </select>
       <label for={`${id}-n`}>{m.wrapUp.notes}</label>
-      <textarea id={`${id}-n`} rows={3} value={w.notes} aria-describedby={`${id}-h`} onInput={(e) => store.setNotes(e.currentTarget.value)} />
+      <textarea id={`${id}-n`} rows={3} value={w.notes} aria-describedby={`${id}-h`} onInput={(e) => a.act(store.setNotes(e.currentTarget.value))} />
       <p id={`${id}-h`} class="field-note">
         {m.wrapUp.notesHint}
       </p>
@@ -98,7 +98,7 @@ function WrapUpButtons() {
   const { t } = useModel();
   const a = useAgent();
   const m = t.value.agent.wrapUp;
-  const store = a.session.store.getState();
+  const store = a.actions;
   return (
     <div class="wrap-up-actions">
       <button type="button" class="secondary" onClick={() => a.act(store.extendWrapUp(30))}>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { QueueLine, ccStateText, useCcCall } from "../agent/cc-call";
+import { QueueLine, ccStateText } from "../agent/cc-call";
+import type { CallControl } from "../../cc";
 import { parseDialInput, type Call } from "../../softphone";
 import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
 import { lazy } from "../lazy";
@@ -13,7 +14,7 @@ import { displayTarget, formatDuration, partyLines, stateText, whoOf } from "./w
 // The call center's transfer panel comes when first opened.
 const CcTransferPanel = lazy(() => import("../agent/cc-transfer-panel").then((m) => m.CcTransferPanel));
 
-/** Actions report their failures as notices (hold, transfer, microphone); the rest go to the log. */
+/** Failures are reported elsewhere (the phone's notices, the toolbar's error line); here they go to the log. */
 const act = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn("agentbar: phone action failed", e));
 
 type Panel = "keypad" | "transfer" | "cc-transfer" | null;
@@ -30,16 +31,15 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
   const m = t.value.phone;
   const [panel, setPanel] = useState<Panel>(null);
   const answerRef = useRef<HTMLButtonElement>(null);
-  const phone = p.phone;
-  const agent = useModel().agent;
-  // A call of the call center: who it is with, its hold and its transfers are the platform's.
-  const cc = useCcCall(call);
-  const ccControl = !!cc?.callId && !!agent;
+  const actions = p.actions;
+  // What can be done with the call, and whether the platform or the phone does it, is the agent session's to say.
+  const view = p.view(call);
+  const cc = view.cc;
+  const can = (control: CallControl) => view.controls.includes(control);
   const party = cc?.party;
   const { name, number } = party ? { name: party.name || party.number, number: party.name && party.number !== party.name ? party.number : "" } : partyLines(call, t.value);
   const who = party ? name : whoOf(call, t.value);
-  const others = p.live.value.filter((c) => c.id !== call.id);
-  const talkingElsewhere = others.some((c) => c.state === "active" || c.state === "remote-held" || c.state === "connecting");
+  const talkingElsewhere = p.live.value.some((c) => c.id !== call.id && (c.state === "active" || c.state === "remote-held" || c.state === "connecting"));
   const answered = call.state === "active" || call.state === "held" || call.state === "remote-held";
   const ringingHere = call.direction === "inbound" && call.state === "ringing";
   const now = p.now.value;
@@ -56,7 +56,6 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
   const timer = call.state === "ended" ? (call.answeredAt && call.endedAt ? formatDuration((call.endedAt - call.answeredAt) / 1000) : "") : formatDuration((now - since) / 1000);
   const consultOf = call.consultForCallId ? p.calls.value.calls.find((c) => c.id === call.consultForCallId) : undefined;
   const consultWith = call.consultCallId ? p.calls.value.calls.find((c) => c.id === call.consultCallId) : undefined;
-  const inConsult = !!consultOf || !!consultWith;
   const tr = call.transfer;
   const rr = call.referRequest;
   const auto = call.autoAnswer && call.state === "ringing" ? Math.max(0, Math.ceil((call.autoAnswer.answerAt - now) / 1000)) : null;
@@ -81,14 +80,16 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
           </div>
         </div>
         <div class="call-actions">
-          {ringingHere && (
+          {can("answer") && (
             <>
-              {button(m.answer, <PhoneIcon />, () => act(phone.answer(call.id)), "answer")}
-              {button(m.reject, <HangUpIcon />, () => act(phone.reject(call.id, 603)), "danger")}
-              {button(m.busy, <CloseIcon />, () => act(phone.reject(call.id, 486)))}
+              {button(m.answer, <PhoneIcon />, () => act(actions.answer(call.id)), "answer")}
+              {button(m.reject, <HangUpIcon />, () => act(actions.reject(call.id)), "danger")}
+              {button(m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
             </>
           )}
-          {call.held && button(talkingElsewhere ? m.swap : m.resume, talkingElsewhere ? <SwapIcon /> : <PlayIcon />, () => act(talkingElsewhere ? phone.swap(call.id) : phone.resume(call.id)), "ctl")}
+          {/* In brief, a call held here: back to it. */}
+          {call.held && can("swap") && button(m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
+          {call.held && can("resume") && button(m.resume, <PlayIcon />, () => act(actions.resume(call.id)), "ctl")}
         </div>
       </article>
     );
@@ -161,10 +162,10 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         <div class="call-refer">
           <p>{m.referAsk(displayTarget(rr.target))}</p>
           <div class="call-actions">
-            <button type="button" class="primary" onClick={() => act(phone.acceptRefer(call.id))}>
+            <button type="button" class="primary" onClick={() => act(actions.acceptRefer(call.id))}>
               {m.acceptRefer}
             </button>
-            <button type="button" class="secondary" onClick={() => phone.rejectRefer(call.id)}>
+            <button type="button" class="secondary" onClick={() => act(actions.rejectRefer(call.id))}>
               {m.rejectRefer}
             </button>
           </div>
@@ -172,53 +173,35 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
       )}
 
       <div class="call-actions">
-        {ringingHere && (
+        {can("answer") && (
           <>
-            <button type="button" ref={answerRef} class="call-action answer" aria-label={m.answer} title={compact ? m.answer : undefined} onClick={() => act(phone.answer(call.id))}>
+            <button type="button" ref={answerRef} class="call-action answer" aria-label={m.answer} title={compact ? m.answer : undefined} onClick={() => act(actions.answer(call.id))}>
               <PhoneIcon />
               <span>{m.answer}</span>
             </button>
-            {button(m.reject, <HangUpIcon />, () => act(phone.reject(call.id, 603)), "danger")}
-            {button(m.busy, <CloseIcon />, () => act(phone.reject(call.id, 486)))}
+            {button(m.reject, <HangUpIcon />, () => act(actions.reject(call.id)), "danger")}
+            {button(m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
           </>
         )}
-        {answered && (
+        {can("mute") && button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => act(actions.mute(call.id, !call.muted)), call.muted ? "ctl on" : "ctl")}
+        {can("swap") && button(m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
+        {/* The phone's own hold shows its re-INVITE under way; the platform's is confirmed by the platform. */}
+        {can("resume") && button(m.resume, <PlayIcon />, () => act(actions.resume(call.id)), "ctl on", view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {})}
+        {can("hold") && button(m.hold, <PauseIcon />, () => act(actions.hold(call.id)), "ctl", view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {})}
+        {can("dtmf") && button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", { "aria-expanded": panel === "keypad" })}
+        {can("transfer") &&
+          (view.via === "platform"
+            ? button(m.transfer, <TransferIcon />, () => setPanel(panel === "cc-transfer" ? null : "cc-transfer"), "ctl", { "aria-expanded": panel === "cc-transfer" })
+            : button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" }))}
+        {can("complete-consult") && (
           <>
-            {button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => phone.setMuted(call.id, !call.muted), call.muted ? "ctl on" : "ctl")}
-            {ccControl
-              ? cc.held
-                ? button(m.resume, <PlayIcon />, () => agent.act(agent.session.store.getState().resume(call.id)), "ctl on")
-                : !cc.consult && button(m.hold, <PauseIcon />, () => agent.act(agent.session.store.getState().hold(call.id)), "ctl")
-              : call.held && talkingElsewhere
-                ? button(m.swap, <SwapIcon />, () => act(phone.swap(call.id)), "ctl")
-                : call.held
-                  ? button(m.resume, <PlayIcon />, () => act(phone.resume(call.id)), "ctl on", { "aria-disabled": call.holdPending || undefined })
-                  : button(m.hold, <PauseIcon />, () => act(phone.hold(call.id)), "ctl", { "aria-disabled": call.holdPending || undefined })}
-            {button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", { "aria-expanded": panel === "keypad" })}
-            {ccControl
-              ? !cc.consult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "cc-transfer" ? null : "cc-transfer"), "ctl", { "aria-expanded": panel === "cc-transfer" })
-              : !inConsult && button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" })}
+            {button(view.via === "platform" ? t.value.agent.completeTransfer : m.completeTransfer, <TransferIcon />, () => act(actions.completeConsult(call.id)), "primary xfer")}
+            {button(view.via === "platform" ? t.value.agent.cancelConsult : m.cancelTransfer, <CloseIcon />, () => act(actions.cancelConsult(call.id)), "secondary xfer")}
           </>
         )}
-        {ccControl && cc.consult && call.state !== "ended" && (
-          <>
-            {button(t.value.agent.completeTransfer, <TransferIcon />, () => act(phone.hangup(call.id)), "primary xfer")}
-            {button(t.value.agent.cancelConsult, <CloseIcon />, () => agent.act(agent.session.store.getState().cancelConsult(call.id)), "secondary xfer")}
-          </>
-        )}
-        {consultOf && call.state !== "ended" && (
-          <>
-            {button(m.completeTransfer, <TransferIcon />, () => act(phone.completeConsult(call.id)), "primary xfer")}
-            {button(m.cancelTransfer, <CloseIcon />, () => act(phone.cancelConsult(call.id)), "secondary xfer")}
-          </>
-        )}
-        {call.state !== "ended" && !ringingHere && button(m.hangup, <HangUpIcon />, () => act(phone.hangup(call.id)), "danger hangup")}
-        {call.state === "ended" && (
-          <>
-            {call.remote.number && button(m.callBack, <PhoneIcon />, () => act(p.session.store.getState().dial(call.remote.number)))}
-            {button(m.dismiss, <CloseIcon />, () => phone.dismiss(call.id), "ghost")}
-          </>
-        )}
+        {can("hang-up") && button(m.hangup, <HangUpIcon />, () => act(actions.hangUp(call.id)), "danger hangup")}
+        {can("call-back") && button(m.callBack, <PhoneIcon />, () => act(actions.dial(call.remote.number)))}
+        {can("dismiss") && button(m.dismiss, <CloseIcon />, () => act(actions.dismiss(call.id)), "ghost")}
       </div>
 
       {panel === "keypad" && <DtmfPanel call={call} compact={compact} />}
@@ -231,7 +214,7 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
 function DtmfPanel({ call, compact }: { call: Call; compact: boolean }) {
   const { t } = useModel();
   const p = usePhone();
-  const send = (key: string) => act(p.phone.sendDtmf(call.id, key));
+  const send = (key: string) => act(p.actions.sendDtmf(call.id, key));
   return (
     <div
       class={`call-panel${compact ? " popover-panel" : ""}`}
@@ -270,7 +253,8 @@ function TransferPanel({ call, compact, onDone }: { call: Call; compact: boolean
       announce(text);
       return;
     }
-    act(kind === "blind" ? p.phone.transfer(call.id, target) : p.phone.startConsult(call.id, target));
+    const to = { kind: "address", address: target } as const;
+    act(kind === "blind" ? p.actions.transfer(call.id, to) : p.actions.consult(call.id, to));
     onDone();
   };
 

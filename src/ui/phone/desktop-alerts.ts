@@ -1,10 +1,11 @@
 import type { ReadonlySignal } from "@preact/signals";
-import type { Call, CallId, Phone } from "../../softphone";
+import type { CallActions } from "../../cc";
+import type { Call, CallId } from "../../softphone";
 import type { Messages } from "../i18n";
 import { whoOf } from "./words";
 
 interface Deps {
-  phone: Phone;
+  actions: Pick<CallActions, "answer" | "reject">;
   t: ReadonlySignal<Messages>;
   enabled: () => boolean;
 }
@@ -35,8 +36,8 @@ export class DesktopAlerts {
     serviceWorkers()?.addEventListener("message", (e: MessageEvent<ActionMessage>) => {
       const m = e.data;
       if (m?.type !== "agentbar-call-action" || m.page !== this.page) return;
-      if (m.action === "answer") void deps.phone.answer(m.callId).catch((x: unknown) => console.warn("agentbar: answering from the notification failed", x));
-      else if (m.action === "reject") void deps.phone.reject(m.callId, 603).catch(() => {});
+      if (m.action === "answer") void deps.actions.answer(m.callId).catch((x: unknown) => console.warn("agentbar: answering from the notification failed", x));
+      else if (m.action === "reject") void deps.actions.reject(m.callId).catch(() => {});
     });
   }
 

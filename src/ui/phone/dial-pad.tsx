@@ -67,7 +67,7 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
     setProblem("");
     setBusy(true);
     try {
-      await p.session.store.getState().dial(text);
+      await p.actions.dial(text);
       setValue("");
     } catch (e) {
       fail(dialFailedText(e, t.value));

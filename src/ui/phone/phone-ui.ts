@@ -1,9 +1,9 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
-import { CC } from "../../cc";
-import { type PhoneSession, type PhoneSessionState, type SettingsState } from "../../session";
+import { callViewOf, isCallCenterCall, type AgentActions, type AgentSession, type CallView } from "../../cc";
+import type { PhoneSession, PhoneSessionState, SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
-import { storeSignal } from "../store-signal";
+import { shallowEqual, storeSignal } from "../store-signal";
 import type { DesktopAlerts } from "./desktop-alerts";
 import { toneFor } from "./tone-choice";
 import { TonePlayer } from "./tones";
@@ -13,6 +13,10 @@ import { displayTarget, noticeText, reasonText, stateText, whoOf } from "./words
 export interface PhoneUi {
   phone: Phone;
   session: PhoneSession;
+  /** What can be done with calls: the agent session chooses the platform or the phone for each. */
+  actions: AgentActions;
+  /** A call as the card shows it: its call-center view and the controls it has now. */
+  view(call: Call): CallView;
   state: ReadonlySignal<PhoneState>;
   calls: ReadonlySignal<CallsState>;
   sessionState: ReadonlySignal<PhoneSessionState>;
@@ -33,6 +37,7 @@ export interface PhoneUi {
 
 export interface PhoneUiDeps {
   session: PhoneSession;
+  agent: AgentSession;
   settings: ReadonlySignal<SettingsState>;
   t: ReadonlySignal<Messages>;
   language: ReadonlySignal<Language>;
@@ -47,6 +52,8 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   const calls = storeSignal(phone.callsStore);
   const sessionState = storeSignal(deps.session.store);
   const live = computed(() => calls.value.calls.filter((c) => c.state !== "ended"));
+  // What the calls' views read of the agent: a status change elsewhere does not redraw the cards.
+  const ccState = storeSignal(deps.agent.store, (s) => ({ platformCall: s.platformCall, agent: s.agent }), shallowEqual);
   const now = signal(Date.now());
   const tones = new TonePlayer();
   const doc = deps.document;
@@ -69,13 +76,15 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   const ui: PhoneUi = {
     phone,
     session: deps.session,
+    actions: deps.agent.actions,
+    view: (call) => callViewOf(call, ccState.value, calls.value.calls),
     state,
     calls,
     sessionState,
     live,
     now,
     tones,
-    alerts: lazyAlerts(() => import("./desktop-alerts").then((m) => new m.DesktopAlerts({ phone, t: deps.t, enabled: () => deps.settings.value.desktopAlerts }))),
+    alerts: lazyAlerts(() => import("./desktop-alerts").then((m) => new m.DesktopAlerts({ actions: deps.agent.actions, t: deps.t, enabled: () => deps.settings.value.desktopAlerts }))),
     dialText: signal(""),
     enableSound() {
       tones.unlock();
@@ -157,7 +166,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
 function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: string) => void): void {
   const a = t.phone.announce;
   const who = whoOf(c, t);
-  const platformHeld = !!c.context[CC.action];
+  const platformHeld = isCallCenterCall(c);
   if (!o) {
     if (c.state === "ringing") say(c.autoAnswer ? a.autoAnswer(who) : a.incoming(who));
     else if (c.direction === "outbound") say(a.calling(who));

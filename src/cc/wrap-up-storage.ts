@@ -1,47 +1,7 @@
 import { readJson, type KeyValueStorage } from "../session";
+import type { CallDisposition, NextStatus, WrapUp } from "./agent-state";
 
-/** The status to take when after-call work ends (or, without wrap-up, when the call ends). */
-export type NextStatus = { kind: "ready" } | { kind: "on-demand" } | { kind: "break"; reason: string } | { kind: "logged-out" };
-
-/**
- * After-call work. mod_callcenter has no wrap-up state or event: `wrap_up_time` only keeps the
- * next offer back, so the toolbar counts it down itself. Kept in localStorage on every change, so
- * a reload or a crash loses nothing: the countdown goes on from where it was.
- */
-export interface WrapUp {
-  /** The call's key: the agent leg's uuid (the platform's callID, the call record's uuid), else the phone's call id. */
-  id: string;
-  /** The customer's channel uuid, the other record of the same call. */
-  customerUuid: string;
-  queue: string;
-  customerName: string;
-  customerNumber: string;
-  callEndedAt: number;
-  /** When the countdown ends, ms since epoch. */
-  endsAt: number;
-  /** The agent's wrap_up_time, seconds. */
-  wrapUpSec: number;
-  /** Seconds added with Extend. */
-  extendedSec: number;
-  /** Extending past wrap_up_time put the agent On Break, so that no offer comes meanwhile. */
-  heldOnBreak: boolean;
-  disposition: string;
-  notes: string;
-  next: NextStatus;
-}
-
-/** What was recorded about a call: the platform has no place for it, so it stays here, per call. */
-export interface CallDisposition {
-  id: string;
-  customerUuid: string;
-  queue: string;
-  customerName: string;
-  customerNumber: string;
-  disposition: string;
-  notes: string;
-  endedAt: number;
-  savedAt: number;
-}
+// After-call work and the outcomes of calls, kept in localStorage: a reload or a crash loses nothing.
 
 export const WRAP_UP_KEY = "agentbar.wrap-up";
 export const DISPOSITIONS_KEY = "agentbar.dispositions";

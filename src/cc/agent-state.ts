@@ -1,0 +1,180 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { AgentStateCall } from "../api/cc";
+import type { CallId } from "../softphone";
+import type { AgentView } from "./agent-status";
+import type { AgentCommand, CommandError } from "./command-error";
+import type { Offering } from "./queue-calls";
+
+/**
+ * The agent at work, as plain data: what every surface reads (the toolbar, a host page, another
+ * tab of the same agent), serialisable as it is. Changes come from the agent session's parts;
+ * surfaces change it only through commands (`commands.ts`).
+ */
+export interface AgentState {
+  phase: AgentPhase;
+  /** Why the queues could not be joined (phase `failed`), in the platform's words. */
+  problem: string;
+  /** The agent number (the extension). */
+  number: string;
+  queues: readonly QueueView[];
+  agent: AgentView | null;
+  /** `events` while the event feed is open; `polling` otherwise (agent_state every few seconds). */
+  feed: "events" | "polling";
+  /** The agent's current call as the platform reports it. */
+  platformCall: AgentStateCall | null;
+  /** The status command under way, until the platform confirms it. */
+  pending: { command: AgentCommand; reason?: string } | null;
+  error: CommandError | null;
+  /** The agent's wrap_up_time, seconds (the spec's default 10 until read). */
+  wrapUpSec: number;
+  wrapUp: WrapUp | null;
+  /** The status chosen for when the current call ends (during a call); during wrap-up it is `wrapUp.next`. */
+  next: NextStatus | null;
+  colleagues: readonly Colleague[];
+  /** The last outcome and notes recorded after a call (the history shows them). */
+  lastDisposition: CallDisposition | null;
+  /** A click-to-dial until the agent's phone rings (the platform calls the phone first). */
+  dialling: Dialling | null;
+  /** What the session keeps track of between the platform's reports; surfaces need not read it. */
+  tracking: AgentTracking;
+}
+
+/**
+ * - `off`: nobody signed in;
+ * - `waiting-for-phone`: signed in; the queues are joined once the phone is registered, so that
+ *   no offer rings at a phone that is not there;
+ * - `starting`: loading the agent's settings and queues, signing into them;
+ * - `on`: working; `agent` is what the platform reports;
+ * - `no-queues`: the user is in no queue (not an agent): no call-center controls;
+ * - `failed`: the queues could not be joined; `problem` says why, `retry` tries again.
+ */
+export type AgentPhase = "off" | "waiting-for-phone" | "starting" | "on" | "no-queues" | "failed";
+
+export interface QueueView {
+  name: string;
+  /** Callers waiting, from `members-count` events; null until one arrives. */
+  waiting: number | null;
+}
+
+/** Another agent of the agent's queues: a transfer or consultation target. */
+export interface Colleague {
+  number: string;
+  name: string;
+  status: string;
+  callstate: string;
+  /** The extension its calls ring (where it signed in). */
+  extension: string;
+}
+
+/** Why a click-to-dial ended before the agent's phone rang: it did not ring in time, or the call ended first. */
+export type DialFailure = "no-ring" | "ended";
+
+/**
+ * A click-to-dial under way (the platform calls the phone first; `callId` is its leg, once the
+ * platform said it), or why it failed before the phone rang.
+ */
+export interface Dialling {
+  number: string;
+  callId: string;
+  at: number;
+  failed: DialFailure | null;
+}
+
+/** The status to take when after-call work ends (or, without wrap-up, when the call ends). */
+export type NextStatus = { kind: "ready" } | { kind: "on-demand" } | { kind: "break"; reason: string } | { kind: "logged-out" };
+
+/**
+ * After-call work. mod_callcenter has no wrap-up state or event: `wrap_up_time` only keeps the
+ * next offer back, so the toolbar counts it down itself (`after-call-work.ts`), and keeps it in
+ * localStorage on every change (`wrap-up-storage.ts`).
+ */
+export interface WrapUp {
+  /** The call's key: the agent leg's uuid (the platform's callID, the call record's uuid), else the phone's call id. */
+  id: string;
+  /** The customer's channel uuid, the other record of the same call. */
+  customerUuid: string;
+  queue: string;
+  customerName: string;
+  customerNumber: string;
+  callEndedAt: number;
+  /** When the countdown ends, ms since epoch. */
+  endsAt: number;
+  /** The agent's wrap_up_time, seconds. */
+  wrapUpSec: number;
+  /** Seconds added with Extend. */
+  extendedSec: number;
+  /** Extending past wrap_up_time put the agent On Break, so that no offer comes meanwhile. */
+  heldOnBreak: boolean;
+  disposition: string;
+  notes: string;
+  next: NextStatus;
+}
+
+/** What was recorded about a call: the platform has no place for it, so it stays here, per call. */
+export interface CallDisposition {
+  id: string;
+  customerUuid: string;
+  queue: string;
+  customerName: string;
+  customerNumber: string;
+  disposition: string;
+  notes: string;
+  endedAt: number;
+  savedAt: number;
+}
+
+export interface AgentTracking {
+  /** mod_callcenter's last `agent-offering`, kept a few seconds to label the INVITE that follows. */
+  offering: Offering | null;
+  /** When the last status event arrived: an agent_state answer asked for before it does not overwrite it. */
+  statusEventAt: number;
+  /** Phone calls the platform reported as a queue's customer handed over to this agent: they end in after-call work. */
+  handedOver: readonly CallId[];
+  /** When a read of agent_state last showed the click-to-dial's leg (0: not yet). */
+  dialSeenAt: number;
+  /** Click-to-dials cancelled while their ccDial was under way (their `at`): what the request brings is ended. */
+  cancelledDials: readonly number[];
+  /** Legs of cancelled click-to-dials: the phone turns them away; each is ended once (turned away or killed). */
+  cancelledLegs: readonly string[];
+}
+
+export type AgentStore = StoreApi<AgentState>;
+
+export function initialAgentState(): AgentState {
+  return {
+    phase: "off",
+    problem: "",
+    number: "",
+    queues: [],
+    agent: null,
+    feed: "polling",
+    platformCall: null,
+    pending: null,
+    error: null,
+    wrapUpSec: 10,
+    wrapUp: null,
+    next: null,
+    colleagues: [],
+    lastDisposition: null,
+    dialling: null,
+    tracking: { offering: null, statusEventAt: 0, handedOver: [], dialSeenAt: 0, cancelledDials: [], cancelledLegs: [] },
+  };
+}
+
+export function createAgentStore(): AgentStore {
+  return createStore<AgentState>()(initialAgentState);
+}
+
+/** Changes some of what the session tracks. */
+export function track(store: AgentStore, patch: Partial<AgentTracking>): void {
+  store.setState({ tracking: { ...store.getState().tracking, ...patch } });
+}
+
+/**
+ * The queue named where the spec's requests name one (status commands, agent_state): the agent's
+ * first. A status is the agent's in every queue (mod_callcenter's is per agent), so one command
+ * changes it everywhere; agent_state of any of its queues has the agent's row.
+ */
+export function namedQueue(s: Pick<AgentState, "queues">): string {
+  return s.queues[0]?.name ?? "";
+}
