@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
+import type { EmbedHostEntry } from "./app-config";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -37,6 +38,11 @@ export interface PlatformOptions {
   simRingMs: number;
   /** The /sim test and demo surface: only from this machine, from anywhere, or not at all. */
   simApi: "loopback" | "on" | "off";
+  /**
+   * Host pages allowed to embed the app besides those of the app's `config.json` (the demo CRM,
+   * a test's host page): added to the served `config.json` and to `frame-ancestors`.
+   */
+  embedHosts: EmbedHostEntry[];
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -58,6 +64,7 @@ export const defaultOptions: PlatformOptions = {
   ringTimeoutSeconds: 60,
   simRingMs: 1000,
   simApi: "loopback",
+  embedHosts: [],
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];

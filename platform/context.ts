@@ -1,3 +1,4 @@
+import type { AppConfig } from "./app-config";
 import type { AuthService } from "./auth/sessions";
 import type { CaptchaService } from "./auth/captcha";
 import type { Clock } from "./clock";
@@ -16,6 +17,8 @@ export interface PlatformContext {
   options: PlatformOptions;
   /** The platform's clock (see clock.ts). */
   now: Clock;
+  /** The app's config.json as served, and the frame-ancestors it gives. */
+  appConfig: AppConfig;
   db: Db;
   users: UserStore;
   auth: AuthService;

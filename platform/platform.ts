@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
+import { loadAppConfig } from "./app-config";
 import { AuthService } from "./auth/sessions";
 import { CaptchaService } from "./auth/captcha";
 import { systemClock, type Clock } from "./clock";
@@ -57,13 +58,14 @@ export interface PlatformParts {
  */
 export async function startPlatform(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
+  const appConfig = loadAppConfig(options.distDir, options.embedHosts);
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
   const now = parts.now ?? systemClock;
   const captchas = new CaptchaService(now);
   const users = new UserStore(db);
   // The telephony parts join the context below, once the HTTP app (and its logger) exists.
-  const ctx = { options, now, db, users, captchas, auth: new AuthService(db, options, captchas, now) } as PlatformContext;
+  const ctx = { options, appConfig, now, db, users, captchas, auth: new AuthService(db, options, captchas, now) } as PlatformContext;
 
   const upgrades = new UpgradeRouter();
   let http: FastifyInstance | undefined;

@@ -47,3 +47,8 @@ render(
 );
 
 void session.getState().restore();
+
+// Framed by a CRM: the host page may talk to the app (docs/embedding.md). Loaded only in a frame.
+if (window.parent !== window) {
+  void import("./embed/start").then((m) => m.startEmbedding({ session, phoneSession, agentSession }));
+}

@@ -113,10 +113,18 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
     return reply.status(500).send({ code: 500, text: "Internal Error" });
   });
 
+  // The app's pages may be framed only by the hosts its config.json allows (and itself).
+  const csp = `frame-ancestors ${ctx.appConfig.frameAncestors}`;
+  app.addHook("onSend", async (_req, reply) => {
+    if (String(reply.getHeader("content-type") ?? "").startsWith("text/html")) reply.header("content-security-policy", csp);
+  });
+  // The served config.json carries the hosts this platform adds (the demo CRM's, a test's).
+  app.get("/config.json", { config: { public: true } }, (_req, reply) => reply.header("cache-control", "no-cache").send(ctx.appConfig.json));
+
   const distDir = ctx.options.distDir;
   const indexFile = join(distDir, "index.html");
   if (existsSync(indexFile)) {
-    await app.register(fastifyStatic, { root: distDir, prefix: "/", index: ["index.html"], wildcard: false });
+    await app.register(fastifyStatic, { root: distDir, prefix: "/", index: ["index.html"], wildcard: false, globIgnore: ["config.json"] });
   }
 
   app.setNotFoundHandler((req, reply) => {

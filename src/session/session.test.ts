@@ -64,6 +64,41 @@ describe("sign-in", () => {
   });
 });
 
+describe("sign-in with a token a host page gave", () => {
+  it("uses the token as it is, at the app's platform address, and keeps the session for a reload", async () => {
+    const { session, platform, tab, settings } = setup();
+    settings.getState().change({ platformUrl: BASE });
+    const { session: minted } = setup({ platform });
+    await signInAlice(minted);
+    const token = minted.getState().client!.session!.token;
+
+    const fresh = createSessionStore({ settings, tabStorage: tab, deviceStorage: memoryStorage(), fetch: platform.fetch, pageOrigin: "https://app.example.com" });
+    await fresh.getState().signInWithToken(token);
+    expect(fresh.getState()).toMatchObject({ status: "signed-in", user: { login: "agent1" }, platformUrl: BASE, error: null });
+    expect(platform.calls.at(-1)).toMatchObject({ method: "GET", path: "/api/users/info", token });
+    expect(JSON.parse(tab.getItem(SESSION_KEY)!)).toMatchObject({ platformUrl: BASE, token });
+    expect(session.getState().status).toBe("signed-out");
+  });
+
+  it("a refused token rejects and leaves the sign-in screen as it was; it does nothing while someone is signed in", async () => {
+    const { session, platform } = setup();
+    await expect(session.getState().signInWithToken("forged")).rejects.toMatchObject({ kind: "wrong-credentials" });
+    expect(session.getState()).toMatchObject({ status: "signed-out", error: null, captcha: null });
+    await signInAlice(session);
+    const calls = platform.calls.length;
+    await session.getState().signInWithToken("another");
+    expect(platform.calls).toHaveLength(calls);
+    expect(session.getState().user?.login).toBe("agent1");
+  });
+
+  it("reads a JWT's expiry; other tokens are taken to last a day", async () => {
+    const { tokenExpiry } = await import("./session");
+    const jwt = `x.${btoa(JSON.stringify({ exp: 1_900_000_000 })).replace(/=+$/, "")}.y`;
+    expect(tokenExpiry(jwt)).toBe(1_900_000_000);
+    expect(tokenExpiry("a-developer-key", 1_000_000_000_000)).toBe(1_000_086_400);
+  });
+});
+
 describe("sign-in errors become data the UI can explain", () => {
   it("wrong credentials, with the attempts left", async () => {
     const { session } = setup();

@@ -62,6 +62,14 @@ export interface SessionState {
   captcha: CaptchaChallenge | null;
 
   signIn(input: SignInInput): Promise<void>;
+  /**
+   * Signs in with a token (or a developer key, which the platform takes as a token) given by a
+   * page that embeds the app, at the platform address the app uses: the page cannot choose it.
+   * Only when nobody is signed in; the token cannot be renewed, so the session ends with it.
+   * A refusal is not shown on the sign-in screen (the agent typed nothing): it rejects with the
+   * `SignInError`, for the page to hear.
+   */
+  signInWithToken(token: string): Promise<void>;
   /** Ends the session on the platform (best effort) and forgets it here. */
   signOut(): Promise<void>;
   /** Picks up the session this tab had before a reload. */
@@ -158,7 +166,8 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   };
 
   const expire = (client: PlatformClient) => {
-    if (current !== client) return;
+    // A token refused while signing in with it is a failed sign-in (its catch says so), not an ended session.
+    if (current !== client || store.getState().status === "signing-in") return;
     forget(client);
     deps.tabStorage.setItem(SESSION_ENDED_KEY, "1");
     store.setState({ status: "session-expired", user: null, client: null, error: null, captcha: null });
@@ -191,6 +200,34 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
     }
   };
 
+  /**
+   * Signs in: `authenticate` gives the client its credentials, then the user is read. A failure is
+   * shown on the sign-in screen, or (`quiet`) only thrown.
+   */
+  const establish = async (platformUrl: string, login: string, captcha: string, authenticate: (client: PlatformClient) => Promise<void>, quiet = false) => {
+    store.setState({ status: "signing-in", platformUrl, login });
+    const client = makeClient(platformUrl, true);
+    current = client;
+    try {
+      await authenticate(client);
+      const info = await getCurrentUser(client);
+      if (current !== client) return;
+      signedIn(client, platformUrl, info);
+    } catch (e) {
+      if (current !== client) return;
+      forget(client);
+      const error = signInErrorOf(e, { address: displayAddress(platformUrl, pageOrigin), sentCaptcha: Boolean(captcha) });
+      logFailure("sign-in", e);
+      if (quiet) {
+        store.setState({ status: "signed-out" });
+        throw error;
+      }
+      // The platform checks each captcha once, so every refusal that wants one needs a new picture.
+      const next = captchaWanted(e) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
+      store.setState({ status: "signed-out", error, captcha: next });
+    }
+  };
+
   const store = createStore<SessionState>()((set, get) => ({
     status: stored ? "restoring" : deps.tabStorage.getItem(SESSION_ENDED_KEY) ? "session-expired" : "signed-out",
     user: null,
@@ -207,26 +244,17 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       const platformUrl = checked.ok ? checked.url : input.platformUrl.trim();
       const login = input.login.trim();
       const captcha = input.captcha?.trim() ?? "";
-      set({ status: "signing-in", platformUrl, login });
-
-      const client = makeClient(platformUrl, true);
-      current = client;
-      try {
+      await establish(platformUrl, login, captcha, async (client) => {
         const session = await requestSession(client, { login, password: input.password, jwt: true, ...(captcha ? { captcha } : {}) });
         role = session.currentAuthority;
         client.setCredentials(credentialsOf(session));
-        const info = await getCurrentUser(client);
-        if (current !== client) return;
-        signedIn(client, platformUrl, info);
-      } catch (e) {
-        if (current !== client) return;
-        forget(client);
-        const error = signInErrorOf(e, { address: displayAddress(platformUrl, pageOrigin), sentCaptcha: Boolean(captcha) });
-        logFailure("sign-in", e);
-        // The platform checks each captcha once, so every refusal that wants one needs a new picture.
-        const next = captchaWanted(e) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
-        set({ status: "signed-out", error, captcha: next });
-      }
+      });
+    },
+
+    async signInWithToken(token) {
+      const { status, platformUrl, login } = get();
+      if (status !== "signed-out" && status !== "session-expired") return;
+      await establish(platformUrl, login, "", async (client) => client.setCredentials({ token, expires: tokenExpiry(token) }), true);
     },
 
     async signOut() {
@@ -291,6 +319,17 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
     },
   }));
   return store;
+}
+
+/** A JWT's expiry (UNIX seconds); a day from now for other tokens and developer keys, whose end the client cannot know. */
+export function tokenExpiry(token: string, now = Date.now()): number {
+  try {
+    const exp = (JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { exp?: unknown }).exp;
+    if (typeof exp === "number" && Number.isFinite(exp)) return exp;
+  } catch {
+    // Not a JWT.
+  }
+  return Math.floor(now / 1000) + 24 * 3600;
 }
 
 function logFailure(what: string, e: unknown) {

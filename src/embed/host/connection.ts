@@ -127,6 +127,7 @@ export function applyEvent(state: Snapshot, event: EventName, data: unknown): Sn
     case "agent":
       return { ...state, agent: (data as EventData<"agent">).agent };
     case "wrapup.started":
+    case "wrapup.updated":
       return { ...state, wrapUp: (data as EventData<"wrapup.started">).wrapUp };
     case "wrapup.ended":
       return { ...state, wrapUp: null };

@@ -206,9 +206,13 @@ export const EVENTS = {
   "call.resumed": withCall,
   "call.muted": withCall,
   "call.unmuted": withCall,
+  /** Anything else about a call changed (who it is with after a handover, the platform's ids learnt). */
+  "call.updated": withCall,
   /** `cause` is the platform's (Q.850 name, e.g. NORMAL_CLEARING, USER_BUSY), or the phone's when the platform gave none. */
   "call.ended": obj({ call: callInfo, cause: str(128), hungUpBy: oneOf(...HUNG_UP_BY) }),
   "wrapup.started": obj({ wrapUp: wrapUpInfo }),
+  /** The after-call work's outcome or notes were changed, or its time extended. */
+  "wrapup.updated": obj({ wrapUp: wrapUpInfo }),
   /** After-call work ended (Done, or its time ran out), with what was recorded. */
   "wrapup.ended": obj({ wrapUp: wrapUpInfo }),
   /** A message was refused, or something failed that no command is waiting for. `re` is the id of the message concerned. */

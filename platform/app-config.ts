@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { frameAncestors, parseEmbedConfig } from "../src/embed/embed-config";
+import type { Scope } from "../src/embed/host/protocol";
+
+/** A host page allowed to embed the app, as `config.json` writes it (docs/embedding.md). */
+export interface EmbedHostEntry {
+  origin: string;
+  scopes: Scope[];
+  destinations?: string;
+}
+
+export interface AppConfig {
+  /** The app's `config.json` as served at `/config.json`. */
+  json: Record<string, unknown>;
+  /** The CSP `frame-ancestors` of the app's pages: its own origin and the allowed hosts'. */
+  frameAncestors: string;
+}
+
+/**
+ * The app's deployable `config.json` (built into `distDir` from `public/config.json`) with the
+ * hosts this platform adds (`embedHosts`: the demo CRM, a test's host page), read at start. The
+ * same list is the app's allowlist and the pages' `frame-ancestors`, so the two cannot disagree.
+ * A file or an entry the app would refuse stops the start, naming the mistake.
+ */
+export function loadAppConfig(distDir: string, embedHosts: readonly EmbedHostEntry[]): AppConfig {
+  const file = join(distDir, "config.json");
+  let json: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    try {
+      json = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${file} is not JSON: ${(e as Error).message}`);
+    }
+  }
+  const embed = (json.embed ?? {}) as { hosts?: unknown[] };
+  const merged = { ...json, embed: { ...embed, hosts: [...(Array.isArray(embed.hosts) ? embed.hosts : []), ...embedHosts] } };
+  const parsed = parseEmbedConfig(merged);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  return { json: merged, frameAncestors: frameAncestors(parsed.config) };
+}
