@@ -23,6 +23,8 @@ export interface PartyOptions {
    * its own audio gets its own browser; the others share the test's browser.
    */
   fakeAudioWav?: string;
+  /** More Chromium switches; a party with switches of its own gets its own browser too. */
+  browserArgs?: string[];
 }
 
 export interface Party {
@@ -81,10 +83,10 @@ export const test = base.extend<TestFixtures>({
     const opened: { context: BrowserContext; browser?: Browser }[] = [];
     await use(async (options = {}) => {
       let owner: Browser | undefined;
-      if (options.fakeAudioWav) {
+      if (options.fakeAudioWav || options.browserArgs) {
         owner = await chromium.launch({
           ...launchOptions,
-          args: [...(launchOptions.args ?? []), `--use-file-for-fake-audio-capture=${options.fakeAudioWav}`],
+          args: [...(launchOptions.args ?? []), ...(options.fakeAudioWav ? [`--use-file-for-fake-audio-capture=${options.fakeAudioWav}`] : []), ...(options.browserArgs ?? [])],
         });
       }
       const contextOptions: BrowserContextOptions = {

@@ -1,4 +1,4 @@
-import { CC, ccCallOf, ccLabelsOf, statusKind, type AgentSessionState, type NextStatus } from "../cc";
+import { CC, callViewOf, ccLabelsOf, statusKind, type AgentState, type NextStatus } from "../cc";
 import type { PhoneSessionState, SessionState } from "../session";
 import { isLive, type Call, type CallEnd, type PhoneState } from "../softphone";
 import type { AgentInfo, AgentStatus, CallInfo, HungUpBy, RegistrationInfo, Snapshot, StatusChoice, UserInfo, WrapUpInfo } from "./host/protocol";
@@ -8,12 +8,15 @@ import type { AgentInfo, AgentStatus, CallInfo, HungUpBy, RegistrationInfo, Snap
  * host is told, before its scopes cut it down. Pure functions of the stores' states.
  */
 
+/** What the bridge reads of the phone session: whether the phone could start. */
+export type PhoneSessionStatus = Pick<PhoneSessionState, "status" | "problem">;
+
 export interface AppStates {
   session: SessionState;
-  phoneSession: PhoneSessionState;
+  phoneSession: PhoneSessionStatus;
   phone: PhoneState;
   calls: readonly Call[];
-  agent: AgentSessionState;
+  agent: AgentState;
 }
 
 export function userOf(s: SessionState): UserInfo | null {
@@ -61,7 +64,7 @@ export function nextStatusOf(status: StatusChoice, reason = ""): NextStatus {
 
 const PENDING_WORDS = { ready: "ready", "on-demand": "ready-on-demand", break: "break", "sign-out": "signed-out", "sign-in": "signed-in" } as const;
 
-export function agentOf(s: AgentSessionState): AgentInfo | null {
+export function agentOf(s: AgentState): AgentInfo | null {
   if (s.phase !== "on" || !s.agent) return null;
   const pending = s.pending ? ((PENDING_WORDS as Record<string, AgentInfo["pending"]>)[s.pending.command] ?? null) : null;
   const next = s.wrapUp?.next ?? s.next;
@@ -81,8 +84,9 @@ export function agentOf(s: AgentSessionState): AgentInfo | null {
  * phone first) is the agent's call out: it is `dialling` until the platform says the other side
  * answered, and its party is the number dialled.
  */
-export function callOf(call: Call, agent: AgentSessionState, live: readonly Call[], answeredAt?: number): CallInfo {
-  const cc = isLive(call) ? ccCallOf(call, agent, live) : undefined;
+export function callOf(call: Call, agent: AgentState, calls: readonly Call[], answeredAt?: number): CallInfo {
+  const view = callViewOf(call, agent, calls);
+  const cc = isLive(call) ? view.cc : undefined;
   const labels = ccLabelsOf(call);
   const clickToDial = labels?.action === "dial";
   // The platform's word that the other side answered: its callstate moves on from IDLE, RINGING
@@ -98,7 +102,7 @@ export function callOf(call: Call, agent: AgentSessionState, live: readonly Call
     customerCallId: call.context[CC.customerUuid] ?? null,
     direction: clickToDial ? "outbound" : call.direction,
     state,
-    held: cc ? cc.held : call.held,
+    held: view.held,
     muted: call.muted,
     queue: cc?.queue || labels?.queue || null,
     startedAt: call.startedAt,
@@ -107,19 +111,18 @@ export function callOf(call: Call, agent: AgentSessionState, live: readonly Call
   };
 }
 
-export function wrapUpOf(s: AgentSessionState, callIdOf: (platformId: string) => string | undefined): WrapUpInfo | null {
+export function wrapUpOf(s: AgentState, callIdOf: (platformId: string) => string | undefined): WrapUpInfo | null {
   const w = s.wrapUp;
   if (!w) return null;
   return { callId: callIdOf(w.id) ?? w.id, queue: w.queue || null, endsAt: w.endsAt, outcome: w.disposition, notes: w.notes };
 }
 
 export function snapshotOf(s: AppStates, answeredAt: (callId: string) => number | undefined, callIdOf: (platformId: string) => string | undefined): Snapshot {
-  const live = s.calls.filter(isLive);
   return {
     user: userOf(s.session),
     registration: registrationOf(s),
     agent: agentOf(s.agent),
-    calls: live.map((c) => callOf(c, s.agent, live, answeredAt(c.id))),
+    calls: s.calls.filter(isLive).map((c) => callOf(c, s.agent, s.calls, answeredAt(c.id))),
     wrapUp: wrapUpOf(s.agent, callIdOf),
   };
 }

@@ -1,15 +1,18 @@
-import { ccCallOf, ccLabelsOf, isCommandError, type AgentSession, type CallTarget } from "../cc";
-import type { PhoneSession, SessionStore } from "../session";
-import { PhoneError, isLive, type Call, type CallId } from "../softphone";
-import { agentOf, callOf, endOf, nextStatusOf, registrationOf, snapshotOf, userOf, wrapUpOf, type AppStates } from "./app-view";
+import { callViewOf, ccLabelsOf, isCommandError, type AgentSession, type CallControl } from "../cc";
+import type { StoreApi } from "zustand/vanilla";
+import type { SessionStore } from "../session";
+import { PhoneError, isLive, isTalking, type Call, type CallId, type Phone } from "../softphone";
+import { agentOf, callOf, endOf, nextStatusOf, registrationOf, snapshotOf, userOf, wrapUpOf, type AppStates, type PhoneSessionStatus } from "./app-view";
 import type { CommandArgs } from "./host/commands";
 import { PROTOCOL_VERSIONS, type CallInfo, type CommandName, type CommandResult, type ErrorCode, type EventData, type EventName, type UserInfo, type WrapUpInfo, type RegistrationInfo, type AgentInfo } from "./host/protocol";
 import { EmbedCommandError, type EmbedApp } from "./endpoint";
 
 export interface BridgeDeps {
   session: SessionStore;
-  phoneSession: Pick<PhoneSession, "store" | "phone">;
-  agentSession: AgentSession;
+  /** Whether the phone could start, and its registration and calls. */
+  phoneSession: { store: StoreApi<PhoneSessionStatus>; phone: Pick<Phone, "phoneStore" | "callsStore"> };
+  /** The agent at work and its actions: the same the toolbar uses. */
+  agentSession: Pick<AgentSession, "store" | "actions">;
   /** Whether the browser lets the framed app keep its storage, for getDiagnostics. */
   storage: "browser" | "memory";
   appVersion: string;
@@ -47,7 +50,7 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     calls: phone.callsStore.getState().calls,
     agent: agentSession.store.getState(),
   });
-  const infoOf = (call: Call, s = states()): CallInfo => callOf(call, s.agent, s.calls.filter(isLive), answeredSeen.get(call.id));
+  const infoOf = (call: Call, s = states()): CallInfo => callOf(call, s.agent, s.calls, answeredSeen.get(call.id));
   const snapshot = () => snapshotOf(states(), (id) => answeredSeen.get(id), (id) => callOfPlatformId.get(id));
 
   // ---- events: what changed since the last look ----
@@ -167,34 +170,33 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
   const requireSignedIn = () => {
     if (session.getState().status !== "signed-in") throw new EmbedCommandError("not-signed-in", "Nobody is signed in to Agentbar");
   };
-  const requirePhone = () => {
-    requireSignedIn();
-    if (phone.phoneStore.getState().registration.status !== "registered") throw new EmbedCommandError("not-signed-in", "The agent's phone is not connected");
-  };
   const requireAgent = () => {
     requireSignedIn();
     if (agentSession.store.getState().phase !== "on") throw new EmbedCommandError("not-an-agent", "The user is not working in the call center");
   };
+  const actions = agentSession.actions;
 
-  /** The call a command is about: the one named, or the first live call that fits, in the order of preference given. */
-  const callFor = (callId: string | undefined, what: string, ...fits: ((c: CallInfo) => boolean)[]): Call => {
-    const live = phone.callsStore.getState().calls.filter(isLive);
-    const s = states();
+  /**
+   * The call a command is about: the one named, or the first live call that has the control now
+   * (the call card's controls, `callViewOf`), a talking one first. `what` words it for errors.
+   */
+  const callFor = (callId: string | undefined, control: CallControl, what: string): Call => {
+    requireSignedIn();
+    const calls = phone.callsStore.getState().calls;
+    const agent = agentSession.store.getState();
+    const has = (c: Call) => callViewOf(c, agent, calls).controls.includes(control);
     if (callId !== undefined) {
-      const call = live.find((c) => c.id === callId);
+      const call = calls.find((c) => c.id === callId && isLive(c));
       if (!call) throw new EmbedCommandError("no-call", `No call ${callId}`);
-      if (!fits.some((f) => f(infoOf(call, s)))) throw new EmbedCommandError("invalid-state", `Call ${callId} cannot be ${what} now`);
+      if (!has(call)) throw new EmbedCommandError("invalid-state", `Call ${callId} cannot be ${what} now`);
       return call;
     }
-    for (const f of fits) {
-      const call = live.find((c) => f(infoOf(c, s)));
-      if (call) return call;
-    }
-    throw new EmbedCommandError("no-call", `No call to be ${what}`);
+    const call = [...calls.filter((c) => isLive(c) && isTalking(c)), ...calls.filter(isLive)].find(has);
+    if (!call) throw new EmbedCommandError("no-call", `No call to be ${what}`);
+    return call;
   };
-  const connected = (c: CallInfo) => c.state === "connected";
   const current = (id: CallId): Call | undefined => phone.callsStore.getState().calls.find((c) => c.id === id);
-  /** The call's state once `done` holds; fails if the call ends first (unless ending is what was asked). */
+  /** The call once `done` holds for it; fails if it ends first (unless ending is what was asked). */
   const callWhen = (id: CallId, what: string, done: (c: CallInfo) => boolean) =>
     until(what, () => {
       const call = current(id);
@@ -205,11 +207,6 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
       return undefined;
     });
   const ended = (id: CallId, what: string) => callWhen(id, what, (c) => c.state === "ended");
-  /** Through the platform when the call is the call center's (hold, transfer), else the phone's own SIP. */
-  const platformCall = (call: Call) => {
-    const s = states();
-    return s.agent.phase === "on" && !!ccCallOf(call, s.agent, s.calls.filter(isLive))?.callId;
-  };
 
   const commands: { [C in CommandName]: (args: CommandArgs<C>) => Promise<CommandResult<C>> } = {
     async getState() {
@@ -228,15 +225,15 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     },
 
     async dial({ number }) {
-      requirePhone();
+      requireSignedIn();
+      if (phone.phoneStore.getState().registration.status !== "registered") throw new EmbedCommandError("not-signed-in", "The agent's phone is not connected");
       const before = new Set(phone.callsStore.getState().calls.map((c) => c.id));
-      // The dial pad's path: through the call center (ccDial) while the agent works in it, else the phone.
-      const id = await deps.phoneSession.store.getState().dial(number);
-      if (id) return { call: infoOf(current(id)!) };
-      // The platform calls the agent's phone first: the call is there once its leg rings.
+      // The dial pad's action: through the call center (ccDial) while the agent works in it, else the phone.
+      await actions.dial(number);
+      // The call is there once the phone has it: its own INVITE, or the platform's leg ringing it first.
       return until("dial", () => {
-        const leg = phone.callsStore.getState().calls.find((c) => !before.has(c.id) && isLive(c) && ccLabelsOf(c)?.action === "dial");
-        if (leg) return { call: infoOf(leg) };
+        const call = phone.callsStore.getState().calls.find((c) => !before.has(c.id) && isLive(c) && (c.direction === "outbound" || ccLabelsOf(c)?.action === "dial"));
+        if (call) return { call: infoOf(call) };
         const failed = agentSession.store.getState().dialling?.failed;
         if (failed) throw new EmbedCommandError("failed", failed === "no-ring" ? "The platform's call never reached the agent's phone" : "The call ended before the agent's phone rang");
         return undefined;
@@ -244,64 +241,59 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     },
 
     async answer({ callId }) {
-      const call = callFor(callId, "answered", (c) => c.state === "ringing");
-      await phone.answer(call.id);
-      return callWhen(call.id, "answered", connected);
+      const call = callFor(callId, "answer", "answered");
+      await actions.answer(call.id);
+      return callWhen(call.id, "answered", (c) => c.state === "connected");
     },
 
     async reject({ callId, busy }) {
-      const call = callFor(callId, "rejected", (c) => c.state === "ringing");
-      await phone.reject(call.id, busy ? 486 : 603);
+      const call = callFor(callId, busy ? "busy" : "reject", "rejected");
+      await actions.reject(call.id, busy ? "busy" : "decline");
       return ended(call.id, "rejected");
     },
 
     async hangUp({ callId }) {
-      const call = callFor(callId, "hung up", (c) => connected(c) && !c.held, (c) => c.state === "dialling", connected, (c) => c.state === "ringing");
-      await phone.hangup(call.id);
+      const call = callFor(callId, "hang-up", "hung up");
+      await actions.hangUp(call.id);
       return ended(call.id, "hung up");
     },
 
     async hold({ callId }) {
-      const call = callFor(callId, "held", (c) => connected(c) && !c.held);
-      if (platformCall(call)) await agentSession.store.getState().hold(call.id);
-      else await phone.hold(call.id);
+      const call = callFor(callId, "hold", "held");
+      await actions.hold(call.id);
       return callWhen(call.id, "held", (c) => c.held);
     },
 
     async resume({ callId }) {
-      const call = callFor(callId, "resumed", (c) => connected(c) && c.held);
-      if (platformCall(call)) await agentSession.store.getState().resume(call.id);
-      else await phone.resume(call.id);
+      const call = callFor(callId, "resume", "resumed");
+      await actions.resume(call.id);
       return callWhen(call.id, "resumed", (c) => !c.held);
     },
 
     async mute({ callId }) {
-      const call = callFor(callId, "muted", (c) => connected(c) && !c.muted, connected);
-      phone.setMuted(call.id, true);
+      const call = callFor(callId, "mute", "muted");
+      await actions.mute(call.id, true);
       return callWhen(call.id, "muted", (c) => c.muted);
     },
 
     async unmute({ callId }) {
-      const call = callFor(callId, "unmuted", (c) => connected(c) && c.muted, connected);
-      phone.setMuted(call.id, false);
+      const call = callFor(callId, "mute", "unmuted");
+      await actions.mute(call.id, false);
       return callWhen(call.id, "unmuted", (c) => !c.muted);
     },
 
     async sendDtmf({ callId, digits }) {
-      const call = callFor(callId, "sent tones", (c) => connected(c) && !c.held, connected);
-      await phone.sendDtmf(call.id, digits.toUpperCase());
+      const call = callFor(callId, "dtmf", "sent tones");
+      await actions.sendDtmf(call.id, digits.toUpperCase());
       return { call: infoOf(current(call.id)!) };
     },
 
     async transfer({ callId, destination }) {
-      const call = callFor(callId, "transferred", (c) => connected(c) && !c.held, connected);
+      const call = callFor(callId, "transfer", "transferred");
+      const queue = agentSession.store.getState().queues.some((q) => q.name === destination);
       endedByAgent.add(call.id);
       try {
-        if (platformCall(call)) {
-          const queues = agentSession.store.getState().queues.map((q) => q.name);
-          const target: CallTarget = queues.includes(destination) ? { kind: "queue", name: destination } : { kind: "number", number: destination };
-          await agentSession.store.getState().transfer(call.id, target);
-        } else await phone.transfer(call.id, destination);
+        await actions.transfer(call.id, queue ? { kind: "queue", name: destination } : { kind: "address", address: destination });
         return await ended(call.id, "transferred");
       } catch (e) {
         endedByAgent.delete(call.id);
@@ -311,11 +303,9 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
 
     async setStatus({ status, reason }) {
       requireAgent();
-      const next = nextStatusOf(status, reason ?? "");
-      const a = agentSession.store.getState();
       // Signed out of the queues, any other status needs them joined first.
-      if (agentOf(a)?.status === "signed-out" && status !== "signed-out") await a.choose({ kind: "sign-in" });
-      await agentSession.store.getState().choose(next);
+      if (agentOf(agentSession.store.getState())?.status === "signed-out" && status !== "signed-out") await actions.choose({ kind: "sign-in" });
+      await actions.choose(nextStatusOf(status, reason ?? ""));
       const agent = agentOf(agentSession.store.getState());
       if (!agent) throw new EmbedCommandError("not-an-agent", "The user stopped working in the call center");
       const appliedNow = agent.status === status && (status !== "break" || agent.reason === (reason ?? ""));
@@ -324,15 +314,14 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
 
     async setDisposition({ callId, outcome, notes, done }) {
       requireAgent();
-      const a = agentSession.store.getState();
-      const w = a.wrapUp;
+      const w = agentSession.store.getState().wrapUp;
       if (!w) throw new EmbedCommandError("no-call", "No after-call work is under way");
       if (callId !== w.id && callId !== w.customerUuid && callOfPlatformId.get(w.id) !== callId) {
         throw new EmbedCommandError("no-call", `The after-call work under way is not call ${callId}'s`);
       }
-      a.setDisposition(outcome);
-      a.setNotes(notes);
-      if (done) await a.finishWrapUp();
+      await actions.setDisposition(outcome);
+      await actions.setNotes(notes);
+      if (done) await actions.finishWrapUp();
       return { callId };
     },
   };

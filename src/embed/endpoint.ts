@@ -43,8 +43,8 @@ export interface EndpointOptions {
 export const MAX_COMMANDS_UNDER_WAY = 16;
 
 interface Session {
+  /** The host page's instance it serves (repeats of its handshake are ignored). */
   instance: string;
-  port: MessagePort;
   stop(): void;
 }
 
@@ -117,7 +117,6 @@ export function startEndpoint(o: EndpointOptions): () => void {
     };
     return {
       instance,
-      port,
       stop() {
         unsubscribe();
         port.onmessage = null;
