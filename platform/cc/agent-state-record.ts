@@ -131,10 +131,10 @@ function currentCall(agent: Agent, sw: Switch, control: CallControl): { record: 
   if (supervision) {
     const customer = supervision.call.peer;
     return {
-      callstate: supervision.leg.state !== "answered" ? "RINGING" : supervision.mode === "listen" ? "MONITORING" : "TALKING",
+      callstate: supervision.leg.state !== "answered" ? "RINGING" : supervision.mode === "three-way" ? "TALKING" : "MONITORING",
       record: {
         uuid: supervision.leg.uuid,
-        kind: supervision.mode === "listen" ? "monitor" : "three-way",
+        kind: supervision.purpose,
         direction: "inbound",
         queue: supervision.call.queue ?? "",
         member_uuid: supervision.call.member?.uuid ?? "",

@@ -401,6 +401,87 @@ describe("supervision", () => {
     expect(res.message).toMatch(/not signed in/);
   });
 
+  it("the keys of FreeSWITCH's eavesdrop on the monitor leg switch who hears the supervisor, dropping nobody", async () => {
+    const [customer, leg] = await supervisedCall();
+    await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const monitor = legTo("1010");
+    monitor.remoteAnswer();
+    const whoHears = () => [customer, leg].filter((ch) => f.sw.hears(ch).includes(monitor.uuid)).map((ch) => (ch === leg ? "agent" : "customer"));
+    const press = (digit: string) => monitor.emit("dtmf", digit, "inband");
+
+    expect(whoHears()).toEqual([]);
+    press("2");
+    expect(whoHears()).toEqual(["agent"]);
+    expect(stateOf("1010")).toMatchObject({ callstate: "MONITORING", call: { kind: "monitor" } });
+    press("1");
+    expect(whoHears()).toEqual(["customer"]);
+    press("3");
+    expect(whoHears()).toEqual(["customer", "agent"]);
+    expect(stateOf("1010")).toMatchObject({ callstate: "TALKING", call: { kind: "monitor" } });
+    press("9");
+    expect(whoHears()).toEqual(["customer", "agent"]);
+    press("0");
+    expect(whoHears()).toEqual([]);
+    expect(stateOf("1010").callstate).toBe("MONITORING");
+    for (const ch of [customer, leg, monitor]) expect(ch.state).toBe("answered");
+    expect(f.sw.hears(monitor).sort()).toEqual([customer.uuid, leg.uuid].sort());
+  });
+
+  it("ccIntercept works for every call an agent can have: click-to-dial, a transfer received, a consultation", async () => {
+    f.cc.signIn(f.cc.agent("1010")!, "1010", "support");
+    const intercepted = async (leg: FakeChannel, customer: FakeChannel, monitorFirst: boolean) => {
+      if (monitorFirst) {
+        await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+        legTo("1010").remoteAnswer();
+      }
+      expect(await f.run("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destUUID: leg.uuid })).toEqual(ok);
+      const supervisor = legTo("1010");
+      if (!monitorFirst) supervisor.remoteAnswer();
+      await settle();
+      expect(leg.hangupCause).toBe("PICKED_OFF");
+      expect(customer.state).toBe("answered");
+      expect(f.sw.hears(customer)).toEqual([supervisor.uuid]);
+      expect(f.sw.hears(supervisor)).toEqual([customer.uuid]);
+      expect(stateOf("1010")).toMatchObject({ callstate: "TALKING", agent_uuid: supervisor.uuid, call: { customer_uuid: customer.uuid } });
+      supervisor.hangup();
+      await settle();
+      expect(stateOf("1010")).toMatchObject({ callstate: "IDLE", call: null });
+    };
+
+    // Click-to-dial, monitored first and not.
+    for (const monitorFirst of [true, false]) {
+      f.ready("1001");
+      const res = await f.run("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "5550199" });
+      const leg = f.sw.channel((res.data as { callID: string }).callID)!;
+      leg.remoteAnswer();
+      await settle();
+      const destination = legTo("5550199");
+      destination.remoteAnswer();
+      await settle();
+      await intercepted(leg, destination, monitorFirst);
+    }
+
+    // 1001 consulting 1002 about a queue call.
+    f.ready("1001");
+    const [caller, leg] = await f.answeredCall("support", "1001");
+    await f.run("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID: leg.uuid });
+    const target = legTo("1002");
+    target.remoteAnswer();
+    await intercepted(leg, caller, false);
+    expect(target.state).toBe("hungup");
+    // A customer transferred to 1001 by 1002.
+    f.cc.setStatus(f.cc.agent("1001")!, "On Break");
+    f.ready("1002");
+    const [customer, first] = await f.answeredCall("support", "1002");
+    await f.run("agent2", "ccTransfer", { callID: first.uuid, destNumber: "support.1001" });
+    const received = legTo("1001");
+    received.remoteAnswer();
+    await settle();
+    expect(stateOf("1001").call).toMatchObject({ kind: "handover" });
+    await intercepted(received, customer, true);
+
+  });
+
   it("the listener's leg ends with the call it listens to", async () => {
     const [customer, leg] = await supervisedCall();
     await f.run("supervisor", "ccMonitor", { agent: "1010", destAgent: "1001", destUUID: leg.uuid });

@@ -10,13 +10,24 @@ export type Party = { extension: string } | { number: string };
 
 /** A supervisor's (or a PSTN number's) leg listening to, or talking in, an agent's call. */
 export interface Supervision {
-  readonly mode: EavesdropMode;
+  /** What the leg does now; DTMF on the leg changes it (see eavesdropModeForDigit). */
+  mode: EavesdropMode;
+  /** What it was asked for: ccMonitor or ccThreeWay. */
+  readonly purpose: "monitor" | "three-way";
   readonly leg: Channel;
   readonly call: AgentCall;
   /** Who asked: an agent number, or the outside number for PSTN. */
   readonly by: string;
   readonly party: Party;
   stop(): void;
+}
+
+/**
+ * FreeSWITCH's eavesdrop keys, pressed on the listening leg: `2` speaks with the monitored channel
+ * (the agent: whisper), `1` with its partner (the customer), `3` with both (barge), `0` listens again.
+ */
+export function eavesdropModeForDigit(digit: string): EavesdropMode | undefined {
+  return ({ "0": "listen", "1": "whisper-partner", "2": "whisper", "3": "three-way" } as const)[digit as "0"];
 }
 
 const targetOf = (p: Party): OriginateTarget => ("extension" in p ? { extension: p.extension } : { number: p.number });
@@ -95,8 +106,11 @@ export class CallControl {
         if (leg.state !== "hungup" && this.sw.partnerOf(leg) === undefined) leg.hangup(cause);
       });
     });
+    // The agent giving up before the destination answered cancels it. Once answered, the
+    // destination is a customer like any other: a hang-up of the agent's leg reaches it through its
+    // bridge, and an intercept or a consultation that moved it elsewhere must leave it alone.
     leg.once("hangup", () => {
-      if (call.peer && call.peer.state !== "hungup" && this.sw.partnerOf(leg) === undefined) call.peer.hangup("ORIGINATOR_CANCEL");
+      if (call.peer && call.peer.state !== "hungup" && call.peer.state !== "answered") call.peer.hangup("ORIGINATOR_CANCEL");
     });
     return call;
   }
@@ -312,7 +326,7 @@ export class CallControl {
       this.sw.bridge(leg, customer);
       this.cc.endCall(call, "PICKED_OFF");
       call.leg.hangup("PICKED_OFF");
-      if (byAgent && !byAgent.call) this.trackHandover(byAgent, leg, customer, call);
+      if (byAgent && !byAgent.call && leg.state === "answered") this.trackHandover(byAgent, leg, customer, call);
     };
     if (listening) {
       listening.stop();
@@ -344,6 +358,7 @@ export class CallControl {
     const endWithCall = () => leg.hangup("NORMAL_CLEARING");
     const supervision: Supervision = {
       mode,
+      purpose: mode === "listen" ? "monitor" : "three-way",
       leg,
       call,
       by,
@@ -360,7 +375,20 @@ export class CallControl {
       else this.sw.eavesdrop(leg, call.leg, mode);
       this.cc.events.emit("call-change", call.agent);
     });
-    leg.once("hangup", () => supervision.stop());
+    // The keys of FreeSWITCH's eavesdrop switch the mode without dropping anyone.
+    const onDigit = (digit: string) => {
+      const next = eavesdropModeForDigit(digit);
+      if (!next || next === supervision.mode || !this.supervisions.has(supervision) || leg.state !== "answered") return;
+      if (call.ended || call.leg.state === "hungup") return;
+      supervision.mode = next;
+      this.sw.eavesdrop(leg, call.leg, next);
+      this.cc.events.emit("call-change", call.agent);
+    };
+    leg.on("dtmf", onDigit);
+    leg.once("hangup", () => {
+      leg.off("dtmf", onDigit);
+      supervision.stop();
+    });
     return supervision;
   }
 

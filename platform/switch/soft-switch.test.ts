@@ -188,6 +188,11 @@ describe("eavesdropping", () => {
     expect(hears(agent, 1300)).toBe(true);
     expect(hears(customer, 1300)).toBe(false);
 
+    sw.eavesdrop(supervisor, agent, "whisper-partner");
+    runTicks(plane, 400);
+    expect(hears(customer, 1300)).toBe(true);
+    expect(hears(agent, 1300)).toBe(false);
+
     sw.eavesdrop(supervisor, agent, "three-way");
     runTicks(plane, 400);
     expect(hears(agent, 1300) && hears(customer, 1300)).toBe(true);

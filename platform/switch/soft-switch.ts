@@ -386,8 +386,9 @@ export class SoftSwitch implements Switch, ChannelHost {
       this.place(t, this.media.createRoom(`call of ${t.uuid.slice(0, 8)}`));
       placement = this.placements.get(t)!;
     }
+    const whispered = mode === "whisper" ? t : mode === "whisper-partner" ? this.partners.get(t) : undefined;
     const role: RoomRole =
-      mode === "three-way" ? "talker" : mode === "whisper" && t.endpoint ? { whisperTo: [t.endpoint] } : "listener";
+      mode === "three-way" ? "talker" : whispered?.endpoint ? { whisperTo: [whispered.endpoint] } : "listener";
     this.place(l, placement.room, role);
     this.eavesdrops.set(l, t);
     l.variables.set("eavesdrop_target", t.uuid);

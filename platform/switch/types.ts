@@ -117,8 +117,10 @@ export interface OriginateOptions {
 export type EavesdropMode =
   /** Hears both sides, is heard by nobody (ccMonitor). */
   | "listen"
-  /** Hears both sides, is heard by the target only. */
+  /** Hears both sides, is heard by the target only (FreeSWITCH eavesdrop DTMF `2`). */
   | "whisper"
+  /** Hears both sides, is heard by the target's partner only (eavesdrop DTMF `1`). */
+  | "whisper-partner"
   /** Hears both sides and is heard by both (ccThreeWay, barge). */
   | "three-way";
 

@@ -467,6 +467,70 @@ describe("supervision", () => {
     await listen.hangup();
   });
 
+  it("keys on the monitor leg switch modes as FreeSWITCH's eavesdrop: 2 whispers to the agent, 1 to the customer, 3 barges in, 0 listens again", async () => {
+    const { sam, call, c, callID } = await supervised();
+    await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
+    const listen = await sam.incoming();
+    await listen.waitHears(CUSTOMER);
+    await listen.waitHears(ALICE);
+    /** The customer did not hear the supervisor since `since`, after hearing the agent for a while. */
+    const customerSilentOnSam = async (since: number) => {
+      await until("the customer has heard the agent since", () => customerHeardSince(c, since).some((hz) => near(hz, ALICE)));
+      expect(customerHeardSince(c, since).some((hz) => near(hz, SAM))).toBe(false);
+    };
+
+    await listen.sendInfo("2");
+    await call.waitHears(SAM, "whisper: the agent hears the supervisor");
+    await customerSilentOnSam(Date.now());
+    await listen.waitHears(CUSTOMER, "whisper: the supervisor still hears the customer");
+
+    await listen.sendInfo("1");
+    await customerHears(c, SAM, "the customer hears the supervisor");
+    await call.waitSilentOn(SAM, "the agent no longer hears the supervisor");
+
+    await listen.sendInfo("3");
+    await call.waitHears(SAM, "barge: the agent hears the supervisor");
+    await customerHears(c, SAM, "barge: the customer hears the supervisor");
+    await listen.waitHears(CUSTOMER);
+    await listen.waitHears(ALICE);
+    expect(await agentState("1010")).toMatchObject({ callstate: "TALKING", call: { kind: "monitor" } });
+
+    await listen.sendInfo("0");
+    await call.waitSilentOn(SAM, "listening again: the agent no longer hears the supervisor");
+    await customerSilentOnSam(Date.now() + 300);
+    expect(await agentState("1010")).toMatchObject({ callstate: "MONITORING" });
+    for (const leg of [call, listen]) expect(leg.state).toBe(SessionState.Established);
+    await call.hangup();
+    await listen.waitEnded();
+  });
+
+  it("ccIntercept of a click-to-dial call after ccMonitor: the supervisor and the number dialled talk, the agent's leg ends", async () => {
+    const alice = await f.phone("1001", ALICE);
+    alice.incomingPolicy = "answer";
+    const sam = await f.phone("1010", SAM);
+    sam.incomingPolicy = "answer";
+    await ready("agent1", "1001");
+    await cc("supervisor", "ccLogin", { agent: "1010", extn: "1010", queue: "support" });
+    const callID = (await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" })).data!.callID!;
+    const leg = await alice.incoming();
+    await leg.waitHears(1200, "the agent hears the number dialled");
+    const outside = (await agentState("1001")).call!.customer_uuid;
+    await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
+    const listen = await sam.incoming();
+    await listen.waitHears(1200, "the supervisor hears the number dialled");
+
+    expect(await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID })).toEqual({ code: 200, message: "success" });
+    await leg.waitEnded();
+    expect(leg.endReason).toBe('SIP;cause=200;text="Call completed elsewhere"');
+    await until("the number dialled hears the supervisor", () => (f.ctx.sim.get(outside)?.hearing ?? []).some((hz) => near(hz, SAM)));
+    await listen.waitHears(1200, "the supervisor still hears the number dialled");
+    expect(await agentState("1010")).toMatchObject({ callstate: "TALKING", call: { cid_number: "55511200" } });
+    expect(await agentState("1001")).toMatchObject({ callstate: "IDLE" });
+    await listen.hangup();
+    await until("the number dialled is hung up", () => f.ctx.sim.get(outside)?.state === "hungup");
+    expect((await agentState("1010")).callstate).toBe("IDLE");
+  });
+
   it("an agent may not monitor", async () => {
     const { call, callID } = await supervised();
     const res = await cc("agent2", "ccMonitor", { agent: "1002", destAgent: "1001", destUUID: callID });

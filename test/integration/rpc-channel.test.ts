@@ -222,6 +222,39 @@ describe("call-center events", () => {
     expect(await bob.ccLogOf(2, "cc.agent.1002")).toEqual(["bridge-agent-start 1002", "bridge-agent-end 1002 NORMAL_CLEARING"]);
   });
 
+  it("refuses an agent every supervisor function, over REST and over jsapi, and another agent's events; a supervisor is served", async () => {
+    await rest("agent2", "ccGoBreak", { agent: "1002" });
+    await rest("agent4", "ccGoReady", { agent: "1004" });
+    const customer = await sw.dial("sales", { name: "Sven Supervised", number: "5550444" });
+    const c = await signedIn("agent1", "1001");
+    const leg = await c.until(() => sw.all.find((ch) => ch.extension === "1004" && ch.state === "ringing"));
+    leg.remoteAnswer();
+    const calls = () => sw.all.filter((ch) => ch.extension === "1001" || ch.extension === "1010").length;
+    const before = calls();
+    const functions: [string, Record<string, unknown>][] = [
+      ["ccMonitor", { agent: "1001", extn: "1001", destAgent: "1004", destUUID: leg.uuid }],
+      ["ccIntercept", { agent: "1001", extn: "1001", destAgent: "1004", destUUID: leg.uuid }],
+      ["ccThreeWay", { agent: "1004", callID: leg.uuid, destAgent: "1001", destExtn: "1001" }],
+      ["ccGoReady", { agent: "1002" }],
+      ["ccGoBreak", { agent: "1004", reason: "told to" }],
+      ["ccLogout", { agent: "1004" }],
+    ];
+    for (const [func, body] of functions) {
+      expect(await rest("agent1", func, body), `${func} over REST`).toMatchObject({ code: 403, message: expect.stringMatching(/^no permission/) });
+      expect((await c.ccc(func, body)).result, `${func} over jsapi`).toMatchObject({ code: 403, message: expect.stringMatching(/^no permission/) });
+    }
+    expect((await c.call("verto.subscribe", { eventChannel: ["cc.agent.1004"] })).error).toMatchObject({ code: -32602 });
+    expect(calls()).toBe(before);
+    expect(leg.state).toBe("answered");
+
+    // The supervisor's own functions work: the platform refused the agent, not the function.
+    const sam = await signedIn("supervisor", "1010");
+    await sam.ccc("ccLogin", { agent: "1010", extn: "1010", queue: "support" });
+    expect((await sam.ccc("ccMonitor", { agent: "1010", destAgent: "1004", destUUID: leg.uuid })).result).toMatchObject({ code: 200 });
+    customer.hangup();
+    await sam.ccc("ccLogout", { agent: "1010" });
+  });
+
   it("publishes channel events of the user's own phone legs for screen pops", async () => {
     const c = await signedIn("agent4", "1004");
     await c.subscribe("FSevent.channel_create");

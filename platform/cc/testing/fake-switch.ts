@@ -140,6 +140,7 @@ export class FakeSwitch extends EventEmitter implements Switch {
   }
 
   eavesdrop(listener: Channel, target: Channel, mode: EavesdropMode): void {
+    this.stopEavesdrop(listener as FakeChannel);
     this.eavesdrops.push({ listener: listener as FakeChannel, target: target as FakeChannel, mode });
   }
 
@@ -197,7 +198,9 @@ export class FakeSwitch extends EventEmitter implements Switch {
       }
       const targetSide = e.target.uuid === ch.uuid;
       const otherSide = this.partnerOf(e.target)?.uuid === ch.uuid;
-      if ((targetSide && e.mode !== "listen") || (otherSide && e.mode === "three-way")) out.push(e.listener.uuid);
+      const heard =
+        e.mode === "three-way" || (targetSide && e.mode === "whisper") || (otherSide && e.mode === "whisper-partner");
+      if ((targetSide || otherSide) && heard) out.push(e.listener.uuid);
     }
     return out;
   }
