@@ -91,6 +91,10 @@ export const cc = {
   consult: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccConsult", b),
   cancelConsult: (client: PlatformClient, b: { callID: string }) => run(client, "ccCancelConsult", b),
   threeWay: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccThreeWay", b),
-  monitor: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccMonitor", b),
+  /** Answers the new leg's uuid when the platform gives it (the spec does not show it). */
+  monitor: async (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }): Promise<{ uuid?: string }> => {
+    const data = await ccc(client, "ccMonitor", b, v.optional(v.nullable(v.object({ uuid: v.optional(v.string()) })), null));
+    return data?.uuid ? { uuid: data.uuid } : {};
+  },
   intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccIntercept", b),
 };

@@ -34,9 +34,9 @@ export type CommandErrorKind = "not-working" | "refused" | "unreachable" | "not-
  * cross to another tab or a host page), thrown as the command's rejection and set as the store's
  * `error`. `message` is for logs and for the platform's words; the UI words the rest by `kind`.
  */
-export interface CommandError {
+export interface CommandError<C extends string = AgentCommand> {
   kind: CommandErrorKind;
-  command: AgentCommand;
+  command: C;
   message: string;
   at: number;
 }
@@ -50,12 +50,12 @@ const MESSAGES: Record<Exclude<CommandErrorKind, "refused" | "unreachable" | "fa
 };
 
 /** An error of one of the kinds that carry no message of their own. */
-export function commandError(kind: keyof typeof MESSAGES, command: AgentCommand, at: number): CommandError {
+export function commandError<C extends string = AgentCommand>(kind: keyof typeof MESSAGES, command: C, at: number): CommandError<C> {
   return { kind, command, message: MESSAGES[kind], at };
 }
 
 /** What went wrong, read from what was thrown: the platform's refusal keeps its words. */
-export function commandErrorOf(command: AgentCommand, e: unknown, at: number): CommandError {
+export function commandErrorOf<C extends string = AgentCommand>(command: C, e: unknown, at: number): CommandError<C> {
   if (isCommandError(e)) return { ...e, command, at };
   if (e instanceof PlatformError) {
     const kind = e.kind === "network" || e.kind === "timeout" ? "unreachable" : e.kind === "decode" ? "failed" : "refused";
@@ -64,6 +64,6 @@ export function commandErrorOf(command: AgentCommand, e: unknown, at: number): C
   return { kind: "failed", command, message: e instanceof Error ? e.message : String(e), at };
 }
 
-export function isCommandError(e: unknown): e is CommandError {
+export function isCommandError(e: unknown): e is CommandError<string> {
   return !!e && typeof e === "object" && typeof (e as CommandError).kind === "string" && typeof (e as CommandError).command === "string" && typeof (e as CommandError).at === "number";
 }

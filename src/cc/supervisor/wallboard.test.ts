@@ -1,0 +1,273 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AgentStateRecord } from "../../api";
+import { createSessionStore, createSettingsStore, memoryStorage } from "../../session";
+import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
+import { createEventFeed, type EventConnector } from "../event-feed";
+import { summarizeQueue } from "./wallboard";
+import { createWallboard, isSupervisorRole } from "./wallboard-store";
+
+const sam: FakeUser = { id: 2, login: "supervisor", password: "Agentbar@2026", name: "Sam Supervisor", extn: "1010", domain: "agentbar.local", authority: "supervisor" };
+const ada: FakeUser = { id: 1, login: "admin", password: "Agentbar@2026", name: "Ada Admin", extn: "1000", domain: "agentbar.local", authority: "admin" };
+const alice: FakeUser = { id: 3, login: "agent1", password: "Agentbar@2026", name: "Alice Agent", extn: "1001", domain: "agentbar.local", authority: "agent" };
+
+const T0 = new Date("2026-03-02T09:00:00Z").getTime();
+
+/**
+ * A call center the test drives: the truth of every agent, the events each change sends (as
+ * mod_callcenter words them) and `GET /api/cc/agent_state` answering from the same truth.
+ */
+class SimulatedCenter {
+  readonly agents = new Map<string, AgentStateRecord>();
+  readonly events: Record<string, string>[] = [];
+  reads = 0;
+  failReads = false;
+
+  constructor(count: number) {
+    for (let i = 0; i < count; i++) {
+      const n = String(10000 + i);
+      this.agents.set(n, {
+        agent_id: n,
+        extn: n,
+        group_id: i % 2 ? "sales" : "support",
+        queue_id: "",
+        agent_uuid: "",
+        state: "UNREADY",
+        callstate: "IDLE",
+        name: `Agent ${i}`,
+        status: "On Break",
+        cc_state: "Waiting",
+        reason: "",
+        status_since: "",
+        no_answer_count: 0,
+        ready_time: "",
+        wrap_up_until: "",
+        call: null,
+      });
+    }
+  }
+
+  private emit(e: Record<string, string>, at: number) {
+    this.events.push({ "Event-Date-Timestamp": String(at * 1000), ...e });
+  }
+
+  setStatus(n: string, status: string, reason: string, at: number) {
+    const a = this.agents.get(n)!;
+    this.agents.set(n, { ...a, status, reason: status === "On Break" ? reason : "", state: status === "Available" ? "READY" : "UNREADY" });
+    this.emit({ "CC-Action": "agent-status-change", "CC-Agent": n, "CC-Agent-Status": status, ...(status === "On Break" ? { "CC-Agent-Break-Reason": reason } : {}) }, at);
+  }
+
+  startCall(n: string, customer: string, at: number) {
+    const a = this.agents.get(n)!;
+    const uuid = `leg-${n}-${at}`;
+    this.agents.set(n, {
+      ...a,
+      agent_uuid: uuid,
+      callstate: "TALKING",
+      cc_state: "In a queue call",
+      call: { uuid, kind: "queue", direction: "inbound", queue: a.group_id, member_uuid: `m-${uuid}`, customer_uuid: `c-${uuid}`, cid_name: `Customer ${customer}`, cid_number: customer, answered: true, held: false, consult: null },
+    });
+    const headers = { "CC-Queue": a.group_id, "CC-Agent": `${a.group_id}.${n}`, "CC-Member-UUID": `m-${uuid}`, "CC-Member-CID-Name": `Customer ${customer}`, "CC-Member-CID-Number": customer };
+    this.emit({ "CC-Action": "member-queue-start", ...headers, "CC-Member-Joined-Time": String((at - 5000) / 1000) }, at);
+    this.emit({ "CC-Action": "agent-offering", ...headers }, at);
+    this.emit({ "CC-Action": "bridge-agent-start", ...headers, "CC-Agent-UUID": uuid, "CC-Agent-Answered-Time": String(at / 1000), "CC-Member-Joined-Time": String((at - 5000) / 1000) }, at);
+    this.emit({ "CC-Action": "agent-state-change", "CC-Agent": n, "CC-Agent-State": "In a queue call" }, at);
+  }
+
+  endCall(n: string, at: number) {
+    const a = this.agents.get(n)!;
+    const uuid = a.agent_uuid;
+    this.agents.set(n, { ...a, agent_uuid: "", callstate: "IDLE", cc_state: "Waiting", call: null });
+    this.emit({ "CC-Action": "bridge-agent-end", "CC-Queue": a.group_id, "CC-Agent": n, "CC-Agent-UUID": uuid, "CC-Hangup-Cause": "NORMAL_CLEARING" }, at);
+    this.emit({ "CC-Action": "agent-state-change", "CC-Agent": n, "CC-Agent-State": "Waiting" }, at);
+  }
+
+  /** One change to a random agent, as a busy center makes them. */
+  change(i: number, at: number) {
+    const numbers = [...this.agents.keys()];
+    const n = numbers[(i * 7919) % numbers.length]!;
+    const a = this.agents.get(n)!;
+    if (a.call) this.endCall(n, at);
+    else if (a.status === "Available" && i % 3 === 0) this.startCall(n, `555${String(i).padStart(4, "0")}`, at);
+    else if (a.status === "Available") this.setStatus(n, "On Break", ["lunch", "training", "meeting"][i % 3]!, at);
+    else this.setStatus(n, "Available", "", at);
+  }
+
+  route = ({ method, url }: { method: string; url: URL }) => {
+    if (method === "GET" && url.pathname === "/api/cc/agent_state") {
+      this.reads++;
+      if (this.failReads) return json(500, { code: 500, text: "database unavailable" });
+      const queue = url.searchParams.get("queue");
+      return json(200, [...this.agents.values()].filter((a) => !queue || a.group_id === queue));
+    }
+    if (method === "GET" && /\/api\/users\/\d+\/queue\/name$/.test(url.pathname)) return json(200, []);
+    return undefined;
+  };
+}
+
+function scriptedChannel() {
+  let push: ((e: Record<string, string>) => void) | undefined;
+  let open: ((isOpen: boolean) => void) | undefined;
+  const connect: EventConnector = (o) => {
+    push = (e) => o.onEvent({ "Event-Subclass": "callcenter::info", ...e });
+    open = o.onOpenChange;
+    return { close: () => (push = undefined) };
+  };
+  return { connect, push: (e: Record<string, string>) => push?.(e), open: (v: boolean) => open?.(v) };
+}
+
+const cleanups: Array<() => unknown> = [];
+beforeEach(() => {
+  vi.useFakeTimers({ now: T0 });
+});
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+  vi.useRealTimers();
+});
+
+async function setup(o: { agents?: number; user?: FakeUser } = {}) {
+  const center = new SimulatedCenter(o.agents ?? 20);
+  const platform = fakePlatform([sam, ada, alice]);
+  platform.overrides.push(center.route);
+  const device = memoryStorage();
+  const settings = createSettingsStore(device);
+  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const channel = scriptedChannel();
+  const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect });
+  const board = createWallboard({ session, feed });
+  cleanups.push(() => board.dispose(), () => feed.dispose());
+  const user = o.user ?? sam;
+  await session.getState().signIn({ login: user.login, password: user.password, platformUrl: "https://pbx.example.com" });
+  const unwatch = board.watch();
+  cleanups.push(unwatch);
+  await vi.waitFor(() => expect(board.store.getState().loading).toBe(false));
+  /** Sends the simulated center's new events down the channel. */
+  let sent = 0;
+  const deliver = () => {
+    for (; sent < center.events.length; sent++) channel.push(center.events[sent]!);
+  };
+  return { center, channel, feed, board, state: () => board.store.getState(), deliver };
+}
+
+/** Every row as the truth has it: status, reason, who the call is with. */
+function expectBoardMatches(board: ReturnType<typeof createWallboard>, center: SimulatedCenter) {
+  const rows = board.store.getState().board.agents;
+  expect(rows.size).toBe(center.agents.size);
+  const wrong = [...center.agents.values()].filter((a) => {
+    const row = rows.get(a.agent_id);
+    return !row || row.status !== a.status || row.reason !== a.reason || (row.call?.number ?? "") !== (a.call?.cid_number ?? "") || (row.call?.uuid ?? "") !== a.agent_uuid;
+  });
+  expect(wrong.map((a) => a.agent_id)).toEqual([]);
+}
+
+describe("the supervisor's wallboard", () => {
+  it("shows 2,000 agents and every one of a stream of 200 changes a second, replacing only the rows that changed; nothing is stale after the stream stops", async () => {
+    const t = await setup({ agents: 2000 });
+    t.channel.open(true);
+    expect(t.state().board.agents.size).toBe(2000);
+    const before = t.state().board.agents;
+    let storeChanges = 0;
+    t.board.store.subscribe(() => storeChanges++);
+
+    // 5 s of 200 changes a second, sent every 10 ms.
+    for (let ms = 0, i = 0; ms < 5000; ms += 10) {
+      for (let k = 0; k < 2; k++) t.center.change(i++, T0 + ms);
+      t.deliver();
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.state().source).toBe("events");
+    expectBoardMatches(t.board, t.center);
+    // Batched: one store change per batch, not per event.
+    expect(storeChanges).toBeLessThan(100);
+    // Rows no change touched are the very same objects.
+    const after = t.state().board.agents;
+    const touched = new Set(t.center.events.map((e) => (e["CC-Agent"] ?? "").split(".").pop()));
+    const untouched = [...before.keys()].filter((n) => !touched.has(n));
+    expect(untouched.length).toBeGreaterThan(0);
+    expect(untouched.every((n) => after.get(n) === before.get(n))).toBe(true);
+    expect(t.state().stale).toBe(false);
+  });
+
+  it("notices a channel that stops sending events, reads agent_state instead, and marks figures stale when reads fail", async () => {
+    const t = await setup({ agents: 50 });
+    t.channel.open(true);
+    t.center.change(0, T0);
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(t.state().source).toBe("events");
+    const reads = t.center.reads;
+
+    // The platform keeps changing but the channel says nothing.
+    for (let i = 1; i < 40; i++) t.center.change(i, T0 + 1000 + i);
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect(t.state().source).toBe("polling");
+    expect(t.center.reads).toBeGreaterThan(reads);
+    expectBoardMatches(t.board, t.center);
+
+    // Reads fail too: the figures say they are stale, and why.
+    t.center.failReads = true;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(t.state()).toMatchObject({ stale: true, readError: expect.stringMatching(/database unavailable/) });
+
+    // Back to normal: fresh again.
+    t.center.failReads = false;
+    t.center.change(99, Date.now());
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(t.state()).toMatchObject({ stale: false, readError: null });
+    expectBoardMatches(t.board, t.center);
+  });
+
+  it("reads agent_state every few seconds while the channel is closed", async () => {
+    const t = await setup({ agents: 10 });
+    expect(t.state().source).toBe("polling");
+    t.center.change(1, T0);
+    t.center.change(2, T0);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expectBoardMatches(t.board, t.center);
+  });
+
+  it("counts per queue: callers waiting and the longest wait, agents by status, answered and abandoned, service level within 20 s", async () => {
+    const t = await setup({ agents: 4 });
+    t.channel.open(true);
+    const at = (s: number) => String((T0 + s * 1000) / 1000);
+    const q = { "CC-Queue": "support" };
+    const push = (e: Record<string, string>) => t.channel.push(e);
+    push({ "CC-Action": "member-queue-start", ...q, "CC-Member-UUID": "m1", "CC-Member-Joined-Time": at(0) });
+    push({ "CC-Action": "member-queue-start", ...q, "CC-Member-UUID": "m2", "CC-Member-Joined-Time": at(2) });
+    push({ "CC-Action": "member-queue-start", ...q, "CC-Member-UUID": "m3", "CC-Member-Joined-Time": at(3) });
+    push({ "CC-Action": "members-count", ...q, "CC-Count": "3" });
+    t.board.flush();
+    let s = summarizeQueue(t.state().board, "support", 20);
+    expect(s).toMatchObject({ waiting: 3, longestWaitingSince: T0, waitingUnseen: 0, answered: 0, abandoned: 0, serviceLevel: null });
+    expect(s.byStatus).toMatchObject({ break: 2 });
+
+    // m1 answered after 10 s, m2 after 30 s (outside 20 s), m3 gives up.
+    push({ "CC-Action": "agent-offering", ...q, "CC-Agent": "10000", "CC-Member-UUID": "m1", "CC-Member-CID-Number": "5550100" });
+    push({ "CC-Action": "bridge-agent-start", ...q, "CC-Agent": "10000", "CC-Agent-UUID": "leg1", "CC-Member-UUID": "m1", "CC-Member-CID-Number": "5550100", "CC-Member-Joined-Time": at(0), "CC-Agent-Answered-Time": at(10) });
+    push({ "CC-Action": "bridge-agent-start", ...q, "CC-Agent": "10002", "CC-Agent-UUID": "leg2", "CC-Member-UUID": "m2", "CC-Member-Joined-Time": at(2), "CC-Agent-Answered-Time": at(32) });
+    push({ "CC-Action": "member-queue-end", ...q, "CC-Cause": "Cancel", "CC-Member-UUID": "m3" });
+    push({ "CC-Action": "members-count", ...q, "CC-Count": "0" });
+    // A handover of m1 to another agent (a transfer) answers no new caller.
+    push({ "CC-Action": "bridge-agent-start", ...q, "CC-Agent": "10002", "CC-Agent-UUID": "leg3", "CC-Member-UUID": "m1", "CC-Member-Joined-Time": at(0), "CC-Agent-Answered-Time": at(40) });
+    push({ "CC-Action": "agent-status-change", "CC-Agent": "10000", "CC-Agent-Status": "On Break", "CC-Agent-Break-Reason": "lunch" });
+    t.board.flush();
+    s = summarizeQueue(t.state().board, "support", 20);
+    expect(s).toMatchObject({ waiting: 0, longestWaitingSince: null, answered: 2, abandoned: 1 });
+    expect(s.serviceLevel).toBeCloseTo(1 / 3);
+    expect(summarizeQueue(t.state().board, "support", 40).serviceLevel).toBeCloseTo(2 / 3);
+    expect(t.state().board.agents.get("10000")).toMatchObject({ status: "On Break", kind: "break", reason: "lunch", call: { number: "5550100", uuid: "leg1", queue: "support" } });
+
+    // A new day starts the counts again.
+    vi.setSystemTime(T0 + 24 * 3600_000);
+    push({ "CC-Action": "members-count", ...q, "CC-Count": "1" });
+    t.board.flush();
+    expect(summarizeQueue(t.state().board, "support", 20)).toMatchObject({ waiting: 1, answered: 0, abandoned: 0, waitingUnseen: 1 });
+  });
+
+  it("runs only for supervisors and administrators", async () => {
+    expect([isSupervisorRole("supervisor"), isSupervisorRole("admin"), isSupervisorRole("agent"), isSupervisorRole("user"), isSupervisorRole("")]).toEqual([true, true, false, false, false]);
+    const t = await setup({ agents: 5, user: alice });
+    expect(t.state()).toMatchObject({ source: "off" });
+    expect(t.center.reads).toBe(0);
+  });
+});

@@ -1,0 +1,356 @@
+import type { AgentStateRecord } from "../../api/cc";
+import { agentViewOf, eventTime, statusKind, type CallCenterEventData, type StatusKind } from "../agent-status";
+
+/**
+ * A supervisor's wallboard as plain data: one row per agent of the supervisor's queues, and the
+ * figures of each queue. Rows are immutable: a change replaces its row (and only it), so a view
+ * bound to one row re-renders when that row changed and never otherwise.
+ */
+
+/** The call an agent is on, as far as the platform said. */
+export interface WallboardCall {
+  /** The agent's leg (the callID of ccMonitor, ccIntercept, ...); "" while only offered. */
+  uuid: string;
+  /** Who the agent talks to. */
+  number: string;
+  name: string;
+  /** "" for a call of no queue (click-to-dial, a direct call). */
+  queue: string;
+  /** When it was answered, ms since epoch; 0 while it rings or when nobody said. */
+  answeredAt: number;
+  /** The platform's word for its kind (`queue`, `dial`, `handover`, `monitor`, ...); "" when unknown. */
+  kind: string;
+  /** The queue member (`CC-Member-UUID`); "" for no queue's call. */
+  member: string;
+}
+
+export interface WallboardAgent {
+  number: string;
+  name: string;
+  /** Where its calls ring (where it signed in). */
+  extension: string;
+  /** mod_callcenter's status as it came (`Available`, `On Break`, ...). */
+  status: string;
+  kind: StatusKind;
+  reason: string;
+  /** mod_callcenter's state (`Waiting`, `Receiving`, `In a queue call`, `Idle`); "" when unknown. */
+  state: string;
+  /** agent_state's callstate (`IDLE`, `RINGING`, `TALKING`, `MONITORING`, ...); "" when unknown. */
+  callstate: string;
+  call: WallboardCall | null;
+  /** When the status began, ms since epoch. */
+  statusSince: number;
+  /** false: the status was already on when the board first saw it; it began at `statusSince` or earlier. */
+  statusSinceExact: boolean;
+  /** Offers not answered since it last went Available; null when the platform does not say. */
+  noAnswerCount: number | null;
+  /** The queues it has a tier in or signed into, as far as the board knows. */
+  queues: readonly string[];
+  /** In after-call work (the platform's wrap-up time runs), when the platform says. */
+  wrapUp: boolean;
+}
+
+export interface QueueFigures {
+  name: string;
+  /** Callers waiting (members-count); null until the platform said. */
+  waiting: number | null;
+  /** Waiting callers the board saw join: member uuid -> joined at (ms). */
+  members: Readonly<Record<string, number>>;
+  /** How long each caller answered since `countingSince` waited, ms (-1: not known); its length is the count answered. */
+  answeredWaits: readonly number[];
+  abandoned: number;
+}
+
+export const DEFAULT_SERVICE_LEVEL_SECONDS = 20;
+
+export interface WallboardData {
+  agents: ReadonlyMap<string, WallboardAgent>;
+  queues: ReadonlyMap<string, QueueFigures>;
+  /** Since when answered / abandoned are counted (the board's opening, or midnight when it ran through it). */
+  countingSince: number;
+}
+
+export const emptyWallboard = (now: number): WallboardData => ({ agents: new Map(), queues: new Map(), countingSince: now });
+
+/** `1001`, `support.1001`, `1001@domain` -> `1001`. */
+export function agentNumberOf(name: string): string {
+  const local = name.split("@")[0] ?? "";
+  const dot = local.lastIndexOf(".");
+  return dot >= 0 ? local.slice(dot + 1) : local;
+}
+
+export function queueFigures(name: string): QueueFigures {
+  return { name, waiting: null, members: {}, answeredWaits: [], abandoned: 0 };
+}
+
+/**
+ * A draft of the next board: changes are collected on it (copying a row or a queue once per batch)
+ * and `finish` hands back the new board, sharing every untouched row with the old one.
+ */
+export class WallboardDraft {
+  private agents: Map<string, WallboardAgent> | undefined;
+  private queues: Map<string, QueueFigures> | undefined;
+  private countingSince: number;
+  /** Agents whose row changed in this batch. */
+  readonly changed = new Set<string>();
+
+  constructor(private readonly base: WallboardData) {
+    this.countingSince = base.countingSince;
+  }
+
+  agent(number: string): WallboardAgent | undefined {
+    return (this.agents ?? this.base.agents).get(number);
+  }
+
+  queue(name: string): QueueFigures | undefined {
+    return (this.queues ?? this.base.queues).get(name);
+  }
+
+  setAgent(row: WallboardAgent): void {
+    this.agents ??= new Map(this.base.agents);
+    this.agents.set(row.number, row);
+    this.changed.add(row.number);
+  }
+
+  removeAgent(number: string): void {
+    if (!this.agent(number)) return;
+    this.agents ??= new Map(this.base.agents);
+    this.agents.delete(number);
+    this.changed.add(number);
+  }
+
+  patchAgent(number: string, patch: Partial<WallboardAgent>): void {
+    const row = this.agent(number);
+    if (!row) return;
+    const next = { ...row, ...patch };
+    if ((Object.keys(patch) as (keyof WallboardAgent)[]).every((k) => sameValue(row[k], next[k]))) return;
+    this.setAgent(next);
+  }
+
+  patchQueue(name: string, patch: (q: QueueFigures) => Partial<QueueFigures>): void {
+    const q = this.queue(name);
+    if (!q) return;
+    this.queues ??= new Map(this.base.queues);
+    this.queues.set(name, { ...q, ...patch(q) });
+  }
+
+  addQueue(name: string): void {
+    if (this.queue(name)) return;
+    this.queues ??= new Map(this.base.queues);
+    this.queues.set(name, queueFigures(name));
+  }
+
+  /** A new day: today's counts start again. */
+  resetCounts(at: number): void {
+    this.countingSince = at;
+    for (const name of [...(this.queues ?? this.base.queues).keys()]) this.patchQueue(name, () => ({ answeredWaits: [], abandoned: 0 }));
+  }
+
+  get touched(): boolean {
+    return !!this.agents || !!this.queues || this.countingSince !== this.base.countingSince;
+  }
+
+  finish(): WallboardData {
+    return { agents: this.agents ?? this.base.agents, queues: this.queues ?? this.base.queues, countingSince: this.countingSince };
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+  }
+  return false;
+}
+
+const seconds = (v: string | undefined): number => {
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? n * 1000 : 0;
+};
+
+/** One call-center event applied to the draft (mod_callcenter's `callcenter::info`). */
+export function applyEvent(d: WallboardDraft, e: CallCenterEventData, now: number): void {
+  const at = Math.min(eventTime(e, now), now);
+  const number = agentNumberOf(e["CC-Agent"] ?? "");
+  const queue = e["CC-Queue"] ?? "";
+  const row = number ? d.agent(number) : undefined;
+  const member = e["CC-Member-UUID"] ?? "";
+  switch (e["CC-Action"]) {
+    case "agent-status-change": {
+      if (!row) return;
+      const status = e["CC-Agent-Status"] ?? "";
+      const reason = e["CC-Agent-Break-Reason"] ?? "";
+      if (status === row.status && reason === row.reason) return;
+      const kind = statusKind(status);
+      d.patchAgent(number, {
+        status,
+        kind,
+        reason: kind === "break" ? reason : "",
+        statusSince: at,
+        statusSinceExact: true,
+        ...(kind === "ready" && row.noAnswerCount !== null ? { noAnswerCount: 0 } : {}),
+      });
+      return;
+    }
+    case "agent-state-change":
+      if (row) d.patchAgent(number, { state: e["CC-Agent-State"] ?? "" });
+      return;
+    case "agent-offering":
+      if (row) d.patchAgent(number, { callstate: "RINGING", call: callOf(e, "", 0) });
+      return;
+    case "bridge-agent-start": {
+      const answeredAt = seconds(e["CC-Agent-Answered-Time"]) || at;
+      if (row) d.patchAgent(number, { callstate: "TALKING", call: callOf(e, e["CC-Agent-UUID"] ?? "", answeredAt) });
+      // A caller is answered once: a handover (a second agent taking the same member after a
+      // transfer or an intercept) comes with no offer and after the member left the waiting list.
+      const q = d.queue(queue);
+      if (!q || !(member in q.members || row?.call?.member === member)) return;
+      const joined = seconds(e["CC-Member-Joined-Time"]) || q.members[member] || 0;
+      const wait = joined > 0 ? Math.max(0, answeredAt - joined) : -1;
+      d.patchQueue(queue, (f) => ({ answeredWaits: [...f.answeredWaits, wait], members: without(f.members, member) }));
+      return;
+    }
+    case "bridge-agent-end":
+    case "bridge-agent-fail":
+      if (row && (!row.call?.uuid || !e["CC-Agent-UUID"] || row.call.uuid === e["CC-Agent-UUID"])) d.patchAgent(number, { callstate: "IDLE", call: null });
+      return;
+    case "agent-max-no-answer": {
+      const count = Number(e["CC-Agent-No-Answer-Count"]);
+      if (row && Number.isFinite(count)) d.patchAgent(number, { noAnswerCount: count });
+      return;
+    }
+    case "member-queue-start":
+      d.addQueue(queue);
+      if (member) d.patchQueue(queue, (f) => ({ members: { ...f.members, [member]: seconds(e["CC-Member-Joined-Time"]) || at } }));
+      return;
+    case "member-queue-end":
+      d.patchQueue(queue, (f) => ({
+        members: without(f.members, member),
+        ...(e["CC-Cause"] === "Cancel" ? { abandoned: f.abandoned + 1 } : {}),
+      }));
+      return;
+    case "members-count": {
+      const count = Number(e["CC-Count"]);
+      d.addQueue(queue);
+      if (Number.isFinite(count)) d.patchQueue(queue, () => ({ waiting: count }));
+      return;
+    }
+  }
+}
+
+function without(members: Readonly<Record<string, number>>, uuid: string): Readonly<Record<string, number>> {
+  if (!uuid || !(uuid in members)) return members;
+  const { [uuid]: _, ...rest } = members;
+  return rest;
+}
+
+function callOf(e: CallCenterEventData, uuid: string, answeredAt: number): WallboardCall {
+  return {
+    uuid,
+    number: e["CC-Member-CID-Number"] ?? "",
+    name: e["CC-Member-CID-Name"] ?? "",
+    queue: e["CC-Queue"] ?? "",
+    answeredAt,
+    kind: "queue",
+    member: e["CC-Member-UUID"] ?? "",
+  };
+}
+
+/**
+ * Records of `GET /api/cc/agent_state` applied to the draft: the platform's word on every agent
+ * it listed (`queuesOf` says which queues each was listed for). Agents it no longer lists leave
+ * the board. A status seen again keeps the time it was first seen.
+ */
+export function applyRecords(d: WallboardDraft, records: readonly AgentStateRecord[], queuesOf: ReadonlyMap<string, readonly string[]>, now: number, previous: ReadonlySet<string>): void {
+  const listed = new Set<string>();
+  for (const r of records) {
+    if (!r.agent_id || listed.has(r.agent_id)) continue;
+    listed.add(r.agent_id);
+    const view = agentViewOf(r);
+    const old = d.agent(r.agent_id);
+    const kind = statusKind(view.status);
+    const sameStatus = old && old.status === view.status && old.reason === (kind === "break" ? view.reason : "");
+    const platformCall = r.call;
+    const call: WallboardCall | null = platformCall
+      ? {
+          uuid: platformCall.uuid,
+          number: platformCall.cid_number,
+          name: platformCall.cid_name,
+          queue: platformCall.queue,
+          // The platform gives no answer time: keep the one events told, else count from the first sight.
+          answeredAt: platformCall.answered ? (old?.call?.uuid === platformCall.uuid && old.call.answeredAt) || now : 0,
+          kind: platformCall.kind,
+          member: platformCall.member_uuid,
+        }
+      : r.agent_uuid
+        ? { ...(old?.call ?? { number: "", name: "", queue: "", kind: "", member: "" }), uuid: r.agent_uuid, answeredAt: old?.call?.answeredAt || now }
+        : null;
+    const queues = [...new Set([...(queuesOf.get(r.agent_id) ?? []), ...(r.group_id ? [r.group_id] : [])])].sort();
+    for (const q of queues) d.addQueue(q);
+    const row: WallboardAgent = {
+      number: r.agent_id,
+      name: r.name || old?.name || "",
+      extension: r.extn,
+      status: view.status,
+      kind,
+      reason: kind === "break" ? view.reason : "",
+      state: view.state,
+      callstate: view.callstate,
+      call,
+      statusSince: sameStatus ? old.statusSince : now,
+      statusSinceExact: sameStatus ? old.statusSinceExact : false,
+      noAnswerCount: "no_answer_count" in r ? r.no_answer_count : null,
+      queues,
+      wrapUp: !!r.wrap_up_until,
+    };
+    if (!old) d.setAgent(row);
+    else d.patchAgent(r.agent_id, row);
+  }
+  for (const number of previous) if (!listed.has(number)) d.removeAgent(number);
+}
+
+/** What a queue's tile shows. */
+export interface QueueSummary {
+  name: string;
+  /** null: the platform has not said yet. */
+  waiting: number | null;
+  /** Since when the longest-waiting caller the board saw join waits, ms since epoch; null: none seen. */
+  longestWaitingSince: number | null;
+  /** Waiting callers who joined before the board opened: their wait is not known. */
+  waitingUnseen: number;
+  byStatus: Record<StatusKind, number>;
+  /** Agents of the queue in a call now. */
+  inCall: number;
+  answered: number;
+  abandoned: number;
+  /** Share of answered callers (and abandoned ones) answered within the threshold, 0..1; null: no caller yet. */
+  serviceLevel: number | null;
+}
+
+export function summarizeQueue(board: WallboardData, name: string, serviceLevelSeconds: number): QueueSummary {
+  const q = board.queues.get(name) ?? queueFigures(name);
+  const byStatus: Record<StatusKind, number> = { ready: 0, "on-demand": 0, break: 0, "logged-out": 0, unknown: 0 };
+  let inCall = 0;
+  for (const a of board.agents.values()) {
+    if (!a.queues.includes(name)) continue;
+    byStatus[a.kind]++;
+    if (a.call) inCall++;
+  }
+  const joined = Object.values(q.members);
+  const known = q.answeredWaits.filter((w) => w >= 0);
+  const within = known.filter((w) => w <= serviceLevelSeconds * 1000).length;
+  const offered = known.length + q.abandoned;
+  return {
+    name,
+    waiting: q.waiting,
+    longestWaitingSince: joined.length ? Math.min(...joined) : null,
+    waitingUnseen: Math.max(0, (q.waiting ?? 0) - joined.length),
+    byStatus,
+    inCall,
+    answered: q.answeredWaits.length,
+    abandoned: q.abandoned,
+    serviceLevel: offered ? within / offered : null,
+  };
+}
