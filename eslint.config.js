@@ -1,6 +1,27 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** The UI's import rules for `files`, with `patterns` of their own besides what every UI file keeps to. */
+function uiLayer(files, patterns) {
+  return {
+    files,
+    ignores: ["src/ui/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["sip.js", "sip.js/*"], message: "src/ui reads stores; sip.js stays in src/softphone." },
+            { group: ["**/api", "**/api/*"], message: "src/ui reads stores and calls actions; the REST client is src/cc's and src/session's." },
+            ...patterns,
+          ],
+        },
+      ],
+      "no-restricted-globals": ["error", { name: "fetch", message: "src/ui calls actions; HTTP stays in src/api." }, { name: "WebSocket", message: "src/ui reads stores." }],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", ".data/", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -12,23 +33,16 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-  {
-    // The layering of DESIGN.md: UI components never talk to the network or to sip.js directly.
-    files: ["src/ui/**/*.{ts,tsx}"],
-    ignores: ["src/ui/**/*.test.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["sip.js", "sip.js/*"], message: "src/ui reads stores; sip.js stays in src/softphone." },
-            { group: ["**/api", "**/api/*"], message: "src/ui reads stores and calls actions; the REST client is src/cc's and src/session's." },
-          ],
-        },
-      ],
-      "no-restricted-globals": ["error", { name: "fetch", message: "src/ui calls actions; HTTP stays in src/api." }, { name: "WebSocket", message: "src/ui reads stores." }],
-    },
-  },
+  // The layering of DESIGN.md: UI components never talk to the network or to sip.js directly.
+  uiLayer(["src/ui/**/*.{ts,tsx}"], []),
+  // docs/architecture.md: the phone's and the toolbar's components share what they share through
+  // model/, words/ and shared/, never through each other; those three know no component folder.
+  uiLayer(["src/ui/phone/**/*.{ts,tsx}"], [{ group: ["../agent", "../agent/*"], message: "src/ui/phone and src/ui/agent do not import each other: share through model/, words/ or shared/." }]),
+  uiLayer(["src/ui/agent/**/*.{ts,tsx}"], [{ group: ["../phone", "../phone/*"], message: "src/ui/phone and src/ui/agent do not import each other: share through model/, words/ or shared/." }]),
+  uiLayer(
+    ["src/ui/model/**/*.{ts,tsx}", "src/ui/words/**/*.{ts,tsx}", "src/ui/shared/**/*.{ts,tsx}"],
+    [{ group: ["../phone", "../phone/*", "../agent", "../agent/*", "../settings", "../settings/*", "../history", "../history/*", "../shell", "../shell/*", "../sign-in", "../sign-in/*"], message: "model/, words/ and shared/ are below the components." }],
+  ),
   {
     files: ["src/softphone/**/*.{ts,tsx}"],
     rules: {

@@ -5,7 +5,7 @@ import { Phone } from "./softphone";
 import { App } from "./ui/app";
 import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
 import { layoutFrom } from "./ui/layout";
-import { ModelContext, createUiModel } from "./ui/model";
+import { ModelContext, createUiModel } from "./ui/model/model";
 import "./ui/styles.css";
 
 const deviceStorage = browserStorage("localStorage");

@@ -66,7 +66,7 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
   };
 
   /** After-call work of a call that ended, seen as the call center saw it while it was live. */
-  const start = (call: Call, view: CcCall | undefined) => {
+  const startWrapUp = (call: Call, view: CcCall | undefined) => {
     const s = store.getState();
     if (!storage) return;
     const endedAt = call.endedAt ?? now();
@@ -151,7 +151,7 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
         const labels = ccLabelsOf(c);
         const s = store.getState();
         const handover = deps.handovers.ended(c.id);
-        if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0) start(c, ccCallOf(old, s, before.filter(isLive)));
+        if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0) startWrapUp(c, ccCallOf(old, s, before.filter(isLive)));
         else if (labels && s.next && !hasLiveCcCall(calls)) {
           // A call-center call without after-call work: the status chosen for its end applies now.
           const next = s.next;

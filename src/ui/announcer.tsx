@@ -1,4 +1,4 @@
-import { useModel } from "./model";
+import { useModel } from "./model/model";
 
 /**
  * The page's one live region. A repeated message is told again: every other announcement gets

@@ -1,8 +1,8 @@
 import { agentRegions } from "./agent/agent-regions";
 import { Announcer } from "./announcer";
 import { Brand } from "./brand";
-import { useModel } from "./model";
 import { lazy } from "./lazy";
+import { useModel } from "./model/model";
 import { PhonePanel } from "./phone/phone-panel";
 import { Shell } from "./shell/shell";
 import { SignInScreen } from "./sign-in/sign-in-screen";

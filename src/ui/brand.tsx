@@ -1,5 +1,5 @@
 import { LogoMark } from "./icons";
-import { useModel } from "./model";
+import { useModel } from "./model/model";
 
 /** The product mark; `compact` shows the mark only, still named for assistive technology. */
 export function Brand({ compact = false }: { compact?: boolean }) {

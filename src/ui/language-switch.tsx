@@ -1,7 +1,7 @@
 import { useId } from "preact/hooks";
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from "./i18n";
 import { GlobeIcon } from "./icons";
-import { LANGUAGES, LANGUAGE_NAMES, type Language } from "./i18n";
-import { useModel } from "./model";
+import { useModel } from "./model/model";
 
 export function LanguageSwitch() {
   const { t, language, settingsStore } = useModel();

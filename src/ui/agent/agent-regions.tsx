@@ -1,15 +1,15 @@
 import type { Layout } from "../layout";
+import { lazy } from "../lazy";
+import { useAgent } from "../model/model";
 import type { ShellRegions } from "../shell/shell";
 import { QueueList } from "./queue-list";
 import { StatusControl } from "./status-control";
-import { lazy } from "../lazy";
-import { useAgent } from "./use-agent";
 
 // After-call work comes with the first call that ends; its code comes then.
 const WrapUpPanel = lazy(() => import("./wrap-up-panel").then((m) => m.WrapUpPanel));
 
 function WrapUp({ compact = false }: { compact?: boolean }) {
-  return useAgent().state.value.wrapUp ? <WrapUpPanel compact={compact} /> : null;
+  return useAgent().wrapUp.value ? <WrapUpPanel compact={compact} /> : null;
 }
 
 /**

@@ -1,13 +1,12 @@
 import { QueueIcon } from "../icons";
-import { useModel } from "../model";
-import { useAgent } from "./use-agent";
+import { useAgent, useModel } from "../model/model";
 
 /** The agent's queues with the callers waiting in each, and whether the figures are live. */
 export function QueueList() {
   const { t } = useModel();
   const a = useAgent();
   const m = t.value.agent;
-  const s = a.state.value;
+  const s = a.queues.value;
   if (s.phase !== "on" || !s.queues.length) return null;
   return (
     <section class="queue-card card" aria-label={m.queues} data-testid="queues">

@@ -1,10 +1,9 @@
 import { useEffect, useId, useRef } from "preact/hooks";
 import { hasLiveCcCall, statusKind, type NextStatus } from "../../cc";
 import { CloseIcon } from "../icons";
-import { useModel } from "../model";
-import { formatDuration } from "../phone/words";
-import { errorText, nextLabel, statusLabel } from "./agent-ui";
-import { useAgent } from "./use-agent";
+import { useAgent, useModel } from "../model/model";
+import { formatDuration } from "../shared/format";
+import { errorText, nextLabel, statusLabel } from "../words/agent-words";
 
 /**
  * The agent's status as the platform reports it (a coloured dot, the status, the state and for

@@ -1,10 +1,9 @@
 import { useId } from "preact/hooks";
 import type { NextStatus, WrapUp } from "../../cc";
 import { NotesIcon } from "../icons";
-import { useModel } from "../model";
-import { Popover } from "../phone/popover";
-import { formatDuration } from "../phone/words";
-import { useAgent } from "./use-agent";
+import { useAgent, useModel } from "../model/model";
+import { formatDuration } from "../shared/format";
+import { Popover } from "../shared/popover";
 
 const nextKey = (n: NextStatus) => (n.kind === "break" ? `break:${n.reason}` : n.kind);
 const nextOf = (key: string): NextStatus =>
@@ -19,7 +18,7 @@ export function WrapUpPanel({ compact = false }: { compact?: boolean }) {
   const { t } = useModel();
   const a = useAgent();
   const p = useModel().phone;
-  const w = a.state.value.wrapUp;
+  const w = a.wrapUp.value;
   if (!w) return null;
   const m = t.value.agent.wrapUp;
   const now = p?.now.value ?? Date.now();

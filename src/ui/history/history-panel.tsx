@@ -1,12 +1,10 @@
 import { useEffect, useId, useState } from "preact/hooks";
 import type { SessionStore } from "../../session";
 import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore, type CallRecord } from "../../session/call-history";
-import { formatMoment } from "../i18n";
-import { storeSignal } from "../store-signal";
 import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon } from "../icons";
-import { useModel } from "../model";
-import { usePhone } from "../phone/use-phone";
-import { formatDuration } from "../phone/words";
+import { useModel, usePhone } from "../model/model";
+import { storeSignal } from "../model/store-signal";
+import { formatDuration, formatMoment } from "../shared/format";
 
 type Period = "all" | "1" | "7" | "30" | "dates";
 
@@ -105,7 +103,7 @@ function Row({ record }: { record: CallRecord }) {
   const who = other.name && other.name !== other.number ? other.name : other.number || t.value.phone.unknownCaller;
   // The outcome and notes of the after-call work, kept in this browser (the platform has no place for them).
   // (Reading lastDisposition re-renders the row when a wrap-up saves one.)
-  const wrapped = agent && agent.state.value.lastDisposition !== undefined ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
+  const wrapped = agent && agent.lastDisposition.value !== undefined ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
   return (
     <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
       <span class={`history-dir ${other.direction}`} title={other.direction === "incoming" ? h.incoming : h.outgoing}>

@@ -4,7 +4,6 @@ import type { Language } from "./language";
 
 export type { Messages };
 export * from "./language";
-export * from "./format";
 
 /**
  * English comes with the app (it is also the fallback), so an English page renders at once;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { formatMoment } from "../shared/format";
 import { catalogues } from "./all";
 import { en } from "./en";
-import { formatMoment } from "./format";
 import { browserLanguages, chooseLanguage, languageOf } from "./language";
 
 describe("language detection", () => {

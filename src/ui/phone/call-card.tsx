@@ -1,18 +1,18 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { QueueLine, ccStateText } from "../agent/cc-call";
 import type { CallControl } from "../../cc";
 import { parseDialInput, type Call } from "../../softphone";
 import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
 import { lazy } from "../lazy";
-import { useModel } from "../model";
+import { useModel, usePhone } from "../model/model";
+import { Field } from "../shared/field";
+import { formatDuration } from "../shared/format";
 import { Avatar } from "../shell/identity";
-import { dialProblemText } from "./dial-pad";
+import { ccStateText, dialProblemText, displayTarget, partyLines, stateText, whoOf } from "../words/call-words";
 import { Keypad } from "./keypad";
-import { usePhone } from "./use-phone";
-import { displayTarget, formatDuration, partyLines, stateText, whoOf } from "./words";
+import { QueueLine } from "./queue-line";
 
 // The call center's transfer panel comes when first opened.
-const CcTransferPanel = lazy(() => import("../agent/cc-transfer-panel").then((m) => m.CcTransferPanel));
+const CcTransferPanel = lazy(() => import("./cc-transfer-panel").then((m) => m.CcTransferPanel));
 
 /** Failures are reported elsewhere (the phone's notices, the toolbar's error line); here they go to the log. */
 const act = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn("agentbar: phone action failed", e));
@@ -260,30 +260,26 @@ function TransferPanel({ call, compact, onDone }: { call: Call; compact: boolean
 
   return (
     <div class={`call-panel transfer-panel${compact ? " popover-panel" : ""}`}>
-      <label for={id}>{m.transferTo}</label>
-      <input
-        id={id}
-        ref={field}
-        type="tel"
-        autoComplete="off"
-        value={target}
-        placeholder={m.numberPlaceholder}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-problem` : undefined}
-        onInput={(e) => {
-          setTarget(e.currentTarget.value);
-          setProblem("");
-        }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") go("blind");
-          if (e.key === "Escape") onDone();
-        }}
-      />
-      {problem && (
-        <p id={`${id}-problem`} class="field-note is-problem">
-          {problem}
-        </p>
-      )}
+      <Field id={id} label={m.transferTo} problem={problem} bare>
+        {(control) => (
+          <input
+            {...control}
+            ref={field}
+            type="tel"
+            autoComplete="off"
+            value={target}
+            placeholder={m.numberPlaceholder}
+            onInput={(e) => {
+              setTarget(e.currentTarget.value);
+              setProblem("");
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") go("blind");
+              if (e.key === "Escape") onDone();
+            }}
+          />
+        )}
+      </Field>
       <div class="call-actions">
         <button type="button" class="primary" onClick={() => go("blind")}>
           {m.transferNow}

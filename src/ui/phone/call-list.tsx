@@ -1,7 +1,6 @@
-import { DiallingCard } from "../agent/dialling-card";
-import { useModel } from "../model";
+import { useModel, usePhone } from "../model/model";
 import { CallCard } from "./call-card";
-import { usePhone } from "./use-phone";
+import { DiallingCard } from "./dialling-card";
 
 /** How long an ended call stays on screen (with Call back and Dismiss) unless dismissed. */
 export const ENDED_SHOWN_MS = 30_000;
@@ -15,10 +14,10 @@ export function CallList({ compact = false }: { compact?: boolean }) {
   const live = all.filter((c) => c.state !== "ended");
   // In the bar a finished call gives way at once to the next, and to its after-call work;
   // elsewhere the last ones linger.
-  const wrappingUp = compact && !!agent?.state.value.wrapUp;
+  const wrappingUp = compact && !!agent?.wrapUp.value;
   const ended = wrappingUp ? [] : all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
   const shown = compact && live.length ? live : [...live, ...ended];
-  const dialling = !!agent?.state.value.dialling;
+  const dialling = !!agent?.dialling.value;
   if (!shown.length && !dialling) return null;
   // The bar shows one call in full (the one talking, else the oldest) and the others in brief.
   const talking = (c: (typeof live)[number]) => c.state !== "ringing" && c.state !== "held";

@@ -1,8 +1,7 @@
 import { useId } from "preact/hooks";
 import type { AudioDevice, AudioDeviceRole } from "../../softphone";
 import { VolumeIcon } from "../icons";
-import { useModel } from "../model";
-import { usePhone } from "./use-phone";
+import { useModel, usePhone } from "../model/model";
 
 function DeviceSelect({ role, devices }: { role: AudioDeviceRole; devices: readonly AudioDevice[] }) {
   const { t } = useModel();

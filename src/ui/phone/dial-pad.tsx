@@ -1,17 +1,10 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { PhoneError, parseDialInput, type DialInputProblem } from "../../softphone";
+import { PhoneError, parseDialInput } from "../../softphone";
 import type { Messages } from "../i18n";
 import { BackspaceIcon, KeypadIcon, PhoneIcon, RedialIcon } from "../icons";
-import { useModel } from "../model";
+import { useModel, usePhone } from "../model/model";
+import { dialProblemText } from "../words/call-words";
 import { Keypad } from "./keypad";
-import { usePhone } from "./use-phone";
-
-export function dialProblemText(p: DialInputProblem, t: Messages): string {
-  const m = t.phone.dialProblem;
-  if (p.kind === "invalid-character") return m["invalid-character"](p.character);
-  if (p.kind === "too-long") return m["too-long"](p.maxDigits);
-  return m[p.kind];
-}
 
 function dialFailedText(e: unknown, t: Messages): string {
   const m = t.phone.dialFailed;

@@ -1,7 +1,6 @@
 import { AlertIcon, CloseIcon, VolumeIcon } from "../icons";
-import { useModel } from "../model";
-import { usePhone } from "./use-phone";
-import { noticeText } from "./words";
+import { useModel, usePhone } from "../model/model";
+import { noticeText } from "../words/phone-words";
 
 /**
  * What the phone wants the user to know that is not a state: a device that went away, sound the

@@ -2,16 +2,16 @@ import { useState } from "preact/hooks";
 import { HeadsetIcon, SettingsIcon } from "../icons";
 import type { Layout } from "../layout";
 import { lazy } from "../lazy";
-import { useModel } from "../model";
+import { useModel } from "../model/model";
+import { Popover } from "../shared/popover";
 import { CallList } from "./call-list";
 import { DialPad } from "./dial-pad";
 import { PhoneNotices } from "./notices";
-import { Popover } from "./popover";
 import { RegistrationChip } from "./registration-chip";
 
 // Opened by few and rarely: their code comes when they are first opened.
 const DevicesPanel = lazy(() => import("./devices-panel").then((m) => m.DevicesPanel));
-const PhoneSettingsPanel = lazy(() => import("./settings-panel").then((m) => m.PhoneSettingsPanel));
+const PhoneSettingsPanel = lazy(() => import("../settings/phone-settings").then((m) => m.PhoneSettingsPanel));
 
 /** The phone in the bar: one line, panels in popovers. */
 function BarPhone() {

@@ -1,6 +1,5 @@
-import { useModel } from "../model";
-import { usePhone } from "./use-phone";
-import { registrationWords } from "./words";
+import { useModel, usePhone } from "../model/model";
+import { registrationWords } from "../words/phone-words";
 
 /**
  * Where the phone stands with the server, always in view: a coloured dot and a word, the reason

@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { displayAddress, type SessionUser } from "../../session";
 import type { Messages } from "../i18n";
-import { useModel } from "../model";
+import { useModel } from "../model/model";
 
 export function roleName(role: string, t: Messages): string {
   return (t.shell.roles as Record<string, string | undefined>)[role] ?? role;

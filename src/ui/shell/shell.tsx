@@ -3,7 +3,7 @@ import { Brand } from "../brand";
 import { SignOutIcon } from "../icons";
 import { LanguageSwitch } from "../language-switch";
 import type { Layout } from "../layout";
-import { useModel } from "../model";
+import { useModel } from "../model/model";
 import { AccountCard, IdentityLine } from "./identity";
 
 /**

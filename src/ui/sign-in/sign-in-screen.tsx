@@ -6,8 +6,8 @@ import type { Messages } from "../i18n";
 import { AlertIcon, ChevronIcon, EyeIcon, EyeOffIcon, InfoIcon, RefreshIcon } from "../icons";
 import { LanguageSwitch } from "../language-switch";
 import type { Layout } from "../layout";
-import { useModel } from "../model";
-import { signInErrorText } from "./error-text";
+import { useModel } from "../model/model";
+import { signInErrorText } from "../words/sign-in-words";
 
 type Field = "login" | "password" | "captcha" | "address";
 const FIELDS: readonly Field[] = ["login", "password", "captcha", "address"];

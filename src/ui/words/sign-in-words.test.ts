@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SignInError } from "../../session";
 import { catalogues } from "../i18n/all";
-import { signInErrorText } from "./error-text";
+import { signInErrorText } from "./sign-in-words";
 
 const now = new Date(2031, 4, 6, 9, 0).getTime();
 const words = (error: SignInError, language: "en" | "zh-CN" = "en") => signInErrorText(error, catalogues[language], language, now);

@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import type { CallTarget } from "../../cc";
 import { parseDialInput, type Call } from "../../softphone";
-import { useModel } from "../model";
-import { dialProblemText } from "../phone/dial-pad";
-import { useAgent } from "./use-agent";
+import { useAgent, useModel } from "../model/model";
+import { Field } from "../shared/field";
+import { dialProblemText } from "../words/call-words";
 
-type TargetKind = CallTarget["kind"];
+/** What the panel offers to choose from; what was typed in the number field is a number here. */
+type TargetKind = Exclude<CallTarget["kind"], "address">;
 
 /**
  * Transfer, consult or three-way through the platform: to an agent of the agent's queues (with
@@ -16,7 +17,7 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
   const a = useAgent();
   const m = t.value.agent;
   const id = useId();
-  const s = a.state.value;
+  const s = a.queues.value;
   const [kind, setKind] = useState<TargetKind>("agent");
   const [agent, setAgent] = useState("");
   const [queue, setQueue] = useState(s.queues[0]?.name ?? "");
@@ -91,27 +92,23 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
       )}
       {kind === "number" && (
         <>
-          <label for={`${id}-n`}>{m.numberTarget}</label>
-          <input
-            id={`${id}-n`}
-            type="tel"
-            autoComplete="off"
-            value={number}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-p` : undefined}
-            onInput={(e) => {
-              setNumber(e.currentTarget.value);
-              setProblem("");
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") go("transfer");
-            }}
-          />
-          {problem && (
-            <p id={`${id}-p`} class="field-note is-problem">
-              {problem}
-            </p>
-          )}
+          <Field id={`${id}-n`} label={m.numberTarget} problem={problem} bare>
+            {(control) => (
+              <input
+                {...control}
+                type="tel"
+                autoComplete="off"
+                value={number}
+                onInput={(e) => {
+                  setNumber(e.currentTarget.value);
+                  setProblem("");
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") go("transfer");
+                }}
+              />
+            )}
+          </Field>
         </>
       )}
       <div class="call-actions" onKeyDown={(e) => e.key === "Escape" && onDone()}>

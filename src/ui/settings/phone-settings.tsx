@@ -1,8 +1,8 @@
 import { useId, useState } from "preact/hooks";
 import { effectiveSipWebSocketUrl, formatIceServers, parseIceServers, type Settings } from "../../session";
-import { ToolbarSettings } from "../agent/toolbar-settings";
-import { useModel } from "../model";
-import { usePhone } from "./use-phone";
+import { useModel, usePhone } from "../model/model";
+import { Field } from "../shared/field";
+import { ToolbarSettings } from "./toolbar-settings";
 
 function Choice<K extends "autoAnswer" | "dtmfMode" | "referPolicy">({ name, label, options }: { name: K; label: string; options: Record<Settings[K], string> }) {
   const { settings, settingsStore } = useModel();
@@ -49,38 +49,14 @@ export function PhoneSettingsPanel() {
   return (
     <>
       <form class="settings-panel" aria-label={m.settings} onSubmit={apply} noValidate>
-        <div class="field">
-          <label for={`${id}-url`}>{m.sipUrl}</label>
-          <input
-            id={`${id}-url`}
-            type="url"
-            value={url}
-            placeholder={defaultUrl}
-            spellcheck={false}
-            aria-invalid={problem?.field === "url" || undefined}
-            aria-describedby={`${id}-url-note`}
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-          <p id={`${id}-url-note`} class={`field-note${problem?.field === "url" ? " is-problem" : ""}`}>
-            {problem?.field === "url" ? problem.text : m.sipUrlHint(defaultUrl)}
-          </p>
-        </div>
-        <div class="field">
-          <label for={`${id}-ice`}>{m.iceServers}</label>
-          <textarea
-            id={`${id}-ice`}
-            rows={3}
-            value={ice}
-            spellcheck={false}
-            placeholder="stun:stun.example.com:3478"
-            aria-invalid={problem?.field === "ice" || undefined}
-            aria-describedby={`${id}-ice-note`}
-            onInput={(e) => setIce(e.currentTarget.value)}
-          />
-          <p id={`${id}-ice-note`} class={`field-note${problem?.field === "ice" ? " is-problem" : ""}`}>
-            {problem?.field === "ice" ? problem.text : m.iceHint}
-          </p>
-        </div>
+        <Field id={`${id}-url`} label={m.sipUrl} hint={m.sipUrlHint(defaultUrl)} problem={problem?.field === "url" ? problem.text : ""}>
+          {(control) => <input {...control} type="url" value={url} placeholder={defaultUrl} spellcheck={false} onInput={(e) => setUrl(e.currentTarget.value)} />}
+        </Field>
+        <Field id={`${id}-ice`} label={m.iceServers} hint={m.iceHint} problem={problem?.field === "ice" ? problem.text : ""}>
+          {(control) => (
+            <textarea {...control} rows={3} value={ice} spellcheck={false} placeholder="stun:stun.example.com:3478" onInput={(e) => setIce(e.currentTarget.value)} />
+          )}
+        </Field>
         <button type="submit" class="secondary">
           {m.apply}
         </button>

@@ -1,20 +1,8 @@
 import type { PhoneSessionState } from "../../session";
-import type { Call, Notice, PhoneErrorInfo, RegistrationState } from "../../softphone";
+import type { Notice, PhoneErrorInfo, RegistrationState } from "../../softphone";
 import type { Messages } from "../i18n";
 
-/** Who a call is with, for people: the name, else the number, else "Unknown caller". */
-export function whoOf(call: Call, t: Messages): string {
-  const r = call.remote;
-  if (r.withheld && !r.number) return t.phone.unknownCaller;
-  return r.name || r.number || t.phone.unknownCaller;
-}
-
-/** The name and, when there is a name, the number under it. */
-export function partyLines(call: Call, t: Messages): { name: string; number: string } {
-  const r = call.remote;
-  const name = whoOf(call, t);
-  return { name, number: r.name && r.number && r.number !== r.name ? r.number : "" };
-}
+// The phone's registration and notices in words.
 
 export function reasonText(error: PhoneErrorInfo, t: Messages): string {
   const r = t.phone.reason;
@@ -69,16 +57,6 @@ export function registrationWords(
   }
 }
 
-/** What a call card says about where the call stands. */
-export function stateText(call: Call, t: Messages, waiting: boolean): string {
-  const s = t.phone.state;
-  if (call.state === "ended") return call.end ? t.phone.end[call.end.kind] : s.ended;
-  // Early media is almost always the far end's own ringback: it reads as ringing all the same.
-  if (call.state === "early") return s.ringingOut;
-  if (call.state === "ringing") return waiting ? s.waiting : s.ringing;
-  return s[call.state];
-}
-
 export function noticeText(n: Notice, t: Messages): string {
   const m = t.phone.notice;
   const role = (r: "microphone" | "speaker" | "ringer") => t.phone[r];
@@ -106,19 +84,4 @@ export function noticeText(n: Notice, t: Messages): string {
     case "ice-restart-failed":
       return m.iceRestartFailed;
   }
-}
-
-/** "0:07", "12:03", "1:02:03" */
-export function formatDuration(totalSec: number): string {
-  const s = Math.max(0, Math.floor(totalSec));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
-}
-
-/** A SIP URI as a person would write it: no scheme, no parameters, no domain for plain numbers. */
-export function displayTarget(uri: string): string {
-  const bare = uri.replace(/^sips?:/, "").split(/[;?]/)[0] ?? uri;
-  return /^\+?[\d*#]+@/.test(bare) ? bare.replace(/@.*/, "") : bare;
 }

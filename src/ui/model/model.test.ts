@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSessionStore, createSettingsStore, memoryStorage } from "../session";
-import { alice, fakePlatform } from "../session/test-support/fake-platform";
-import { loadMessages } from "./i18n";
+import { createSessionStore, createSettingsStore, memoryStorage } from "../../session";
+import { alice, fakePlatform } from "../../session/test-support/fake-platform";
+import { loadMessages } from "../i18n";
 import { createUiModel } from "./model";
 
 /** A clock that moves on 5 s at each reading: announcements far enough apart to stand alone. */

@@ -1,5 +1,6 @@
 import { LOCK_HOURS, type SignInError } from "../../session";
-import { formatMoment, type Language, type Messages } from "../i18n";
+import type { Language, Messages } from "../i18n";
+import { formatMoment } from "../shared/format";
 
 /** A sign-in error in words, with what to do about it. */
 export function signInErrorText(error: SignInError, t: Messages, language: Language, now?: number): string {

@@ -1,25 +1,7 @@
 import type { CcCall } from "../../cc";
 import type { Call } from "../../softphone";
-import type { Messages } from "../i18n";
-import { useModel } from "../model";
-import { formatDuration, stateText } from "../phone/words";
-
-/**
- * The state of a call-center call in words: the platform's hold (the phone only sees a re-INVITE
- * from the far side), a click-to-dial still calling out, and why it ended (the platform's
- * hang-up cause in the BYE's Reason).
- */
-export function ccStateText(call: Call, cc: CcCall, t: Messages, waiting: boolean): string {
-  if (call.state === "ended") {
-    const cause = call.end?.reasons?.find((r) => r.protocol.toUpperCase() === "Q.850")?.text;
-    const said = cause && cause !== "NORMAL_CLEARING" ? t.history.cause[cause] : undefined;
-    return said ?? stateText(call, t, waiting);
-  }
-  // The platform's hold reaches the phone as the far side's (a re-INVITE with sendonly).
-  if ((cc.held || call.state === "remote-held") && call.state !== "ringing") return t.phone.state.held;
-  if (cc.action === "dial" && cc.callstate === "DIALING") return t.agent.calling;
-  return stateText(call, t, waiting);
-}
+import { useModel } from "../model/model";
+import { formatDuration } from "../shared/format";
 
 /**
  * "Queue support · waited 0:42" under a ringing or answered queue call. `compact` (the bar's

@@ -1,7 +1,7 @@
 import type { ReadonlySignal } from "@preact/signals";
-import { SHORTCUT_ACTIONS, matchesShortcut, parseShortcut, type SettingsState, type ShortcutAction } from "../../session";
-import type { PhoneUi } from "../phone/phone-ui";
+import { matchesShortcut, parseShortcut, SHORTCUT_ACTIONS, type SettingsState, type ShortcutAction } from "../../session";
 import type { AgentUi } from "./agent-ui";
+import type { PhoneUi } from "./phone-ui";
 
 const answered = new Set(["active", "remote-held", "held"]);
 const talking = new Set(["active", "remote-held", "connecting", "early", "dialing"]);
@@ -38,11 +38,11 @@ export function installShortcuts(o: { target: Pick<Document, "addEventListener">
         quiet(phone.view(current).held ? actions.resume(current.id) : actions.hold(current.id));
         return true;
       case "ready":
-        if (!agent || agent.state.value.phase !== "on") return false;
+        if (!agent || agent.phase.value !== "on") return false;
         agent.act(agent.actions.choose({ kind: "ready" }));
         return true;
       case "break":
-        if (!agent || agent.state.value.phase !== "on") return false;
+        if (!agent || agent.phase.value !== "on") return false;
         agent.menuOpen.value = true;
         return true;
     }

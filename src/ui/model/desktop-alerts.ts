@@ -2,7 +2,7 @@ import type { ReadonlySignal } from "@preact/signals";
 import type { CallActions } from "../../cc";
 import type { Call, CallId } from "../../softphone";
 import type { Messages } from "../i18n";
-import { whoOf } from "./words";
+import { whoOf } from "../words/call-words";
 
 interface Deps {
   actions: Pick<CallActions, "answer" | "reject">;

@@ -1,14 +1,14 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { AgentSession } from "../cc";
-import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../session";
-import { createAgentUi, type AgentUi } from "./agent/agent-ui";
-import { installShortcuts } from "./agent/keyboard-shortcuts";
-import { chooseLanguage, loadMessages, loadedMessages, type Language, type Messages } from "./i18n";
-import type { Layout } from "./layout";
-import { createPhoneUi, type PhoneUi } from "./phone/phone-ui";
-import { signInErrorText } from "./sign-in/error-text";
+import type { AgentSession } from "../../cc";
+import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../../session";
+import { chooseLanguage, loadedMessages, loadMessages, type Language, type Messages } from "../i18n";
+import type { Layout } from "../layout";
+import { signInErrorText } from "../words/sign-in-words";
+import { createAgentUi, type AgentUi } from "./agent-ui";
+import { installShortcuts } from "./keyboard-shortcuts";
+import { createPhoneUi, type PhoneUi } from "./phone-ui";
 import { storeSignal } from "./store-signal";
 
 /** What components see: the stores as signals, the language and its messages, announcements. */
@@ -131,4 +131,18 @@ export function useModel(): UiModel {
   const model = useContext(ModelContext);
   if (!model) throw new Error("useModel outside <ModelContext.Provider>");
   return model;
+}
+
+/** The phone part of the model; phone components are only placed when the app has it. */
+export function usePhone(): PhoneUi {
+  const phone = useModel().phone;
+  if (!phone) throw new Error("phone component without a phone in the model");
+  return phone;
+}
+
+/** The agent part of the model; toolbar components are only placed when the app has it. */
+export function useAgent(): AgentUi {
+  const agent = useModel().agent;
+  if (!agent) throw new Error("toolbar component without an agent session in the model");
+  return agent;
 }

@@ -1,6 +1,7 @@
 import { useId, useState } from "preact/hooks";
-import { SHORTCUT_ACTIONS, effectiveEventChannelUrl, shortcutFromEvent, type Settings, type ShortcutAction } from "../../session";
-import { useModel } from "../model";
+import { effectiveEventChannelUrl, SHORTCUT_ACTIONS, shortcutFromEvent, type Settings, type ShortcutAction } from "../../session";
+import { useModel } from "../model/model";
+import { Field } from "../shared/field";
 
 const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
 
@@ -33,22 +34,9 @@ export function ToolbarSettings() {
   return (
     <form class="settings-panel toolbar-settings" aria-label={m.settings} onSubmit={apply} noValidate>
       <h3>{m.settings}</h3>
-      <div class="field">
-        <label for={`${id}-ev`}>{m.eventsUrl}</label>
-        <input
-          id={`${id}-ev`}
-          type="url"
-          value={events}
-          placeholder={defaultEvents}
-          spellcheck={false}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={`${id}-ev-note`}
-          onInput={(e) => setEvents(e.currentTarget.value)}
-        />
-        <p id={`${id}-ev-note`} class={`field-note${problem ? " is-problem" : ""}`}>
-          {problem || t.value.phone.sipUrlHint(defaultEvents)}
-        </p>
-      </div>
+      <Field id={`${id}-ev`} label={m.eventsUrl} hint={t.value.phone.sipUrlHint(defaultEvents)} problem={problem}>
+        {(control) => <input {...control} type="url" value={events} placeholder={defaultEvents} spellcheck={false} onInput={(e) => setEvents(e.currentTarget.value)} />}
+      </Field>
       <div class="field">
         <label for={`${id}-br`}>{m.breakReasons}</label>
         <textarea id={`${id}-br`} rows={3} value={reasons} placeholder={m.defaultReasons.join("\n")} aria-describedby={`${id}-list`} onInput={(e) => setReasons(e.currentTarget.value)} />

@@ -1,13 +1,21 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import { statusKind, type AgentActions, type AgentSession, type AgentState, type AgentView, type CommandError, type NextStatus } from "../../cc";
-import { type SettingsState } from "../../session";
+import type { AgentActions, AgentSession, AgentState } from "../../cc";
+import type { SettingsState } from "../../session";
 import type { Messages } from "../i18n";
-import { storeSignal } from "../store-signal";
+import { errorText, nextLabel, statusLabel } from "../words/agent-words";
+import { shallowEqual, storeSignal } from "./store-signal";
 
 /** What the toolbar's components see of the agent session. */
 export interface AgentUi {
   session: AgentSession;
+  /** The whole state; a component that needs only part of it reads a slice below, and re-renders for that part only. */
   state: ReadonlySignal<AgentState>;
+  phase: ReadonlySignal<AgentState["phase"]>;
+  wrapUp: ReadonlySignal<AgentState["wrapUp"]>;
+  dialling: ReadonlySignal<AgentState["dialling"]>;
+  /** The agent's queues, whether their figures are live, and the other agents in them. */
+  queues: ReadonlySignal<Pick<AgentState, "phase" | "queues" | "feed" | "colleagues">>;
+  lastDisposition: ReadonlySignal<AgentState["lastDisposition"]>;
   /** What the toolbar asks of the agent session. */
   actions: AgentActions;
   /** Break reasons and dispositions offered: the configured lists, else the built-in ones. */
@@ -26,36 +34,18 @@ export interface AgentUiDeps {
   announce(text: string): void;
 }
 
-/** The status in words: "Ready", "On break · Lunch", or the platform's own word for one we do not know. */
-export function statusLabel(view: Pick<AgentView, "status" | "reason"> | null, t: Messages): string {
-  if (!view) return "";
-  const kind = statusKind(view.status);
-  const m = t.agent;
-  if (kind === "unknown") return view.status || "–";
-  const label = m.status[kind];
-  // mod_callcenter's own reason after max_no_answer offers went unanswered.
-  const reason = view.reason === "max-no-answer" ? m.maxNoAnswer : view.reason;
-  return kind === "break" && reason ? m.statusWithReason(label, reason) : label;
-}
-
-export function nextLabel(next: NextStatus, t: Messages): string {
-  if (next.kind === "break") return next.reason ? t.agent.statusWithReason(t.agent.status.break, next.reason) : t.agent.status.break;
-  return t.agent.status[next.kind];
-}
-
-/** "Could not go ready: <why>": the platform's refusals in its own words, the rest by their kind. */
-export function errorText(error: CommandError, t: Messages): string {
-  const what = t.agent.failed[error.command] ?? error.command;
-  const message = error.kind === "refused" || error.kind === "failed" ? error.message : t.agent.errorKind[error.kind];
-  return t.agent.failure(what, message);
-}
-
 export function createAgentUi(deps: AgentUiDeps): AgentUi {
-  const state = storeSignal(deps.session.store);
+  const store = deps.session.store;
+  const state = storeSignal(store);
   const list = (configured: readonly string[], builtIn: readonly string[]) => (configured.length ? configured : builtIn);
   const ui: AgentUi = {
     session: deps.session,
     state,
+    phase: storeSignal(store, (s) => s.phase),
+    wrapUp: storeSignal(store, (s) => s.wrapUp),
+    dialling: storeSignal(store, (s) => s.dialling),
+    queues: storeSignal(store, (s) => ({ phase: s.phase, queues: s.queues, feed: s.feed, colleagues: s.colleagues }), shallowEqual),
+    lastDisposition: storeSignal(store, (s) => s.lastDisposition),
     actions: deps.session.actions,
     breakReasons: computed(() => list(deps.settings.value.breakReasons, deps.t.value.agent.defaultReasons)),
     dispositions: computed(() => list(deps.settings.value.dispositions, deps.t.value.agent.defaultDispositions)),

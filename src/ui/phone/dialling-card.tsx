@@ -1,6 +1,5 @@
 import { CloseIcon } from "../icons";
-import { useModel } from "../model";
-import { useAgent } from "./use-agent";
+import { useAgent, useModel } from "../model/model";
 
 /**
  * A click-to-dial before the agent's phone rings (the platform calls the phone first): the number,
@@ -10,7 +9,7 @@ import { useAgent } from "./use-agent";
 export function DiallingCard({ compact }: { compact: boolean }) {
   const { t } = useModel();
   const a = useAgent();
-  const d = a.state.value.dialling;
+  const d = a.dialling.value;
   if (!d) return null;
   const m = t.value.agent;
   const note = d.failed ? m.dialFailed[d.failed] : m.diallingNote;

@@ -3,9 +3,9 @@ import type { PhoneSessionState } from "../../session";
 import type { RegistrationState } from "../../softphone";
 import { testCall } from "../../softphone/testing/test-call";
 import { catalogues } from "../i18n/all";
-import { normalisePaste } from "./dial-pad";
-import { toneFor } from "./tone-choice";
-import { displayTarget, formatDuration, registrationWords, stateText, whoOf } from "./words";
+import { formatDuration } from "../shared/format";
+import { displayTarget, stateText, whoOf } from "./call-words";
+import { registrationWords } from "./phone-words";
 
 const en = catalogues.en;
 const zh = catalogues["zh-CN"];
@@ -68,25 +68,5 @@ describe("calls in words", () => {
     expect(formatDuration(3723)).toBe("1:02:03");
     expect(displayTarget("sip:1002@agentbar.local;user=phone")).toBe("1002");
     expect(displayTarget("sip:alice@example.com")).toBe("alice@example.com");
-  });
-});
-
-describe("pasting into the number field", () => {
-  it("keeps what can be dialled, cleaned up", () => {
-    expect(normalisePaste("tel:+1-201-555-0123;phone-context=x")).toBe("+12015550123");
-    expect(normalisePaste(" (030) 123 456 ")).toBe("030123456");
-    expect(normalisePaste("sip:alice@example.com")).toBe("alice@example.com");
-    expect(normalisePaste("call me")).toBe("call me");
-  });
-});
-
-describe("the phone's own sounds", () => {
-  it("rings on the ringer, beeps in the headset for call waiting, and plays ringback only without early media", () => {
-    expect(toneFor([call({})])).toEqual(["ring", "ringer"]);
-    expect(toneFor([call({ id: "a", state: "active" }), call({ id: "b" })])).toEqual(["waiting", "speaker"]);
-    expect(toneFor([call({ direction: "outbound", state: "early", progress: { status: 180, reasonPhrase: "Ringing", earlyMedia: false } })])).toEqual(["ringback", "speaker"]);
-    expect(toneFor([call({ direction: "outbound", state: "early", progress: { status: 183, reasonPhrase: "", earlyMedia: true } })])).toBeUndefined();
-    expect(toneFor([call({ autoAnswer: { decidedBy: "policy", afterSec: 0, answerAt: 0 } })])).toBeUndefined();
-    expect(toneFor([call({ state: "active" })])).toBeUndefined();
   });
 });

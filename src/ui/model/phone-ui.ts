@@ -3,11 +3,12 @@ import { callViewOf, isCallCenterCall, type AgentActions, type AgentSession, typ
 import type { PhoneSession, PhoneSessionState, SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
-import { shallowEqual, storeSignal } from "../store-signal";
+import { displayTarget, stateText, whoOf } from "../words/call-words";
+import { noticeText, reasonText } from "../words/phone-words";
 import type { DesktopAlerts } from "./desktop-alerts";
+import { shallowEqual, storeSignal } from "./store-signal";
 import { toneFor } from "./tone-choice";
 import { TonePlayer } from "./tones";
-import { displayTarget, noticeText, reasonText, stateText, whoOf } from "./words";
 
 /** What the phone's components see: the phone's stores as signals, its sounds and alerts. */
 export interface PhoneUi {

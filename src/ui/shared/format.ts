@@ -1,4 +1,15 @@
-import type { Language } from "./language";
+import type { Language } from "../i18n";
+
+// Durations and moments as people read them.
+
+/** "0:07", "12:03", "1:02:03" */
+export function formatDuration(totalSec: number): string {
+  const s = Math.max(0, Math.floor(totalSec));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
 
 /**
  * A moment in the user's language: the time alone when it is today, else date and time

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { commandError, commandErrorOf } from "../../cc";
 import { PlatformError } from "../../api";
+import { commandError, commandErrorOf } from "../../cc";
 import { catalogues } from "../i18n/all";
-import { errorText } from "./agent-ui";
+import { errorText } from "./agent-words";
 
 const en = catalogues.en;
 const zh = catalogues["zh-CN"];
