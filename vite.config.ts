@@ -9,7 +9,7 @@ import ts from "typescript";
  * after-call work (loaded with the first call that needs them), the CRM channel (only in a frame).
  */
 const LOADED_ON_DEMAND =
-  /\/src\/(ui\/(i18n\/zh-CN|phone\/((devices|settings)-panel|desktop-alerts)|history\/history-panel|agent\/(toolbar-settings|cc-transfer-panel|wrap-up-panel))|session\/call-history|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
+  /\/src\/(ui\/(i18n\/zh-CN|phone\/(devices-panel|cc-transfer-panel)|settings\/(phone|toolbar)-settings|model\/desktop-alerts|history\/history-panel|agent\/wrap-up-panel)|session\/call-history|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
 
 // `npm run dev` serves the app with hot reload and forwards the platform's paths to the local
 // platform (AGENTBAR_PORT, default 8080), so the app talks to the same origin in dev and in production.
