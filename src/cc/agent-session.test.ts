@@ -585,3 +585,21 @@ describe("calls through the call center", () => {
     expect(ccCallOf(call({}), { platformCall: null, agent: null }, [])).toBeUndefined();
   });
 });
+
+describe("the agent's state as data", () => {
+  it("is plain data at every step of a call: a snapshot crosses to a host page or another tab unchanged", async () => {
+    const t = setup();
+    await t.working();
+    const snapshots = [structuredClone(t.store.getState())];
+    const unsubscribe = t.store.subscribe((s) => snapshots.push(structuredClone(s)));
+    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
+    await t.actions.hold("call-1");
+    takeQueueCall(t);
+    await t.actions.setNotes("Asked about the invoice");
+    unsubscribe();
+    expect(snapshots.at(-1)).toEqual(t.store.getState());
+    expect(snapshots.at(-1)).toMatchObject({ platformCall: { held: true }, wrapUp: { notes: "Asked about the invoice" } });
+    for (const s of snapshots) expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+  });
+});
