@@ -7,7 +7,8 @@ import { goReady, queueCaller, statusOf } from "./toolbar-support";
 /**
  * axe-core's WCAG 2.1 A and AA rules over every screen an agent works in, in each layout and in
  * both colour schemes: names, roles, contrast, focus order, landmarks. A failure lists each rule
- * broken with the elements that break it.
+ * broken with the elements that break it. Each screen is checked light and dark in turn (the
+ * scheme changes colours only), so the calls behind the screens are made once per layout.
  */
 
 test.use({ platformOptions: { simRingMs: 300 } });
@@ -17,60 +18,60 @@ test.use({ platformOptions: { simRingMs: 300 } });
 const viewports = { ...screenshotViewports, bar: { width: 1280, height: 420 } };
 
 async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join("; ")}`).join("\n")}`);
-  expect(found, `${what}: WCAG violations`).toEqual([]);
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join("; ")}`).join("\n")}`);
+    expect(found, `${what}, ${colorScheme}: WCAG violations`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
-for (const colorScheme of ["light", "dark"] as const) {
-  for (const layout of ["full", "side", "bar"] as const satisfies Layout[]) {
-    test(`${layout}, ${colorScheme}: sign-in, ready, status menu, ringing, in a call, keypad, transfer, after-call work`, async ({ newParty, platform, page }) => {
-      // The sign-in screen, with an error shown.
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize(viewports[layout]);
-      await page.goto(`/?layout=${layout}`);
-      const form = signInForm(page);
-      await form.login.fill("nobody");
-      await form.password.fill("wrong");
-      await form.submit.click();
-      await expect(form.message).toBeVisible();
-      await expectAccessible(page, "sign-in with an error");
+for (const layout of ["full", "side", "bar"] as const satisfies Layout[]) {
+  test(`${layout}, light and dark: sign-in, ready, status menu, ringing, in a call, keypad, transfer, after-call work`, async ({ newParty, platform, page }) => {
+    // The sign-in screen, with an error shown.
+    await page.setViewportSize(viewports[layout]);
+    await page.goto(`/?layout=${layout}`);
+    const form = signInForm(page);
+    await form.login.fill("nobody");
+    await form.password.fill("wrong");
+    await form.submit.click();
+    await expect(form.message).toBeVisible();
+    await expectAccessible(page, "sign-in with an error");
 
-      const alice = await agent(newParty, "agent1", "1001", 440, { layout, viewport: viewports[layout] });
-      await alice.page.emulateMedia({ colorScheme });
-      const p = alice.page;
-      await expect(statusOf(p)).toHaveAttribute("data-phase", "on");
-      await goReady(p);
-      await expectAccessible(p, "ready");
-      await p.getByRole("button", { name: /^Status/ }).click();
-      await expectAccessible(p, "status menu open");
-      await p.keyboard.press("Escape");
+    const alice = await agent(newParty, "agent1", "1001", 440, { layout, viewport: viewports[layout] });
+    const p = alice.page;
+    await expect(statusOf(p)).toHaveAttribute("data-phase", "on");
+    await goReady(p);
+    await expectAccessible(p, "ready");
+    await p.getByRole("button", { name: /^Status/ }).click();
+    await expectAccessible(p, "status menu open");
+    await p.keyboard.press("Escape");
 
-      await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: 660 });
-      await expect(alice.card("ringing")).toBeVisible();
-      await expectAccessible(p, "a queue call ringing");
-      await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
-      await expect(alice.card("active")).toBeVisible();
-      await expectAccessible(p, "in a call");
-      await alice.card().getByRole("button", { name: "Keypad" }).click();
-      await expectAccessible(p, "keypad open");
-      await p.keyboard.press("Escape");
-      await alice.card().getByRole("button", { name: "Transfer" }).click();
-      await expectAccessible(p, "transfer panel open");
-      await p.keyboard.press("Escape");
-      await alice.card().getByRole("button", { name: "Hang up" }).click();
-      await expect(p.getByTestId("wrap-up")).toBeVisible();
-      await expectAccessible(p, "after-call work");
-      await p.getByTestId("wrap-up").getByRole("button", { name: "Done" }).click();
-      await expect(p.getByTestId("wrap-up")).toBeHidden();
+    await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: 660 });
+    await expect(alice.card("ringing")).toBeVisible();
+    await expectAccessible(p, "a queue call ringing");
+    await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+    await expect(alice.card("active")).toBeVisible();
+    await expectAccessible(p, "in a call");
+    await alice.card().getByRole("button", { name: "Keypad" }).click();
+    await expectAccessible(p, "keypad open");
+    await p.keyboard.press("Escape");
+    await alice.card().getByRole("button", { name: "Transfer" }).click();
+    await expectAccessible(p, "transfer panel open");
+    await p.keyboard.press("Escape");
+    await alice.card().getByRole("button", { name: "Hang up" }).click();
+    await expect(p.getByTestId("wrap-up")).toBeVisible();
+    await expectAccessible(p, "after-call work");
+    await p.getByTestId("wrap-up").getByRole("button", { name: "Done" }).click();
+    await expect(p.getByTestId("wrap-up")).toBeHidden();
 
-      await p.getByRole("button", { name: "Audio devices" }).click();
-      await expect(p.getByRole("combobox", { name: "Microphone" })).toBeVisible();
-      await expectAccessible(p, "audio devices");
-      await p.keyboard.press("Escape");
-      await p.getByRole("button", { name: "Phone settings" }).click();
-      await expect(p.getByRole("heading", { name: "Toolbar settings" })).toBeVisible();
-      await expectAccessible(p, "phone and toolbar settings");
-    });
-  }
+    await p.getByRole("button", { name: "Audio devices" }).click();
+    await expect(p.getByRole("combobox", { name: "Microphone" })).toBeVisible();
+    await expectAccessible(p, "audio devices");
+    await p.keyboard.press("Escape");
+    await p.getByRole("button", { name: "Phone settings" }).click();
+    await expect(p.getByRole("heading", { name: "Toolbar settings" })).toBeVisible();
+    await expectAccessible(p, "phone and toolbar settings");
+  });
 }
