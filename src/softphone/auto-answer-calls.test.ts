@@ -56,6 +56,15 @@ describe("auto-answer on the wire", () => {
     expect(autoAnswers).toHaveLength(1);
   });
 
+  it("is answered within one settle(), so the checks below that a call was not answered wait long enough", async () => {
+    const { sw, rig } = await phoneWith("platform");
+    const m = sw.mark();
+    const { id } = await ring(rig, { headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"] });
+    await settle();
+    expect(sw.records(okFromAlice, m)).toHaveLength(1);
+    expect(rig.call(id).state).toBe("active");
+  });
+
   it("'platform' lets a marked call relayed from a peer ring", async () => {
     const { sw, rig, autoAnswers } = await phoneWith("platform");
     const { id } = await ring(rig, { vias: 2, headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"] });
