@@ -29,6 +29,8 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
 
 for (const layout of ["full", "side", "bar"] as const satisfies Layout[]) {
   test(`${layout}, light and dark: sign-in, ready, status menu, ringing, in a call, keypad, transfer, after-call work`, async ({ newParty, platform, page }) => {
+    // Sixteen axe passes (about 2 s each on a busy 2-core machine) besides the calls.
+    test.setTimeout(240_000);
     // The sign-in screen, with an error shown.
     await page.setViewportSize(viewports[layout]);
     await page.goto(`/?layout=${layout}`);
