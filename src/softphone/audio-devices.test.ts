@@ -138,7 +138,7 @@ describe("devices during a call", () => {
     alice.phone.setMuted(id, true);
     const m = sw.mark();
     await alice.phone.chooseDevice("microphone", "mic-headset");
-    await settle(50);
+    await settle();
     const after = alice.sdh(id).senderTrack!;
     expect(after).not.toBe(before);
     expect(after.label).toBe("Headset Microphone");
@@ -162,10 +162,10 @@ describe("devices during a call", () => {
   it("follows an unplugged headset to the default microphone mid-call", async () => {
     const { alice, id } = await talking();
     await alice.phone.chooseDevice("microphone", "mic-headset");
-    await settle(50);
+    await settle();
     expect(alice.sdh(id).senderTrack?.label).toBe("Headset Microphone");
     alice.devices.change(withoutHeadset());
-    await settle(50);
+    await settle();
     expect(alice.sdh(id).senderTrack?.label).toBe("default microphone");
     expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "device-fallback", role: "microphone" });
     expect(alice.call(id).state).toBe("active");
@@ -179,7 +179,7 @@ describe("devices during a call", () => {
     const m = sw.mark();
     // "System default" stays chosen: only the track ending tells.
     before.end();
-    await settle(50);
+    await settle();
     const after = alice.sdh(id).senderTrack!;
     expect(after).not.toBe(before);
     expect(after.readyState).toBe("live");
@@ -201,7 +201,7 @@ describe("devices during a call", () => {
       { deviceId: "default", kind: "audioinput", label: "Default - Headset Microphone", groupId: "g2" },
       ...defaultDevices().filter((d) => d.groupId === "g2"),
     ]);
-    await settle(50);
+    await settle();
     const after = alice.sdh(id).senderTrack!;
     expect(after.getSettings()).toMatchObject({ deviceId: "default", groupId: "g2" });
     expect(before.stopped).toBe(true);

@@ -112,7 +112,7 @@ export function history<T, U>(store: StoreApi<T>, select: (s: T) => U): U[] {
 }
 
 // Taken before any test installs fake timers.
-const realSetImmediate = globalThis.setImmediate;
+const realSetTimeout = globalThis.setTimeout;
 
 /**
  * Resolves once everything already under way in memory has run: the in-memory sockets and the
@@ -121,7 +121,7 @@ const realSetImmediate = globalThis.setImmediate;
  * calibration test in auto-answer-calls.test.ts proves a whole auto-answer fits inside it.
  */
 export function settle(): Promise<void> {
-  return new Promise((resolve) => realSetImmediate(() => resolve()));
+  return new Promise((resolve) => realSetTimeout(() => resolve(), 0));
 }
 
 export { FakeSwitch };
