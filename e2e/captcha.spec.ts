@@ -1,7 +1,7 @@
 import type { Platform } from "../platform/platform";
 import { PASSWORD, expect, signIn, signInForm, test } from "./fixtures";
 
-test.use({ platformOptions: { captcha: true } });
+// The platform's default options: the captcha is on, as `npm start` serves it.
 
 /**
  * The characters a person reads in the picture at this address. The picture draws them as

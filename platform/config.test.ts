@@ -30,6 +30,20 @@ describe("optionsFromEnv", () => {
     expect(o.refreshExpires).toBeGreaterThan(thirtyDays);
   });
 
+  it("takes the allowed origins as a list of exact origins", () => {
+    expect(optionsFromEnv({ AGENTBAR_ALLOWED_ORIGINS: "https://crm.example.com, http://localhost:3000" })).toEqual({
+      allowedOrigins: ["https://crm.example.com", "http://localhost:3000"],
+    });
+    expect(optionsFromEnv({ AGENTBAR_ALLOWED_ORIGINS: "" })).toEqual({ allowedOrigins: [] });
+    for (const wrong of ["https://crm.example.com/", "https://*.example.com", "crm.example.com", "https://crm.example.com/app", "null", "ftp://x.example", "https://crm.example.com:443"]) {
+      expect(() => optionsFromEnv({ AGENTBAR_ALLOWED_ORIGINS: wrong }), wrong).toThrow(/AGENTBAR_ALLOWED_ORIGINS/);
+    }
+  });
+
+  it("asks for the captcha by default", () => {
+    expect(defaultOptions.captcha).toBe(true);
+  });
+
   it("refuses values it cannot use, naming the variable", () => {
     expect(() => optionsFromEnv({ AGENTBAR_PORT: "http" })).toThrow(/AGENTBAR_PORT.*'http'/);
     expect(() => optionsFromEnv({ AGENTBAR_PORT: "70000" })).toThrow(/AGENTBAR_PORT/);

@@ -18,13 +18,18 @@ export interface PlatformOptions {
   sessionExpires: number;
   /** Lifetime of JWT refresh tokens, seconds. */
   refreshExpires: number;
-  /** Require a captcha after 2 failed logins. */
+  /**
+   * Require a captcha after 2 failed logins (the spec's rule; on by default, so that a stranger
+   * must answer captchas before failures count toward the lock).
+   */
   captcha: boolean;
   /** How long 5 failed logins lock a user, seconds. */
   lockSeconds: number;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
   /** Seconds of silence after which the JSON-RPC channel pings a client (mod_verto: 30). */
   rpcPingSeconds: number;
+  /** Seconds a JSON-RPC connection may stay open without logging in. */
+  rpcLoginSeconds: number;
   /** How long an answered call waits for a phone whose WebSocket died to reconnect, ms. */
   sipReconnectGraceMs: number;
   /** Shortest SIP registration accepted (423 below it), seconds. */
@@ -43,6 +48,12 @@ export interface PlatformOptions {
    * a test's host page): added to the served `config.json` and to `frame-ancestors`.
    */
   embedHosts: EmbedHostEntry[];
+  /**
+   * Origins (`scheme://host[:port]`) besides the app's own whose pages may call the API from a
+   * browser (CORS) and open its WebSockets: a wallboard or a CRM script on another host. Framing
+   * the app is the embedding allowlist's (`embedHosts`, config.json).
+   */
+  allowedOrigins: string[];
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -53,10 +64,11 @@ export const defaultOptions: PlatformOptions = {
   distDir: join(root, "dist"),
   sessionExpires: 24 * 3600,
   refreshExpires: 7 * 24 * 3600,
-  captcha: false,
+  captcha: true,
   lockSeconds: 2 * 3600,
   logLevel: "warn",
   rpcPingSeconds: 30,
+  rpcLoginSeconds: 30,
   sipReconnectGraceMs: 30_000,
   sipMinExpires: 30,
   sipRateBurst: 50,
@@ -65,6 +77,7 @@ export const defaultOptions: PlatformOptions = {
   simRingMs: 1000,
   simApi: "loopback",
   embedHosts: [],
+  allowedOrigins: [],
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];
@@ -110,5 +123,31 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
     if (!["loopback", "on", "off"].includes(mode)) throw new Error(`AGENTBAR_SIM_API must be loopback, on or off, not '${mode}'`);
     out.simApi = mode;
   }
+  if (env.AGENTBAR_ALLOWED_ORIGINS !== undefined) {
+    out.allowedOrigins = env.AGENTBAR_ALLOWED_ORIGINS.split(/[\s,]+/)
+      .filter(Boolean)
+      .map((text) => {
+        const origin = exactOrigin(text);
+        if (!origin) {
+          throw new Error(`AGENTBAR_ALLOWED_ORIGINS takes origins as scheme://host[:port], separated by commas, not '${text}'`);
+        }
+        return origin;
+      });
+  }
   return out;
+}
+
+/**
+ * `text` when it is exactly an origin as a browser sends it in `Origin` (http or https, a host,
+ * a port only when it is not the scheme's default; no path, no user, no wildcard); else undefined.
+ */
+export function exactOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (!["http:", "https:"].includes(url.protocol) || url.origin !== text || text.includes("*")) return undefined;
+  return text;
 }

@@ -8,6 +8,7 @@ import type { UserStore } from "./store/users";
 import type { CdrStore } from "./cdr/cdr-store";
 import type { MediaFileStore } from "./cdr/media-files";
 import type { MediaPlane } from "./media";
+import type { OriginPolicy } from "./origins";
 import type { SimWorld } from "./sim/sim-world";
 import type { SipServer } from "./sip/sip-server";
 import type { Switch } from "./switch/types";
@@ -23,6 +24,8 @@ export interface PlatformContext {
   users: UserStore;
   auth: AuthService;
   captchas: CaptchaService;
+  /** The web origins the platform trusts (CORS, WebSockets from browsers, framing). */
+  origins: OriginPolicy;
   /** The soft-switch (platform/switch/types.ts is its contract): channels, bridges, events. */
   switch: Switch;
   media: MediaPlane;

@@ -11,11 +11,12 @@ import { mediaFileRoutes } from "./http/routes/media-files";
 import { MediaFileStore } from "./cdr/media-files";
 import { defaultOptions, type PlatformOptions } from "./config";
 import type { PlatformContext } from "./context";
-import { buildHttpApp } from "./http/app";
+import { buildHttpApp, type RouteInfo } from "./http/app";
 import { devKeyRoutes } from "./http/routes/dev-keys";
 import { sessionRoutes } from "./http/routes/sessions";
 import { userRoutes } from "./http/routes/users";
 import { MediaPlane } from "./media";
+import { OriginPolicy } from "./origins";
 import { simRoutes } from "./http/routes/sim";
 import { queueCallerWorld } from "./sim/queue-caller-world";
 import { SimWorld } from "./sim/sim-world";
@@ -36,6 +37,8 @@ export interface Platform {
   port: number;
   ctx: PlatformContext;
   http: FastifyInstance;
+  /** Every HTTP route and who may call it. */
+  routes: RouteInfo[];
   upgrades: UpgradeRouter;
   callCenter: CallCenterModule;
   close(): Promise<void>;
@@ -65,17 +68,19 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
   const captchas = new CaptchaService(now);
   const users = new UserStore(db);
   // The telephony parts join the context below, once the HTTP app (and its logger) exists.
-  const ctx = { options, appConfig, now, db, users, captchas, auth: new AuthService(db, options, captchas, now) } as PlatformContext;
+  const origins = new OriginPolicy(() => options.allowedOrigins);
+  const ctx = { options, appConfig, now, db, users, captchas, origins, auth: new AuthService(db, options, captchas, now) } as PlatformContext;
 
-  const upgrades = new UpgradeRouter();
+  const upgrades = new UpgradeRouter(origins);
   let http: FastifyInstance | undefined;
+  let routes: () => RouteInfo[] = () => [];
   let callCenter: CallCenterModule | undefined;
   let media: MediaPlane | undefined;
   let sw: SoftSwitch | undefined;
   let journal: CallJournal | undefined;
   let sip: SipServer | undefined;
   try {
-    http = await buildHttpApp(ctx);
+    ({ app: http, routes } = await buildHttpApp(ctx));
     const log = http.log;
     media = new MediaPlane();
     const cdrs = new CdrStore(db);
@@ -102,7 +107,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     devKeyRoutes(http, ctx);
     cdrRoutes(http, ctx);
     mediaFileRoutes(http, ctx);
-    if (options.simApi !== "off") simRoutes(http, sim, options.simApi);
+    if (options.simApi !== "off") simRoutes(http, sim);
     callCenter = startCallCenter({
       ctx,
       http,
@@ -110,7 +115,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
       sw: parts.switch ?? sw,
       world: parts.world ?? queueCallerWorld(sim),
       simApi: options.simApi,
-      rpc: { pingSeconds: options.rpcPingSeconds },
+      rpc: { pingSeconds: options.rpcPingSeconds, loginSeconds: options.rpcLoginSeconds },
     });
     http.server.on("upgrade", upgrades.handle);
     await http.listen({ port: options.port, host: options.host });
@@ -136,6 +141,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     port,
     ctx,
     http,
+    routes: routes(),
     upgrades,
     callCenter,
     async close() {

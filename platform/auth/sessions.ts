@@ -2,26 +2,25 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import { systemClock, type Clock } from "../clock";
 import type { Db } from "../store/db";
-import { parseTimestamp, timestamp } from "../store/db";
 import type { ExtensionRow, UserRow } from "../store/users";
 import { UserStore } from "../store/users";
 import { verifyPassword } from "./passwords";
 import type { CaptchaService } from "./captcha";
 import { AuthError } from "./auth-error";
+import { LoginAttempts, type AttemptRules } from "./login-attempts";
 
-export interface AuthOptions {
+export interface AuthOptions extends AttemptRules {
   /** Lifetime of ordinary tokens, seconds (the spec's session_expires; default 24 h). */
   sessionExpires: number;
   /** Lifetime of JWT refresh tokens, seconds; longer than sessionExpires. */
   refreshExpires: number;
-  /** Whether a captcha is required after 2 failed logins. */
-  captcha: boolean;
-  /** How long a user stays locked after 5 failed logins, seconds (default 2 h). */
-  lockSeconds: number;
 }
 
-export const CAPTCHA_AFTER_FAILURES = 2;
-export const LOCK_AFTER_FAILURES = 5;
+/**
+ * What a login no user has is checked against, so that it costs the same password check as one
+ * that exists (a well-formed scrypt hash no password gives).
+ */
+const NO_PASSWORD = `scrypt$${"0".repeat(32)}$${"0".repeat(64)}`;
 
 /** Who is making a request, and with what. */
 export interface Principal {
@@ -37,6 +36,20 @@ interface OpaqueToken {
   expiresAt: number;
   /** Set for extension tokens: the extension they let log in. */
   extensionId?: number;
+}
+
+interface JwtClaims {
+  jti: string;
+  sub: string;
+  exp: number;
+  /** The session (sign-in) the token grew from. */
+  sid?: string;
+  /** The user's credential generation when the token was made (see endSessionsOf). */
+  gen?: number;
+  /** Set for extension tokens. */
+  extn_id?: number;
+  /** A refresh token used already, or an access token signed out. */
+  spent: boolean;
 }
 
 export interface LoginRequest {
@@ -67,18 +80,26 @@ export class AuthService {
    */
   private readonly endedSessions = new Map<string, number>();
   /** Extension tokens issued as JWTs, kept so that SIP digest can try them as passwords. */
-  private readonly extensionJwts = new Map<string, { extensionId: number; expiresAt: number }>();
+  private readonly extensionJwts = new Map<string, { userId: number; extensionId: number; expiresAt: number }>();
+  /**
+   * Per user, how many times their credentials changed in this process: a JWT carries the count of
+   * its making and is refused once it is behind (the process's JWTs end with it anyway).
+   */
+  private readonly generations = new Map<number, number>();
+  private readonly sessionsEnded = new Set<(userId: number) => void>();
   private readonly secret = randomBytes(32);
   /** Per login, the end of the password sign-ins under way (see oneAtATime). */
   private readonly passwordLogins = new Map<string, Promise<void>>();
+  private readonly attempts: LoginAttempts;
 
   constructor(
     private readonly db: Db,
     private readonly options: AuthOptions,
-    private readonly captchas: CaptchaService,
+    captchas: CaptchaService,
     private readonly now: Clock = systemClock,
   ) {
     this.users = new UserStore(db);
+    this.attempts = new LoginAttempts(this.users, options, captchas, now);
   }
 
   /** POST /api/sessions: password, developer key or refresh-token login. */
@@ -110,55 +131,18 @@ export class AuthService {
     return turn;
   }
 
+  /**
+   * The same steps and the same password check for every login, one that no user has included,
+   * so that neither the answers nor their time tell which logins exist. Only the right password
+   * learns that its user is disabled.
+   */
   private async passwordLogin(login: string, password: string, captcha: string | undefined, wantsJwt: boolean) {
     const user = this.users.byLogin(login);
-    const now = new Date(this.now());
-    if (!user) throw new AuthError("wrong-credentials", "Wrong username or password");
-    if (user.is_locked) {
-      const until = parseTimestamp(user.locked_until);
-      if (!until || until > now) {
-        throw new AuthError("locked", `User is locked until ${user.locked_until}`, { lockedUntil: user.locked_until });
-      }
-      this.users.updateUser(user.id, { is_locked: 0, login_attempts: 0, locked_until: "" });
-      user.is_locked = 0;
-      user.login_attempts = 0;
-    }
+    this.attempts.admit(login, user, captcha);
+    const right = await verifyPassword(password, user?.password_hash ?? NO_PASSWORD);
+    if (!user || !right) this.attempts.failed(login, user);
     if (user.disabled) throw new AuthError("disabled", "User is disabled");
-
-    const captchaNeeded = this.options.captcha && user.login_attempts >= CAPTCHA_AFTER_FAILURES;
-    if (captchaNeeded) {
-      if (!captcha) throw new AuthError("captcha-required", "Captcha required", { captchaRequired: true });
-      if (!this.captchas.check(user.login, captcha)) {
-        throw new AuthError("wrong-captcha", "Wrong captcha", { captchaRequired: true });
-      }
-    }
-
-    if (!(await verifyPassword(password, user.password_hash))) {
-      const attempts = user.login_attempts + 1;
-      if (attempts >= LOCK_AFTER_FAILURES) {
-        // Rounded up to the whole second the timestamp shows, so the lock lasts at least lockSeconds.
-        const until = timestamp(new Date(Math.ceil((now.getTime() + this.options.lockSeconds * 1000) / 1000) * 1000));
-        this.users.updateUser(user.id, {
-          login_attempts: attempts,
-          is_locked: 1,
-          locked_until: until,
-          last_login_attempt_at: timestamp(now),
-        });
-        throw new AuthError("locked", `User is locked until ${until}`, { lockedUntil: until });
-      }
-      this.users.updateUser(user.id, { login_attempts: attempts, last_login_attempt_at: timestamp(now) });
-      throw new AuthError("wrong-credentials", "Wrong username or password", {
-        attemptsLeft: LOCK_AFTER_FAILURES - attempts,
-        ...(this.options.captcha && attempts >= CAPTCHA_AFTER_FAILURES ? { captchaRequired: true } : {}),
-      });
-    }
-
-    this.users.updateUser(user.id, {
-      login_attempts: 0,
-      last_login_at: timestamp(now),
-      last_login_attempt_at: timestamp(now),
-      ...(user.first_login ? {} : { first_login: timestamp(now) }),
-    });
+    this.attempts.succeeded(user);
     return this.issueSession(user, wantsJwt);
   }
 
@@ -174,7 +158,10 @@ export class AuthService {
 
   private async refresh(refreshToken: string) {
     const claims = await this.verifyJwt(refreshToken, "refresh");
-    if (!claims) throw new AuthError("invalid-refresh-token", "Invalid or expired refresh token");
+    // A refresh token is good once: presented again, it was copied, and nobody can tell whether by
+    // the owner or a thief. The whole session ends; the owner signs in again.
+    if (claims?.spent && claims.sid) this.endSession(claims.sid);
+    if (!claims || claims.spent) throw new AuthError("invalid-refresh-token", "Invalid or expired refresh token");
     const user = this.users.byId(Number(claims.sub));
     if (!user || user.disabled) throw new AuthError("invalid-refresh-token", "Invalid or expired refresh token");
     // Each refresh token is good for one refresh: the answer carries the next one.
@@ -199,8 +186,9 @@ export class AuthService {
       this.tokens.set(token, { userId: user.id, expiresAt });
       return { ...base, token };
     }
-    const token = await this.signJwt(user.id, "access", expiresAt, { sid });
-    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000, { sid });
+    const gen = this.generationOf(user.id);
+    const token = await this.signJwt(user.id, "access", expiresAt, { sid, gen });
+    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000, { sid, gen });
     return { ...base, token, refresh_token };
   }
 
@@ -214,14 +202,15 @@ export class AuthService {
       .sign(this.secret);
   }
 
-  private async verifyJwt(token: string, typ: string) {
+  /** The claims of a JWT of this type that is signed, unexpired and of a live session and credential generation. */
+  private async verifyJwt(token: string, typ: string): Promise<JwtClaims | undefined> {
     if (!JWT_SHAPE.test(token)) return undefined;
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"], currentDate: new Date(this.now()) });
       if (payload.typ !== typ || !payload.jti || !payload.sub || !payload.exp) return undefined;
-      if (this.spentJwtIds.has(payload.jti)) return undefined;
       if (typeof payload.sid === "string" && this.endedSessions.has(payload.sid)) return undefined;
-      return payload as typeof payload & { jti: string; sub: string; exp: number; sid?: string };
+      if ((payload.gen ?? 0) !== this.generationOf(Number(payload.sub))) return undefined;
+      return { ...(payload as Omit<JwtClaims, "spent">), spent: this.spentJwtIds.has(payload.jti) };
     } catch (e) {
       if (e instanceof joseErrors.JOSEError) return undefined;
       throw e;
@@ -245,7 +234,7 @@ export class AuthService {
       return { user, token, kind: "token" };
     }
     const claims = await this.verifyJwt(token, "access");
-    if (claims) {
+    if (claims && !claims.spent) {
       const user = this.activeUser(Number(claims.sub));
       return user ? { user, token, kind: "jwt" } : undefined;
     }
@@ -272,11 +261,37 @@ export class AuthService {
       return opaque.expiresAt > this.now();
     }
     const claims = await this.verifyJwt(token, "access");
-    if (!claims) return false;
+    if (!claims || claims.spent) return false;
     this.spentJwtIds.set(claims.jti, claims.exp * 1000);
-    if (claims.sid) this.endedSessions.set(claims.sid, this.now() + this.options.refreshExpires * 1000);
-    this.sweep();
+    if (claims.sid) this.endSession(claims.sid);
     return true;
+  }
+
+  private endSession(sid: string): void {
+    this.endedSessions.set(sid, this.now() + this.options.refreshExpires * 1000);
+    this.sweep();
+  }
+
+  /**
+   * Ends every session of a user, because their credentials changed (a new password, disabled,
+   * deleted): ordinary and extension tokens are dropped, JWTs made before are refused from now on,
+   * and listeners (the event channel) close what those sessions hold open. Developer keys are
+   * credentials of their own, managed apart.
+   */
+  endSessionsOf(userId: number): void {
+    this.generations.set(userId, this.generationOf(userId) + 1);
+    for (const [token, t] of this.tokens) if (t.userId === userId) this.tokens.delete(token);
+    for (const [token, t] of this.extensionJwts) if (t.userId === userId) this.extensionJwts.delete(token);
+    for (const listener of this.sessionsEnded) listener(userId);
+  }
+
+  /** Called with the user whose sessions endSessionsOf ended. */
+  onSessionsEnded(listener: (userId: number) => void): void {
+    this.sessionsEnded.add(listener);
+  }
+
+  private generationOf(userId: number): number {
+    return this.generations.get(userId) ?? 0;
   }
 
   /** POST /api/users/extn_token: a token that logs the extension in (SIP digest password, /ws). */
@@ -284,8 +299,8 @@ export class AuthService {
     const expiresAt = this.now() + this.options.sessionExpires * 1000;
     let token: string;
     if (wantsJwt) {
-      token = await this.signJwt(userId, "extension", expiresAt, { extn_id: extension.id });
-      this.extensionJwts.set(token, { extensionId: extension.id, expiresAt });
+      token = await this.signJwt(userId, "extension", expiresAt, { extn_id: extension.id, gen: this.generationOf(userId) });
+      this.extensionJwts.set(token, { userId, extensionId: extension.id, expiresAt });
     } else {
       token = randomUUID();
       this.tokens.set(token, { userId, expiresAt, extensionId: extension.id });
@@ -316,7 +331,7 @@ export class AuthService {
     const ext = this.extensionJwts.get(token);
     if (ext && ext.expiresAt > now) {
       const claims = await this.verifyJwt(token, "extension");
-      const user = claims ? this.activeUser(Number(claims.sub)) : undefined;
+      const user = claims && !claims.spent ? this.activeUser(Number(claims.sub)) : undefined;
       return user ? { user, extensionId: ext.extensionId } : undefined;
     }
     const principal = await this.authenticate(token, "header");

@@ -83,6 +83,7 @@ describe("refusals change nothing", () => {
     ["ccLogin", { agent: "1001", extn: "1001", queue: "nosuch" }, 404, "queue 'nosuch' not found"],
     ["ccLogin", { agent: "1001", extn: "1999", queue: "support" }, 404, "extension '1999' not found"],
     ["ccLogin", { agent: "1001", queue: "support" }, 400, "missing required field 'extn'"],
+    ["ccLogin", { agent: "1001", extn: "1001", queue: "sales" }, 403, "no permission: queue sales does not list agent 1001"],
     ["ccGoBreak", { agent: "1001", reason: 5 }, 400, "field 'reason' must be string"],
     ["ccGoReady", { agent: "1001", colour: "red" }, 400, "unknown field 'colour'"],
     ["ccGoReady", { agent: "1001", queue: "nosuch" }, 404, "queue 'nosuch' not found"],

@@ -16,8 +16,8 @@ export interface CcEnvelope {
   data?: unknown;
 }
 
-const text = { type: ["string", "integer"] } as const;
-const nonEmpty = { type: ["string", "integer"], minLength: 1 } as const;
+const text = { type: ["string", "integer"], maxLength: 128 } as const;
+const nonEmpty = { type: ["string", "integer"], minLength: 1, maxLength: 128 } as const;
 const uuid = { type: "string", minLength: 1, maxLength: 64 } as const;
 
 const body = (required: string[], properties: Record<string, object>) =>
@@ -164,6 +164,11 @@ export class CcService {
     const agent = this.ownAgent(b.agent, caller);
     const queue = this.cc.directory.queue(str(b.queue));
     if (!queue) throw notFound(`queue '${str(b.queue)}' not found`);
+    // Membership is the platform's (the queue's tiers, GET /api/users/<id>/queue/name): an agent
+    // joins its own queues only. Supervisors and administrators, who see every queue, choose.
+    if (!isSupervisor(caller) && !this.cc.directory.queuesOf(agent.number).includes(queue.name)) {
+      throw noPermission(`queue ${queue.name} does not list agent ${agent.number}`);
+    }
     const extn = str(b.extn);
     if (!this.cc.directory.extension(extn)) throw notFound(`extension '${extn}' not found`);
     if (!isSupervisor(caller) && !caller.extensions.includes(extn)) {

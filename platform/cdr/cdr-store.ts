@@ -119,8 +119,10 @@ export class CdrStore {
       .run(row);
   }
 
-  byUuid(uuid: string): CdrRow | undefined {
-    return this.db.prepare("SELECT * FROM cdrs WHERE uuid = ?").get(uuid) as CdrRow | undefined;
+  /** The record of a leg; with `extensions`, only if it is of a call one of them took part in. */
+  byUuid(uuid: string, extensions?: string[]): CdrRow | undefined {
+    const { sql, args } = this.scope(extensions);
+    return this.db.prepare(`SELECT * FROM cdrs WHERE uuid = ? ${sql ? `AND ${sql}` : ""}`).get(uuid, ...args) as CdrRow | undefined;
   }
 
   total(extensions?: string[]): number {
@@ -218,15 +220,20 @@ export class CdrStore {
 }
 
 /**
- * The condition (over `cdrs`) that a record concerns one of these extensions: the leg's own
- * extension, or one of them as caller or destination. Who may read a record is decided by it.
+ * The condition (over `cdrs`) that a record is of a call one of these extensions took part in:
+ * the leg is the extension's own, or linked to one of its legs (the leg it called or that called
+ * it, the leg it was bridged with). Numbers a call presents (caller id, dialled number) decide
+ * nothing: a caller can present any. Who may read a record, and its recording, is decided by it.
  */
 export function extensionScope(extensions: string[]): { sql: string; args: unknown[] } {
   if (extensions.length === 0) return { sql: "0", args: [] };
   const marks = extensions.map(() => "?").join(", ");
+  const legs = `SELECT uuid FROM cdrs WHERE extn IN (${marks})`;
   return {
-    sql: `(extn IN (${marks}) OR caller_id_number IN (${marks}) OR destination_number IN (${marks}))`,
-    args: [...extensions, ...extensions, ...extensions],
+    sql:
+      `(extn IN (${marks}) OR bleg_uuid IN (${legs}) OR other_uuid IN (${legs})` +
+      ` OR uuid IN (SELECT bleg_uuid FROM cdrs WHERE extn IN (${marks})) OR uuid IN (SELECT other_uuid FROM cdrs WHERE extn IN (${marks})))`,
+    args: [...extensions, ...extensions, ...extensions, ...extensions, ...extensions],
   };
 }
 

@@ -17,9 +17,30 @@ declare module "fastify" {
     principal: Principal | null;
   }
   interface FastifyContextConfig {
-    /** Routes that answer without a token (sign-in, captchas). */
-    public?: boolean;
+    /** Who may call the route (see Access). A route that declares nothing is refused. */
+    access?: Access;
   }
+}
+
+/**
+ * Who may call a route; every route declares one, and a route that declares none is refused
+ * (deny by default). It is checked on the route the router matched, so every spelling of a path
+ * that reaches a route (percent-encoded, a trailing slash) meets the same rule.
+ * - `anyone`: signing in and out, captchas, the app's files.
+ * - `signed-in`: a live token of an enabled user (an administrator's rights are checked by the
+ *   route).
+ * - `simulator`: the /sim test surface, as the `simApi` option says (this machine only by default).
+ */
+export type Access = "anyone" | "signed-in" | "simulator";
+export const ANYONE = { access: "anyone" } as const;
+export const SIGNED_IN = { access: "signed-in" } as const;
+export const SIMULATOR = { access: "simulator" } as const;
+
+/** A route of the platform and who may call it, as registered. */
+export interface RouteInfo {
+  method: string;
+  url: string;
+  access: Access | "undeclared";
 }
 
 export const SESSION_COOKIE = "svc_xtra_session_id";
@@ -54,10 +75,41 @@ export function requireAdmin(req: FastifyRequest): Principal {
   return p;
 }
 
-export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstance> {
+/**
+ * The security headers of every answer. The CSP lets the app's pages load only the app's own
+ * scripts and styles, reach any platform address the user types (http, https, ws, wss), and be
+ * framed only by itself and the hosts of the embedding allowlist (config.json, `embedHosts`).
+ */
+function securityHeaders(frameAncestors: string): Record<string, string> {
+  return {
+    "Content-Security-Policy": [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob: http: https:",
+      "media-src 'self' blob:",
+      "connect-src 'self' http: https: ws: wss:",
+      "worker-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      `frame-ancestors ${frameAncestors}`,
+    ].join("; "),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+}
+
+/** Paths of the app's own pages (served index.html); nothing that might be taken for /api or /sim. */
+const APP_PAGE = /^\/(?!(api|sim)(\/|$))([A-Za-z0-9_-]+\/?)*$/i;
+
+export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: FastifyInstance; routes: () => RouteInfo[] }> {
   const app = Fastify({
     logger: ctx.options.logLevel === "silent" ? false : { level: ctx.options.logLevel },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: 256 * 1024,
+    // A request must arrive whole within this time (a client trickling bytes holds a socket).
+    requestTimeout: 30_000,
     // The spec's paths mix trailing slashes (`/api/users/`); treat them alike.
     routerOptions: { ignoreTrailingSlash: true },
     schemaErrorFormatter: (errors, dataVar) => new HttpError(400, { code: 400, text: describeSchemaError(errors, dataVar) }),
@@ -65,13 +117,36 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest("principal", null);
 
+  // Read once every route is in: hooks of inner scopes complete a route's options after this one.
+  const registered: { method: string | string[]; url: string; config?: { access?: Access } }[] = [];
+  const routes = () =>
+    registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, access: r.config?.access ?? ("undeclared" as const) })));
+  app.addHook("onRoute", (route) => {
+    // @fastify/cors answers the preflights it allows in its own hook; its catch-all OPTIONS route
+    // only lets fastify accept the method, and answers 404 to everything else.
+    if (route.method === "OPTIONS" && route.url === "*") route.config = { ...route.config, ...ANYONE };
+    registered.push(route);
+  });
+
+  const { origins } = ctx;
+  // The app's pages may be framed only by itself and the hosts its config.json allows.
+  const headers = securityHeaders(ctx.appConfig.frameAncestors);
+  app.addHook("onRequest", async (_req, reply) => {
+    reply.headers(headers);
+  });
+
   await app.register(cors, {
-    // Tokens travel in headers, not cookies, so any origin may call the API (as the real platform's
-    // cross_domain option does); cookies are never honoured cross-origin.
-    origin: true,
-    credentials: false,
-    allowedHeaders: ["Content-Type", "X-XTRA-AUTH-ID", "Authorization"],
-    methods: ["GET", "POST", "PUT", "DELETE"],
+    // Only the app's own origin and the configured ones are answered; never any Origin nor null.
+    delegator: (req, done) => {
+      const origin = req.headers.origin;
+      done(null, {
+        origin: origin !== undefined && origins.trusts(origin, req.headers.host) ? origin : false,
+        credentials: false,
+        allowedHeaders: ["Content-Type", "X-XTRA-AUTH-ID", "Authorization"],
+        methods: ["GET", "POST", "PUT", "DELETE"],
+        maxAge: 600,
+      });
+    },
   });
   await app.register(cookie);
   await app.register(formbody);
@@ -86,9 +161,21 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
 
   app.addHook("onRequest", async (req, reply) => {
     // An unknown route is a 404 whoever asks: the API's paths are public knowledge.
-    if (!req.url.startsWith("/api/") || req.is404 || req.routeOptions.config?.public) return;
+    if (req.is404) return;
+    const access = req.routeOptions.config?.access;
+    if (access === "anyone") return;
+    if (access === "simulator") return simulatorMayCall(req, ctx.options.simApi);
+    if (access !== "signed-in") throw fail(403, "no permission: this route declares no access");
+    // Personal data: neither the browser nor a proxy keeps a copy.
+    reply.header("Cache-Control", "no-store");
     const found = tokenOf(req);
     if (!found) throw fail(403, "Missing token: send X-XTRA-AUTH-ID, Authorization: Bearer or the session cookie");
+    // The browser adds the cookie by itself, also to a form another site's page sends here; a
+    // request it carries must come from a page the platform trusts.
+    const origin = req.headers.origin;
+    if (found.carrier === "cookie" && origin !== undefined && !origins.trusts(origin, req.headers.host)) {
+      throw fail(403, "no permission: the session cookie is not accepted from a page of another origin");
+    }
     const principal = await ctx.auth.authenticate(found.token, found.carrier);
     if (!principal) throw fail(403, "Wrong or expired token");
     req.principal = principal;
@@ -113,18 +200,19 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
     return reply.status(500).send({ code: 500, text: "Internal Error" });
   });
 
-  // The app's pages may be framed only by the hosts its config.json allows (and itself).
-  const csp = `frame-ancestors ${ctx.appConfig.frameAncestors}`;
-  app.addHook("onSend", async (_req, reply) => {
-    if (String(reply.getHeader("content-type") ?? "").startsWith("text/html")) reply.header("content-security-policy", csp);
-  });
   // The served config.json carries the hosts this platform adds (the demo CRM's, a test's).
-  app.get("/config.json", { config: { public: true } }, (_req, reply) => reply.header("cache-control", "no-cache").send(ctx.appConfig.json));
+  app.get("/config.json", { config: ANYONE }, (_req, reply) => reply.header("cache-control", "no-cache").send(ctx.appConfig.json));
 
   const distDir = ctx.options.distDir;
   const indexFile = join(distDir, "index.html");
   if (existsSync(indexFile)) {
-    await app.register(fastifyStatic, { root: distDir, prefix: "/", index: ["index.html"], wildcard: false, globIgnore: ["config.json"] });
+    // The app's files are everyone's: their routes declare so in a scope of their own.
+    await app.register(async (files) => {
+      files.addHook("onRoute", (route) => {
+        route.config = { ...route.config, ...ANYONE };
+      });
+      await files.register(fastifyStatic, { root: distDir, prefix: "/", index: ["index.html"], wildcard: false, globIgnore: ["config.json"] });
+    });
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -132,7 +220,7 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
     if (path.startsWith("/api/") || path === "/api" || path.startsWith("/sim/")) {
       return reply.status(404).send({ code: 404, text: `Not Found: ${req.method} ${path}` });
     }
-    if (req.method === "GET" && existsSync(indexFile) && !/\.[a-z0-9]+$/i.test(path)) {
+    if (req.method === "GET" && existsSync(indexFile) && APP_PAGE.test(path)) {
       return reply.type("text/html").send(readFileSync(indexFile));
     }
     if (req.method === "GET" && path === "/") {
@@ -141,5 +229,21 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<FastifyInstanc
     return reply.status(404).type("text/plain").send("Not Found");
   });
 
-  return app;
+  return { app, routes };
+}
+
+/** `simApi` loopback: a client on this machine that addressed it by a name of this machine. */
+function simulatorMayCall(req: FastifyRequest, mode: PlatformContext["options"]["simApi"]): void {
+  if (mode === "on") return;
+  // A page elsewhere can make a browser on this machine send requests here under its own name
+  // (DNS rebinding): the Host it names must be this machine's too.
+  const host = (req.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+  if (!isLoopback(req.socket.remoteAddress) || !(host === "localhost" || isLoopback(host))) {
+    throw fail(403, "no permission: the simulator answers only on this machine (simApi: loopback)");
+  }
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 }

@@ -9,6 +9,12 @@ import type { FastifySchemaCompiler } from "fastify";
 const strict = new Ajv({ allowUnionTypes: true, allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false });
 const coercing = new Ajv({ allowUnionTypes: true, allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true });
 
+/** The largest whole number a field of the API holds (SQLite and most clients take 32 bits without loss). */
+export const MAX_INT32 = 2 ** 31 - 1;
+/** Paging of every list: pages from 1, at most 1000 rows a page. */
+export const PAGE = { type: "integer", minimum: 1, maximum: 1_000_000 } as const;
+export const PER_PAGE = { type: "integer", minimum: 1, maximum: 1000 } as const;
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === "body" ? strict : coercing;
   return ajv.compile(schema);

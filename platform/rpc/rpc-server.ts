@@ -38,6 +38,7 @@ export class RpcServer implements SessionHost {
 
   constructor(private readonly deps: RpcServerDeps) {
     this.options = deps.options;
+    deps.auth.onSessionsEnded((userId) => void this.endSessionsOf(userId));
     deps.cc.events.on("event", (e) => this.publishCcEvent(e));
     const { sw } = deps;
     sw.on("channel-create", (ch) => this.publishChannelEvent("FSevent.channel_create", [ch], channelEventData("CHANNEL_CREATE", ch)));
@@ -63,6 +64,13 @@ export class RpcServer implements SessionHost {
 
   close(): void {
     for (const s of this.sessions) s.close();
+  }
+
+  /** The user's credentials changed: sessions whose token no longer holds are closed. */
+  private async endSessionsOf(userId: number): Promise<void> {
+    for (const session of [...this.sessions]) {
+      if (session.caller?.userId === userId && !(await this.deps.auth.resolveAnyToken(session.token))) session.close();
+    }
   }
 
   // ---- SessionHost ----------------------------------------------------------------------------

@@ -11,12 +11,14 @@ export interface RpcOptions {
   pingSeconds: number;
   /** Largest frame accepted; larger ones are refused with an error, the socket stays open. */
   maxMessageBytes: number;
-  /** Messages a socket may send per second on average, and in a burst. */
+  /** Messages a socket may send per second on average, and in a burst; each message of a batch counts. */
   ratePerSecond: number;
   burst: number;
+  /** Seconds a socket may stay open without logging in. */
+  loginSeconds: number;
 }
 
-export const DEFAULT_RPC_OPTIONS: RpcOptions = { pingSeconds: 30, maxMessageBytes: 64 * 1024, ratePerSecond: 50, burst: 100 };
+export const DEFAULT_RPC_OPTIONS: RpcOptions = { pingSeconds: 30, maxMessageBytes: 64 * 1024, ratePerSecond: 50, burst: 100, loginSeconds: 30 };
 
 /** What a session needs from the platform. */
 export interface SessionHost {
@@ -44,6 +46,8 @@ export interface SessionHost {
 export class VertoSession {
   sessid = "";
   viewer?: Viewer;
+  /** The token the session logged in with; the session lasts as long as it does. */
+  token = "";
   readonly subscriptions = new Set<string>();
   private nextId = 1;
   private serno = 0;
@@ -51,6 +55,7 @@ export class VertoSession {
   private lastRefill = Date.now();
   private lastTraffic = Date.now();
   private pingTimer?: ReturnType<typeof setInterval>;
+  private loginTimer?: ReturnType<typeof setTimeout>;
   private closed = false;
 
   constructor(
@@ -65,6 +70,9 @@ export class VertoSession {
     this.pingTimer = setInterval(() => {
       if (Date.now() - this.lastTraffic >= every) this.request("verto.ping", { serno: this.serno });
     }, every);
+    this.loginTimer = setTimeout(() => {
+      if (!this.viewer) this.close();
+    }, host.options.loginSeconds * 1000);
   }
 
   get caller(): CcCaller | undefined {
@@ -75,6 +83,7 @@ export class VertoSession {
     if (this.closed) return;
     this.closed = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.loginTimer) clearTimeout(this.loginTimer);
     this.host.release(this);
     if (this.socket.readyState === this.socket.OPEN) this.socket.close();
   }
@@ -94,20 +103,21 @@ export class VertoSession {
     this.socket.send(JSON.stringify(message));
   }
 
-  private allowMessage(): boolean {
+  /** Takes up to `n` messages from the allowance (a token bucket); returns how many it had. */
+  private allow(n: number): number {
     const now = Date.now();
     const { ratePerSecond, burst } = this.host.options;
     this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * ratePerSecond);
     this.lastRefill = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    const granted = Math.max(0, Math.min(n, Math.floor(this.tokens)));
+    this.tokens -= granted;
+    return granted;
   }
 
   private async onFrame(data: Buffer, isBinary: boolean): Promise<void> {
     this.lastTraffic = Date.now();
-    if (!this.allowMessage()) {
-      this.send(fail(idOf(data), RpcCode.RATE_LIMITED, "Too many messages: slow down"));
+    if (this.allow(1) < 1) {
+      this.send(fail(idOf(data), RpcCode.RATE_LIMITED, RATE_LIMITED_MESSAGE));
       return;
     }
     if (data.length > this.host.options.maxMessageBytes) {
@@ -128,10 +138,12 @@ export class VertoSession {
       if (answer) this.send(answer);
       return;
     }
-    // A batch is answered with an array, in order, leaving out what needs no answer.
+    // A batch is answered with an array, in order, leaving out what needs no answer. Each of its
+    // messages counts toward the allowance (the frame took one); those beyond it are refused.
+    const allowed = 1 + this.allow(frame.messages.length - 1);
     const answers: RpcReply[] = [];
-    for (const message of frame.messages) {
-      const answer = await this.handle(message);
+    for (const [i, message] of frame.messages.entries()) {
+      const answer = i < allowed ? await this.handle(message) : refusedForRate(message);
       if (answer) answers.push(answer);
     }
     if (answers.length) this.send(answers);
@@ -196,6 +208,7 @@ export class VertoSession {
     }
     if (!this.host.claim(this.sessid, this, found.user.id)) return fail(id, RpcCode.AUTH_FAILED, "Session in use");
     const first = !this.viewer;
+    this.token = token;
     this.viewer = this.host.viewerFor(caller);
     // A new identity keeps only the subscriptions it may have.
     for (const channel of this.subscriptions) if (!mayAccessChannel(channel, this.viewer)) this.subscriptions.delete(channel);
@@ -254,6 +267,13 @@ export class VertoSession {
     const envelope = await this.host.runCc(data.func, data.data ?? {}, this.caller!);
     return this.result(id, { ...envelope });
   }
+}
+
+const RATE_LIMITED_MESSAGE = "Too many messages: slow down";
+
+/** The answer to a message of a batch beyond the allowance (none to a client's answer). */
+function refusedForRate(message: Incoming): RpcReply | undefined {
+  return message.kind === "response" ? undefined : fail(message.id, RpcCode.RATE_LIMITED, RATE_LIMITED_MESSAGE);
 }
 
 /** The id of a single request in a frame, to address a refusal to it; null when there is none. */

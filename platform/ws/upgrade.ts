@@ -1,13 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import type { OriginPolicy } from "../origins";
 
 export type WsHandler = (socket: WebSocket, req: IncomingMessage) => void;
 
 /**
  * Routes WebSocket upgrades. `/ws` carries two protocols, chosen by Sec-WebSocket-Protocol as on
  * the real platform's proxy: `sip` (RFC 7118) goes to SIP, no subprotocol to the JSON-RPC event
- * channel. `/sip` is SIP only.
+ * channel. `/sip` is SIP only. A browser says which page opens a socket (`Origin`): only the pages
+ * the platform trusts may; phones and other programs send no Origin.
  */
 export class UpgradeRouter {
   private sip?: WsHandler;
@@ -17,6 +19,8 @@ export class UpgradeRouter {
     maxPayload: 256 * 1024,
     handleProtocols: (protocols) => (protocols.has("sip") ? "sip" : false),
   });
+
+  constructor(private readonly origins: OriginPolicy) {}
 
   onSip(handler: WsHandler) {
     this.sip = handler;
@@ -35,6 +39,11 @@ export class UpgradeRouter {
     const handler = path === "/sip" ? (wantsSip ? this.sip : undefined) : path === "/ws" ? (wantsSip ? this.sip : this.rpc) : undefined;
     if (!handler) {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.origins.trusts(origin, req.headers.host)) {
+      socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => handler(ws, req));

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PlatformOptions } from "../../platform/config";
@@ -192,3 +193,36 @@ export interface ErrorJson {
   locked_until?: string;
 }
 
+/**
+ * An HTTP request with its path sent exactly as given (fetch would tidy it up), to try the
+ * spellings of a path a browser, a proxy or an attacker may send.
+ */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        // A connection of its own: a refusal may close it, which a kept-alive socket would carry over.
+        agent: false,
+        headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { principalOf } from "../app";
+import { SIGNED_IN, principalOf } from "../app";
 import { HttpError } from "../errors";
 import { describeSchemaError } from "../../schema-error";
 import { ccCaller } from "../../cc/cc-caller";
@@ -23,7 +23,7 @@ const agentStateQuery = {
  * the same HTTP status), `GET /api/cc/agent_state` lists agent state records.
  */
 export function callCenterRoutes(app: FastifyInstance, service: CcService, directory: CallCenterDirectory) {
-  app.post<{ Params: { func: string }; Body: unknown }>("/api/cc/ccc/:func", async (req, reply) => {
+  app.post<{ Params: { func: string }; Body: unknown }>("/api/cc/ccc/:func", { config: SIGNED_IN }, async (req, reply) => {
     const caller = ccCaller(principalOf(req).user, directory);
     const envelope = await service.run(req.params.func, req.body, caller);
     return reply.status(envelope.code === 200 ? 200 : envelope.code).send(envelope);
@@ -32,6 +32,7 @@ export function callCenterRoutes(app: FastifyInstance, service: CcService, direc
   app.get<{ Querystring: { queue?: string; type?: string } }>(
     "/api/cc/agent_state",
     {
+      config: SIGNED_IN,
       schema: { querystring: agentStateQuery },
       // The call-center API answers envelopes `{code, message}`, also for a malformed query.
       schemaErrorFormatter: (errors, dataVar) => new HttpError(400, { code: 400, message: describeSchemaError(errors, dataVar) }),

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../../context";
-import { principalOf } from "../app";
+import { SIGNED_IN, principalOf } from "../app";
 import { fail } from "../errors";
-import { cdrJson, type CdrRow } from "../../cdr/cdr-store";
+import { MAX_INT32, PAGE, PER_PAGE } from "../validation";
+import { cdrJson } from "../../cdr/cdr-store";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$";
 
@@ -15,12 +16,12 @@ const listQuery = {
     endDate: { type: "string", pattern: DATE },
     cidNumber: { type: "string", maxLength: 64 },
     destNumber: { type: "string", maxLength: 64 },
-    startBillsec: { type: "integer", minimum: 0 },
-    endBillsec: { type: "integer", minimum: 0 },
-    groupValue: { type: "integer" },
+    startBillsec: { type: "integer", minimum: 0, maximum: MAX_INT32 },
+    endBillsec: { type: "integer", minimum: 0, maximum: MAX_INT32 },
+    groupValue: { type: "integer", minimum: -MAX_INT32, maximum: MAX_INT32 },
     contextValue: { type: "string", maxLength: 64 },
-    page: { type: "integer", minimum: 1 },
-    perPage: { type: "integer", minimum: 1, maximum: 1000 },
+    page: PAGE,
+    perPage: PER_PAGE,
     last: { type: "integer", minimum: 1, maximum: 3650 },
   },
 } as const;
@@ -31,8 +32,8 @@ const recordsQuery = {
   properties: {
     startDate: { type: "string", pattern: DATE },
     endDate: { type: "string", pattern: DATE },
-    page: { type: "integer", minimum: 1 },
-    perPage: { type: "integer", minimum: 1, maximum: 1000 },
+    page: PAGE,
+    perPage: PER_PAGE,
   },
 } as const;
 
@@ -55,8 +56,9 @@ const DEFAULT_PER_PAGE = 20;
 
 /**
  * Call records (spec: Call records). An administrator reads every record; anyone else the
- * records of their own extensions (as caller, callee or the leg's extension). A group is a
- * call-center queue (as in ccLogin), so `groupValue` is a queue id: the legs of that queue's calls.
+ * records of the calls their extensions took part in (see extensionScope), whatever numbers the
+ * calls presented. A group is a call-center queue (as in ccLogin), so `groupValue` is a queue id:
+ * the legs of that queue's calls.
  */
 export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const scopeOf = (req: FastifyRequest): string[] | undefined => {
@@ -64,10 +66,8 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
     if (p.user.is_admin) return undefined;
     return ctx.users.extensionsOf(p.user.id).map((e) => e.extn);
   };
-  const visible = (row: CdrRow, scope: string[] | undefined) =>
-    !scope || scope.includes(row.extn) || scope.includes(row.caller_id_number) || scope.includes(row.destination_number);
 
-  app.get<{ Querystring: ListQuery }>("/api/cdrs", { schema: { querystring: listQuery } }, async (req) => {
+  app.get<{ Querystring: ListQuery }>("/api/cdrs", { config: SIGNED_IN, schema: { querystring: listQuery } }, async (req) => {
     const q = req.query;
     const page = q.page ?? 1;
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
@@ -92,7 +92,7 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
 
   app.get<{ Querystring: { startDate?: string; endDate?: string; page?: number; perPage?: number } }>(
     "/api/cdrs/records",
-    { schema: { querystring: recordsQuery } },
+    { config: SIGNED_IN, schema: { querystring: recordsQuery } },
     async (req) => {
       const q = req.query;
       const scope = scopeOf(req);
@@ -107,21 +107,18 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
     },
   );
 
-  app.get("/api/cdrs/total", async (req) => ({ count: ctx.cdrs.total(scopeOf(req)) }));
+  app.get("/api/cdrs/total", { config: SIGNED_IN }, async (req) => ({ count: ctx.cdrs.total(scopeOf(req)) }));
 
-  app.get<{ Params: { uuid: string } }>("/api/cdrs/:uuid", async (req) => {
-    const row = ctx.cdrs.byUuid(req.params.uuid);
-    if (!row || !visible(row, scopeOf(req))) throw fail(404, "CDR Does Not Exist");
+  app.get<{ Params: { uuid: string } }>("/api/cdrs/:uuid", { config: SIGNED_IN }, async (req) => {
+    const row = ctx.cdrs.byUuid(req.params.uuid, scopeOf(req));
+    if (!row) throw fail(404, "CDR Does Not Exist");
     return cdrJson(row);
   });
 
-  app.get<{ Params: { uuid: string } }>("/api/cdrs/:uuid/related_cdrs", async (req) => {
+  app.get<{ Params: { uuid: string } }>("/api/cdrs/:uuid/related_cdrs", { config: SIGNED_IN }, async (req) => {
     const scope = scopeOf(req);
-    const row = ctx.cdrs.byUuid(req.params.uuid);
-    if (!row || !visible(row, scope)) throw fail(404, "CDR Does Not Exist");
-    return ctx.cdrs.related(row.uuid).filter((r) => {
-      const other = ctx.cdrs.byUuid(r.uuid);
-      return other !== undefined && visible(other, scope);
-    });
+    const row = ctx.cdrs.byUuid(req.params.uuid, scope);
+    if (!row) throw fail(404, "CDR Does Not Exist");
+    return ctx.cdrs.related(row.uuid).filter((r) => ctx.cdrs.byUuid(r.uuid, scope) !== undefined);
   });
 }

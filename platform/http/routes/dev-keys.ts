@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { randomBytes } from "node:crypto";
 import type { PlatformContext } from "../../context";
 import { timestamp } from "../../store/db";
-import { principalOf } from "../app";
+import { SIGNED_IN, principalOf } from "../app";
 import { envelope, fail } from "../errors";
 
 interface DevKeyRow {
@@ -56,6 +56,7 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
   app.post<{ Params: { user_id: string }; Body: { description?: string } | undefined }>(
     "/api/users/:user_id/dev_keys",
     {
+      config: SIGNED_IN,
       schema: {
         body: {
           type: ["object", "null"],
@@ -75,14 +76,14 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
     },
   );
 
-  app.get<{ Params: { user_id: string } }>("/api/users/:user_id/dev_keys", async (req) => {
+  app.get<{ Params: { user_id: string } }>("/api/users/:user_id/dev_keys", { config: SIGNED_IN }, async (req) => {
     const userId = owner(req);
     return db.prepare("SELECT * FROM dev_keys WHERE user_id = ? ORDER BY id").all(userId) as DevKeyRow[];
   });
 
   app.put<{ Params: { user_id: string; key_id: string }; Body: { action?: "toggle"; description?: string; enabled?: 0 | 1 | "0" | "1" } }>(
     "/api/users/:user_id/dev_keys/:key_id",
-    { schema: { body: keyBody } },
+    { config: SIGNED_IN, schema: { body: keyBody } },
     async (req) => {
       const userId = owner(req);
       const key = keyOf(userId, req.params.key_id);
@@ -101,14 +102,14 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
     },
   );
 
-  app.delete<{ Params: { user_id: string; key_id: string } }>("/api/users/:user_id/dev_keys/:key_id", async (req) => {
+  app.delete<{ Params: { user_id: string; key_id: string } }>("/api/users/:user_id/dev_keys/:key_id", { config: SIGNED_IN }, async (req) => {
     const userId = owner(req);
     const key = keyOf(userId, req.params.key_id);
     db.prepare("DELETE FROM dev_keys WHERE id = ?").run(key.id);
     return envelope(String(key.id));
   });
 
-  app.delete<{ Params: { user_id: string } }>("/api/users/:user_id/dev_keys", async (req) => {
+  app.delete<{ Params: { user_id: string } }>("/api/users/:user_id/dev_keys", { config: SIGNED_IN }, async (req) => {
     const userId = owner(req);
     db.prepare("DELETE FROM dev_keys WHERE user_id = ?").run(userId);
     return { code: 200, text: "OK" };

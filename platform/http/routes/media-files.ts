@@ -1,8 +1,9 @@
 import { createReadStream, existsSync } from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../../context";
-import { principalOf } from "../app";
+import { SIGNED_IN, principalOf } from "../app";
 import { envelope, fail } from "../errors";
+import { PAGE, PER_PAGE } from "../validation";
 import { mediaFileJson, type MediaFileReader, type MediaFileRow } from "../../cdr/media-files";
 
 const TYPES = ["SYSTEM", "UPLOAD", "RECORD", "SCRIPT", "DATABASE", "ASR", "VOICEMAIL", "TTS", "PDF", "FAX", "CONFERENCE"];
@@ -14,8 +15,8 @@ const listQuery = {
     uuid: { type: "string", maxLength: 64 },
     type: { type: "string", maxLength: 32 },
     types: { type: "string", maxLength: 256 },
-    page: { type: "integer", minimum: 1 },
-    perPage: { type: "integer", minimum: 1, maximum: 1000 },
+    page: PAGE,
+    perPage: PER_PAGE,
   },
 } as const;
 
@@ -46,7 +47,7 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
 
   app.get<{ Querystring: { uuid?: string; type?: string; types?: string; page?: number; perPage?: number } }>(
     "/api/media_files",
-    { schema: { querystring: listQuery } },
+    { config: SIGNED_IN, schema: { querystring: listQuery } },
     async (req) => {
       const q = req.query;
       const reader = readerOf(req);
@@ -66,11 +67,11 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
     },
   );
 
-  app.get<{ Params: { uuid: string } }>("/api/media_files/uuid/:uuid", async (req) =>
+  app.get<{ Params: { uuid: string } }>("/api/media_files/uuid/:uuid", { config: SIGNED_IN }, async (req) =>
     mediaFileJson(readable(req, ctx.mediaFiles.byChannel(req.params.uuid))),
   );
 
-  app.get<{ Params: { file: string } }>("/api/media_files/:file", async (req, reply) => {
+  app.get<{ Params: { file: string } }>("/api/media_files/:file", { config: SIGNED_IN }, async (req, reply) => {
     const { id, ext } = parseFile(req.params.file);
     const row = readable(req, ctx.mediaFiles.byId(id));
     if (ext === undefined) return mediaFileJson(row);
@@ -81,7 +82,7 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
       .send(createReadStream(row.abs_path));
   });
 
-  app.delete<{ Params: { file: string } }>("/api/media_files/:file", async (req) => {
+  app.delete<{ Params: { file: string } }>("/api/media_files/:file", { config: SIGNED_IN }, async (req) => {
     const { id } = parseFile(req.params.file);
     const row = readable(req, ctx.mediaFiles.byId(id));
     const p = principalOf(req);

@@ -1,31 +1,32 @@
 import type { FastifyInstance } from "fastify";
 import type { PlatformContext } from "../../context";
 import type { LoginRequest } from "../../auth/sessions";
-import { SESSION_COOKIE, sessionCookieOptions, tokenOf } from "../app";
+import { ANYONE, SESSION_COOKIE, sessionCookieOptions, tokenOf } from "../app";
 import { fail } from "../errors";
+import { MAX_INT32 } from "../validation";
 
 const loginBody = {
   type: "object",
   additionalProperties: false,
   properties: {
-    login: { type: "string", minLength: 1 },
-    password: { type: "string" },
-    dev_key: { type: "string", minLength: 1 },
+    login: { type: "string", minLength: 1, maxLength: 64 },
+    password: { type: "string", maxLength: 128 },
+    dev_key: { type: "string", minLength: 1, maxLength: 128 },
     jwt: { type: ["boolean", "string"], enum: [true, false, "true", "false"] },
-    captcha_str: { type: "string" },
-    refresh_token: { type: "string", minLength: 1 },
-    domain: { type: "string" },
+    captcha_str: { type: "string", maxLength: 16 },
+    refresh_token: { type: "string", minLength: 1, maxLength: 4096 },
+    domain: { type: "string", maxLength: 128 },
   },
 } as const;
 
 export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  app.post<{ Body: LoginRequest }>("/api/sessions", { config: { public: true }, schema: { body: loginBody } }, async (req, reply) => {
+  app.post<{ Body: LoginRequest }>("/api/sessions", { config: ANYONE, schema: { body: loginBody } }, async (req, reply) => {
     const session = await ctx.auth.login(req.body ?? {});
     reply.setCookie(SESSION_COOKIE, session.token, sessionCookieOptions(ctx.options.sessionExpires));
     return session;
   });
 
-  app.delete("/api/sessions", { config: { public: true } }, async (req, reply) => {
+  app.delete("/api/sessions", { config: ANYONE }, async (req, reply) => {
     const found = tokenOf(req);
     if (!found) throw fail(403, "Missing token");
     if (!(await ctx.auth.logout(found.token))) throw fail(404, "Session Does Not Exist");
@@ -36,9 +37,9 @@ export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
   app.get<{ Querystring: { login?: string } }>(
     "/api/captchas",
     {
-      config: { public: true },
+      config: ANYONE,
       schema: {
-        querystring: { type: "object", additionalProperties: false, properties: { login: { type: "string" } } },
+        querystring: { type: "object", additionalProperties: false, properties: { login: { type: "string", maxLength: 64 } } },
       },
     },
     async (req) => {
@@ -50,8 +51,8 @@ export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
   app.get<{ Params: { id: number } }>(
     "/api/captchas/:id",
     {
-      config: { public: true },
-      schema: { params: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } },
+      config: ANYONE,
+      schema: { params: { type: "object", properties: { id: { type: "integer", minimum: 0, maximum: MAX_INT32 } }, required: ["id"] } },
     },
     async (req, reply) => {
       const svg = ctx.captchas.picture(req.params.id);

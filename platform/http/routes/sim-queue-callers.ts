@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { SIMULATOR } from "../app";
 import { fail } from "../errors";
 import type { CallCenterDirectory } from "../../cc/directory";
 import type { QueueCallerOptions, QueueCallers } from "../../cc/queue-callers";
@@ -34,7 +35,7 @@ export function simQueueCallerRoutes(app: FastifyInstance, directory: CallCenter
     return callers;
   };
 
-  app.post<{ Body: Partial<QueueCallerOptions> & { queue: string } }>("/sim/queue-callers", { schema: { body: startBody } }, async (req, reply) => {
+  app.post<{ Body: Partial<QueueCallerOptions> & { queue: string } }>("/sim/queue-callers", { config: SIMULATOR, schema: { body: startBody } }, async (req, reply) => {
     const b = req.body;
     if (!directory.queue(b.queue)) throw fail(404, `queue '${b.queue}' not found`);
     const report = await need().start({
@@ -49,15 +50,15 @@ export function simQueueCallerRoutes(app: FastifyInstance, directory: CallCenter
     return reply.status(201).send(report);
   });
 
-  app.get("/sim/queue-callers", async () => need().list());
+  app.get("/sim/queue-callers", { config: SIMULATOR }, async () => need().list());
 
-  app.get<{ Params: { id: string } }>("/sim/queue-callers/:id", async (req) => {
+  app.get<{ Params: { id: string } }>("/sim/queue-callers/:id", { config: SIMULATOR }, async (req) => {
     const report = need().get(req.params.id);
     if (!report) throw fail(404, `queue caller '${req.params.id}' not found`);
     return report;
   });
 
-  app.delete<{ Params: { id: string } }>("/sim/queue-callers/:id", async (req) => {
+  app.delete<{ Params: { id: string } }>("/sim/queue-callers/:id", { config: SIMULATOR }, async (req) => {
     const report = need().hangup(req.params.id);
     if (!report) throw fail(404, `queue caller '${req.params.id}' not found`);
     return report;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { SIMULATOR } from "../app";
 import { fail } from "../errors";
 import type { HangupCause } from "../../switch/types";
 import type { SimWorld } from "../../sim/sim-world";
@@ -7,15 +8,10 @@ import type { SimWorld } from "../../sim/sim-world";
  * The /sim HTTP surface: a test and demo hand on the simulated outside world, kept apart from
  * /api (no token; the real platform has nothing like it). Whether it is served is the platform
  * option `simApi`: "loopback" (default: only clients on this machine), "on" (anyone who can reach
- * the port, e.g. a demo behind a proxy) or "off".
+ * the port, e.g. a demo behind a proxy) or "off" (not registered); its routes declare the
+ * `simulator` access, which checks it.
  */
-export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" | "on") {
-  if (mode === "loopback") {
-    app.addHook("onRequest", async (req) => {
-      if (!req.url.startsWith("/sim/")) return;
-      if (!isLoopback(req.socket.remoteAddress)) throw fail(403, "no permission: the simulator answers only on this machine (simApi: loopback)");
-    });
-  }
+export function simRoutes(app: FastifyInstance, sim: SimWorld) {
 
   const channelOr404 = (uuid: string) => {
     const ch = sim.get(uuid);
@@ -26,6 +22,7 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" 
   app.get<{ Querystring: { ended?: boolean; number?: string } }>(
     "/sim/channels",
     {
+      config: SIMULATOR,
       schema: {
         querystring: {
           type: "object",
@@ -42,11 +39,12 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" 
     },
   );
 
-  app.get<{ Params: { uuid: string } }>("/sim/channels/:uuid", async (req) => channelOr404(req.params.uuid).report());
+  app.get<{ Params: { uuid: string } }>("/sim/channels/:uuid", { config: SIMULATOR }, async (req) => channelOr404(req.params.uuid).report());
 
   app.post<{ Body: { destination: string; callerIdNumber?: string; callerIdName?: string; frequency?: number } }>(
     "/sim/calls",
     {
+      config: SIMULATOR,
       schema: {
         body: {
           type: "object",
@@ -76,6 +74,7 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" 
   app.post<{ Params: { uuid: string }; Body: { cause?: HangupCause } | undefined }>(
     "/sim/channels/:uuid/hangup",
     {
+      config: SIMULATOR,
       schema: {
         body: {
           type: ["object", "null"],
@@ -95,6 +94,7 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" 
   app.post<{ Params: { uuid: string }; Body: { digits: string; method?: "inband" | "info" } }>(
     "/sim/channels/:uuid/dtmf",
     {
+      config: SIMULATOR,
       schema: {
         body: {
           type: "object",
@@ -118,6 +118,7 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" 
   app.post<{ Params: { uuid: string }; Body: { frequency: number } }>(
     "/sim/channels/:uuid/tone",
     {
+      config: SIMULATOR,
       schema: {
         body: {
           type: "object",
@@ -134,9 +135,4 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld, mode: "loopback" 
       return ch.report();
     },
   );
-}
-
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 }

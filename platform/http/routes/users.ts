@@ -5,7 +5,8 @@ import { extensionPasswordProblem, hashPassword, userPasswordProblem } from "../
 import { authorityOf } from "../../auth/sessions";
 import type { UserRow } from "../../store/users";
 import { DEFAULT_AGENT_INFO, extensionJson, parseAgentInfo, userJson } from "../../store/users";
-import { principalOf, requireAdmin } from "../app";
+import { SIGNED_IN, principalOf, requireAdmin } from "../app";
+import { MAX_INT32, PAGE, PER_PAGE } from "../validation";
 import { envelope, fail } from "../errors";
 
 const USER_TYPES = ["NORMAL", "AGENT", "CONFMAN", "GATEWAY"] as const;
@@ -31,7 +32,7 @@ const userFieldSchemas = {
   tel_enabled: flag,
   is_super: flag,
   is_admin: flag,
-  idle_timeout: { type: "integer", minimum: 0 },
+  idle_timeout: { type: "integer", minimum: 0, maximum: MAX_INT32 },
 } as const;
 
 const createBody = {
@@ -52,7 +53,7 @@ const updateBody = {
   properties: {
     ...userFieldSchemas,
     id: { type: ["string", "integer"] },
-    login_attempts: { type: "integer", minimum: 0 },
+    login_attempts: { type: "integer", minimum: 0, maximum: 1000 },
     is_locked: flag,
     action: { type: "string", enum: ["toggle"] },
     extn_id: { type: "integer" },
@@ -71,10 +72,10 @@ const listQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
-    page: { type: "integer", minimum: 1 },
-    perPage: { type: "integer", minimum: 1, maximum: 1000 },
-    login: { type: "string" },
-    name: { type: "string" },
+    page: PAGE,
+    perPage: PER_PAGE,
+    login: { type: "string", maxLength: 64 },
+    name: { type: "string", maxLength: 100 },
     type: { type: "string", enum: [...USER_TYPES, "ALL"] },
     sortField: { type: "string", enum: SORT_FIELDS },
     sortOrder: { type: "string", enum: ["asc", "desc", "ASC", "DESC", "ascend", "descend"] },
@@ -87,8 +88,8 @@ const extnTokenBody = {
   additionalProperties: false,
   required: ["extn", "domain"],
   properties: {
-    extn: { type: "string", minLength: 1 },
-    domain: { type: "string", minLength: 1 },
+    extn: { type: "string", minLength: 1, maxLength: 32 },
+    domain: { type: "string", minLength: 1, maxLength: 128 },
     jwt: { type: ["boolean", "string"], enum: [true, false, "true", "false"] },
   },
 } as const;
@@ -134,7 +135,7 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       sortField?: string;
       sortOrder?: string;
     };
-  }>("/api/users", { schema: { querystring: listQuery } }, async (req) => {
+  }>("/api/users", { config: SIGNED_IN, schema: { querystring: listQuery } }, async (req) => {
     const q = req.query;
     const where: string[] = [];
     const args: unknown[] = [];
@@ -163,25 +164,25 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map((r) => userJson(r, viewer)) };
   });
 
-  app.get("/api/users/info", async (req) => {
+  app.get("/api/users/info", { config: SIGNED_IN }, async (req) => {
     const p = principalOf(req);
     return { ...userJson(p.user, p.user), currentAuthority: authorityOf(p.user) };
   });
 
-  app.get("/api/users/total", async () => {
+  app.get("/api/users/total", { config: SIGNED_IN }, async () => {
     return { count: (db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n };
   });
 
-  app.get<{ Params: { id: string } }>("/api/users/:id", async (req) => userJson(userOr404(req.params.id), principalOf(req).user));
+  app.get<{ Params: { id: string } }>("/api/users/:id", { config: SIGNED_IN }, async (req) => userJson(userOr404(req.params.id), principalOf(req).user));
 
-  app.get<{ Params: { id: string } }>("/api/users/:id/extensions", async (req) => {
+  app.get<{ Params: { id: string } }>("/api/users/:id/extensions", { config: SIGNED_IN }, async (req) => {
     const p = principalOf(req);
     const user = userOr404(req.params.id);
     if (p.user.id !== user.id && !p.user.is_admin) throw fail(403, "no permission");
     return users.extensionsOf(user.id).map((e) => extensionJson(e, Boolean(p.user.is_admin)));
   });
 
-  app.get<{ Params: { id: string } }>("/api/users/:id/queue/name", async (req) => {
+  app.get<{ Params: { id: string } }>("/api/users/:id/queue/name", { config: SIGNED_IN }, async (req) => {
     const user = userOr404(req.params.id);
     return users.queueNames(user.id);
   });
@@ -249,13 +250,13 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
   };
 
   for (const path of ["/api/users", "/api/users/create"]) {
-    app.post<{ Body: CreateBody }>(path, { schema: { body: createBody } }, async (req) => {
+    app.post<{ Body: CreateBody }>(path, { config: SIGNED_IN, schema: { body: createBody } }, async (req) => {
       requireAdmin(req);
       return create(req.body);
     });
   }
 
-  app.put<{ Params: { id: string }; Body: UpdateBody }>("/api/users/:id", { schema: { body: updateBody } }, async (req) => {
+  app.put<{ Params: { id: string }; Body: UpdateBody }>("/api/users/:id", { config: SIGNED_IN, schema: { body: updateBody } }, async (req) => {
     const p = principalOf(req);
     const b = req.body ?? {};
     const isAdmin = Boolean(p.user.is_admin);
@@ -305,21 +306,24 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       changes.login_attempts ??= 0;
     }
     users.updateUser(user.id, changes);
+    // New credentials, or none: whoever held the old ones is signed out everywhere.
+    if (changes.password_hash !== undefined || changes.disabled === 1) ctx.auth.endSessionsOf(user.id);
     return envelope(String(user.id));
   });
 
-  app.delete<{ Params: { id: string } }>("/api/users/:id", async (req) => {
+  app.delete<{ Params: { id: string } }>("/api/users/:id", { config: SIGNED_IN }, async (req) => {
     const p = requireAdmin(req);
     const user = userOr404(req.params.id);
     if (user.id === p.user.id) throw fail(400, "an administrator cannot delete their own account");
     users.deleteUser(user.id);
+    ctx.auth.endSessionsOf(user.id);
     return { id: String(user.id) };
   });
 
   for (const path of ["/api/users/extn_token", "/api/sessions/extn_token"]) {
     app.post<{ Body: { extn: string; domain: string; jwt?: boolean | string } }>(
       path,
-      { schema: { body: extnTokenBody } },
+      { config: SIGNED_IN, schema: { body: extnTokenBody } },
       async (req) => {
         const p = principalOf(req);
         const ext = users.extension(req.body.extn, req.body.domain);
