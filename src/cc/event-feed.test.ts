@@ -11,7 +11,15 @@ afterEach(() => {
 
 /** A connector the test drives: it records each connection and pushes events into the open one. */
 function scriptedChannel() {
-  const opened: { login: string; url: string; token: () => string; closed: boolean; push(e: Record<string, string>): void; open(isOpen: boolean): void }[] = [];
+  const opened: {
+    login: string;
+    url: string;
+    token: () => string;
+    closed: boolean;
+    push(e: Record<string, string>): void;
+    open(isOpen: boolean): void;
+    refuse(): void;
+  }[] = [];
   const connect: EventConnector = (o) => {
     const c = {
       login: o.login,
@@ -20,6 +28,7 @@ function scriptedChannel() {
       closed: false,
       push: (e: Record<string, string>) => o.onEvent({ "Event-Subclass": "callcenter::info", ...e }),
       open: (isOpen: boolean) => o.onOpenChange(isOpen),
+      refuse: () => o.onTokenRefused(),
     };
     opened.push(c);
     return { close: () => void (c.closed = true) };
@@ -35,7 +44,7 @@ function setup() {
   const channel = scriptedChannel();
   const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect, now: () => 1234 });
   cleanups.push(() => feed.dispose());
-  return { session, settings, channel, feed, signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }) };
+  return { platform, session, settings, channel, feed, signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }) };
 }
 
 const status = (agent: string, value: string) => ({ "CC-Action": "agent-status-change", "CC-Agent": agent, "CC-Agent-Status": value });
@@ -95,6 +104,25 @@ describe("the call-center event feed", () => {
     expect(t.channel.opened).toHaveLength(2);
     t.channel.last().push(status("1001", "On Break"));
     expect(seen).toEqual(["1001"]);
+  });
+
+  it("ends the session when the platform refused the channel's token because it ended the session", async () => {
+    const t = setup();
+    await t.signIn();
+    t.feed.subscribe({}, () => {});
+    const channel = t.channel.last();
+    channel.open(true);
+    // The token still holds (a refusal for another reason): the session goes on.
+    const asked = () => t.platform.calls.filter((c) => c.method === "GET" && c.path === "/api/users/info").length;
+    const before = asked();
+    channel.refuse();
+    await expect.poll(asked).toBe(before + 1);
+    expect(t.session.getState().status).toBe("signed-in");
+    // An administrator changed the password: every token of the user is gone.
+    t.platform.endAllSessions();
+    channel.refuse();
+    await expect.poll(() => t.session.getState().status).toBe("session-expired");
+    expect(channel.closed).toBe(true);
   });
 
   it("never opens without a connector or without someone signed in", async () => {

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { CALL_CENTER_CHANNEL, EventChannel, type SocketFactory } from "../api/event-channel";
+import { getCurrentUser } from "../api/users";
 import { effectiveEventChannelUrl, type SessionState, type SessionStore, type SettingsStore } from "../session";
 import { isCallCenterEvent, namesAgent, type CallCenterEventData } from "./agent-status";
 
@@ -62,6 +63,8 @@ export type EventConnector = (o: {
   token: () => string;
   onEvent: (data: CallCenterEventData) => void;
   onOpenChange: (open: boolean) => void;
+  /** The platform refused the token (its credentials changed, say, and it closed the connection). */
+  onTokenRefused: () => void;
 }) => EventConnection;
 
 export interface EventFeedDeps {
@@ -113,6 +116,12 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
       onEvent: (e) => {
         if (connection?.to === client) deliver(e);
       },
+      // The platform ends the channel of a session it ended (a new password, the user disabled) and
+      // refuses its token: a request through the client then renews a JWT that merely expired, or
+      // reports the end of the session, and the sign-in screen says so instead of a stale toolbar.
+      onTokenRefused: () => {
+        if (client && connection?.to === client) void getCurrentUser(client).catch(() => undefined);
+      },
       onOpenChange: (isOpen) => {
         if (connection?.to !== client || isOpen === open) return;
         open = isOpen;
@@ -157,6 +166,7 @@ export function eventChannelConnector(socket?: SocketFactory): EventConnector {
       onEvent: (_channel, data) => {
         if (isCallCenterEvent(data)) o.onEvent(data);
       },
+      onAuthFailure: () => o.onTokenRefused(),
       onStatus: (status, detail) => {
         if (detail.error) console.info(`agentbar: event channel ${status}: ${detail.error}`);
         if ((status === "open") === open) return;
