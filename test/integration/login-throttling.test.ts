@@ -16,7 +16,7 @@ describe("lock after 5 failed sign-ins (captcha option off)", () => {
   let p: TestPlatform;
   let admin: string;
   beforeAll(async () => {
-    p = await TestPlatform.start();
+    p = await TestPlatform.start({ captcha: false });
     admin = await p.token("admin");
   });
   afterAll(() => p.close());
@@ -92,7 +92,7 @@ describe("lock after 5 failed sign-ins (captcha option off)", () => {
 describe("the lock ends by itself", () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await TestPlatform.start({ lockSeconds: 1 });
+    p = await TestPlatform.start({ captcha: false, lockSeconds: 1 });
   });
   afterAll(() => p.close());
 
