@@ -4,18 +4,30 @@ import wrtc from "@roamhq/wrtc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionDescriptionHandlerFactory } from "sip.js";
 import { mediaSections } from "./sdp-direction";
-import { FakeSwitch, isRequest, type RequestRecord, type WireRecord } from "./testing/fake-switch";
+import { FakeSwitch, isRequest, isResponse, type RequestRecord, type WireRecord } from "./testing/fake-switch";
 import { startPeer } from "./testing/peer";
 import { settle, startPhone, until, untilCall } from "./testing/phone-rig";
 
 const g = globalThis as Record<string, unknown>;
+/** Every peer connection made, and the rollbacks applied to them. */
+const peerConnections: RTCPeerConnection[] = [];
+const rollbacks: string[] = [];
 const saved = { RTCPeerConnection: g.RTCPeerConnection, MediaStream: g.MediaStream, MediaStreamTrackEvent: g.MediaStreamTrackEvent };
 const sources: Array<{ stop(): void }> = [];
 
 let webFactory: () => SessionDescriptionHandlerFactory;
 
 beforeAll(async () => {
-  g.RTCPeerConnection = wrtc.RTCPeerConnection;
+  g.RTCPeerConnection = class extends wrtc.RTCPeerConnection {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      peerConnections.push(this as unknown as RTCPeerConnection);
+    }
+    override setLocalDescription(d?: RTCLocalSessionDescriptionInit) {
+      if (d?.type === "rollback") rollbacks.push(`rollback of ${this.signalingState}`);
+      return super.setLocalDescription(d);
+    }
+  };
   g.MediaStream = wrtc.MediaStream;
   g.MediaStreamTrackEvent = class extends Event {
     readonly track: unknown;
@@ -81,6 +93,49 @@ describe("with sip.js's WebRTC handler", () => {
     } finally {
       await alice.phone.stop();
       await bob.stop();
+    }
+  }, 20_000);
+
+  it("holds and resumes that cross on the wire (491 both ways) leave both calls sending and receiving, with no offer ever rolled back", async () => {
+    // Chromium's rollback of a local offer silences the receiver of a call it answered for good
+    // (seen against Kamailio): an offer during the call only goes on the peer connection with its answer.
+    const sw = new FakeSwitch();
+    const settings = { keepAlive: { mode: "off" as const } };
+    const alice = await startPhone(sw, { user: "1001", settings, env: { sessionDescriptionHandlerFactory: webFactory(), random: () => 0 } });
+    const bob = await startPhone(sw, { user: "1002", settings, env: { sessionDescriptionHandlerFactory: webFactory(), random: () => 0 } });
+    try {
+      const a = await alice.phone.call("1002");
+      await until(bob.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
+      const b = bob.phone.callsStore.getState().calls[0]!.id;
+      await bob.phone.answer(b);
+      await untilCall(alice.phone, a, (c) => c.state === "active");
+      const [alicePc, bobPc] = peerConnections.slice(-2);
+      rollbacks.length = 0;
+
+      const reinviteTo = (user: string) => (r: WireRecord) => r.direction === "to-ua" && r.user === user && isRequest(r, "INVITE") && !!r.message.toTag;
+      const cross = async (act: (phone: typeof alice.phone, id: string) => Promise<void>) => {
+        const m = sw.mark();
+        sw.gate("1001");
+        sw.gate("1002");
+        const acting = Promise.all([act(alice.phone, a), act(bob.phone, b)]);
+        await Promise.all([sw.waitFor(reinviteTo("1001"), m), sw.waitFor(reinviteTo("1002"), m)]);
+        sw.release("1001");
+        sw.release("1002");
+        await acting;
+        expect(sw.records((r) => r.direction === "from-ua" && isResponse(r, 491, "INVITE"), m)).toHaveLength(2);
+      };
+      await cross((phone, id) => phone.hold(id));
+      expect(alice.call(a)).toMatchObject({ held: true, remoteHeld: true });
+      expect(bob.call(b)).toMatchObject({ held: true, remoteHeld: true });
+      expect([alicePc, bobPc].map((pc) => pc!.getTransceivers()[0]!.currentDirection)).toEqual(["inactive", "inactive"]);
+      await cross((phone, id) => phone.resume(id));
+      expect(alice.call(a)).toMatchObject({ held: false, remoteHeld: false, state: "active" });
+      expect(bob.call(b)).toMatchObject({ held: false, remoteHeld: false, state: "active" });
+      expect([alicePc, bobPc].map((pc) => pc!.getTransceivers()[0]!.currentDirection)).toEqual(["sendrecv", "sendrecv"]);
+      expect(rollbacks).toEqual([]);
+    } finally {
+      await alice.phone.stop();
+      await bob.phone.stop();
     }
   }, 20_000);
 });

@@ -69,6 +69,8 @@ export class FakeSwitch {
   readonly userOf = new Map<SwitchTransport, string>();
   readonly serverCalls = new Map<string, ServerCall>();
   private readonly silenced = new Set<SwitchTransport>();
+  /** Sockets whose incoming messages wait, in order, until released. */
+  private readonly gated = new Map<SwitchTransport, string[]>();
   private readonly waiters = new Set<() => void>();
   private nonce = 0;
   /** Nonces issued and still valid, with the highest nonce count seen for each. */
@@ -140,6 +142,21 @@ export class FakeSwitch {
     this.silenced.add(this.transportOf(user));
   }
 
+  /**
+   * What reaches the user's socket from now on waits there, in order, until `release(user)`: two
+   * phones that both send a request meanwhile each have theirs out before they see the other's.
+   */
+  gate(user: string): void {
+    this.gated.set(this.transportOf(user), []);
+  }
+
+  release(user: string): void {
+    const t = this.transportOf(user);
+    const waiting = this.gated.get(t) ?? [];
+    this.gated.delete(t);
+    for (const raw of waiting) queueMicrotask(() => t.receive(raw));
+  }
+
   /** Sends a raw message to a user's socket, as the server. */
   inject(user: string, raw: string): void {
     this.deliver(this.transportOf(user), raw);
@@ -168,7 +185,9 @@ export class FakeSwitch {
   deliver(to: SwitchTransport, raw: string): void {
     const message = parse(raw);
     this.record("to-ua", to, raw, message);
-    queueMicrotask(() => to.receive(raw));
+    const waiting = this.gated.get(to);
+    if (waiting) waiting.push(raw);
+    else queueMicrotask(() => to.receive(raw));
   }
 
   respond(to: SwitchTransport, req: Core.IncomingRequestMessage, statusCode: number, extraHeaders: string[] = [], body?: Core.Body, toTag?: string): void {
