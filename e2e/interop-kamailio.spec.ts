@@ -5,6 +5,7 @@ import { servePhonePage, type PhonePage } from "./kamailio/phone-page";
 import { addAudioProbe, expectHears } from "./phone-support";
 import { toneWav } from "./tone-wav";
 import type * as Softphone from "../src/softphone";
+import type { DtmfDetector } from "../platform/media/dtmf-detector";
 
 // The phone against a SIP server that is not ours: Kamailio (Debian's package, config in
 // e2e/kamailio/) as registrar and proxy on loopback, three browser phones (the app's
@@ -37,32 +38,68 @@ test.afterAll(async () => {
 });
 
 /**
- * Runs in the page before anything else: while `holdReinvites` is on, re-INVITEs that arrive stay
- * on the page's WebSocket, not yet handed to the phone, until `releaseReinvites()`. Two phones that
- * both hold theirs and both send their own each have a re-INVITE out when the other's reaches
- * them: a real crossing, whatever the timing of the two pages.
+ * Runs in the page before anything else: while the gate is closed, every SIP message that arrives
+ * stays on the page's WebSocket, in order, not yet handed to the phone, until `release()`. Two
+ * phones that both close their gates and both send a re-INVITE each have theirs out before
+ * anything of the other's reaches them: a real crossing, whatever the timing of the two pages.
  */
-function installReinviteGate() {
-  const w = window as unknown as { holdReinvites: boolean; heldReinvites: Array<() => void>; releaseReinvites(): void };
+function installSipGate() {
+  const held: Array<{ text: string; deliver: () => void }> = [];
+  const gate = {
+    closed: false,
+    held: () => held.map((m) => m.text),
+    release() {
+      gate.closed = false;
+      for (const m of held.splice(0)) m.deliver();
+    },
+  };
+  (window as unknown as { sipGate: typeof gate }).sipGate = gate;
   const addEventListener = WebSocket.prototype.addEventListener;
-  w.holdReinvites = false;
-  w.heldReinvites = [];
   WebSocket.prototype.addEventListener = function (this: WebSocket, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
     if (type !== "message" || typeof listener !== "function") return addEventListener.call(this, type, listener, options);
     const gated = (event: Event) => {
       const data = (event as MessageEvent).data;
-      if (w.holdReinvites && typeof data === "string" && data.startsWith("INVITE ") && /^(To|t):[^\r\n]*;\s*tag=/im.test(data)) {
-        w.heldReinvites.push(() => listener.call(this, event));
-        return;
-      }
-      listener.call(this, event);
+      if (gate.closed && typeof data === "string") held.push({ text: data, deliver: () => listener.call(this, event) });
+      else listener.call(this, event);
     };
     return addEventListener.call(this, type, gated, options);
   } as typeof WebSocket.prototype.addEventListener;
-  w.releaseReinvites = () => {
-    w.holdReinvites = false;
-    for (const release of w.heldReinvites.splice(0)) release();
-  };
+}
+
+/**
+ * Runs in the page once its call is up: decodes the keypad tones in what the page receives (a
+ * browser plays out received RFC 4733 events as tones), with the local platform's DTMF receiver.
+ */
+async function listenForDtmf(p: Phone): Promise<void> {
+  await p.page.evaluate(async () => {
+    const w = window as unknown as {
+      PhonePage: { DtmfDetector: typeof DtmfDetector };
+      __agentbarTest: { playing(): MediaStreamTrack[] };
+      dtmfHeard: () => string;
+    };
+    const ctx = new AudioContext({ sampleRate: 48000 });
+    const tapSource = `registerProcessor("tap", class extends AudioWorkletProcessor {
+      process(inputs) { const x = inputs[0] && inputs[0][0]; if (x) this.port.postMessage(x.slice()); return true; }
+    });`;
+    await ctx.audioWorklet.addModule(URL.createObjectURL(new Blob([tapSource], { type: "text/javascript" })));
+    const tap = new AudioWorkletNode(ctx, "tap");
+    const detector = new w.PhonePage.DtmfDetector();
+    let frame = new Int16Array(480);
+    let n = 0;
+    tap.port.onmessage = (e: MessageEvent<Float32Array>) => {
+      for (const v of e.data) {
+        frame[n++] = Math.max(-32768, Math.min(32767, Math.round(v * 32767)));
+        if (n < frame.length) continue;
+        detector.push(frame);
+        frame = new Int16Array(480);
+        n = 0;
+      }
+    };
+    for (const track of w.__agentbarTest.playing()) ctx.createMediaStreamSource(new MediaStream([track])).connect(tap);
+    // Pulled by the destination (it writes nothing there).
+    tap.connect(ctx.destination);
+    w.dtmfHeard = () => detector.digits;
+  });
 }
 
 async function openPhone(user: string, tone: number): Promise<Phone> {
@@ -75,11 +112,11 @@ async function openPhone(user: string, tone: number): Promise<Phone> {
     ws.on("framereceived", (f) => typeof f.payload === "string" && frames.push({ sent: false, text: f.payload }));
   });
   await addAudioProbe(page);
-  await page.addInitScript(installReinviteGate);
+  await page.addInitScript(installSipGate);
   await page.goto(phonePage.url);
   await page.evaluate(
     async ({ server, user, password }) => {
-      const { Phone } = (window as unknown as { Softphone: typeof Softphone }).Softphone;
+      const { Phone } = (window as unknown as { PhonePage: { Softphone: typeof Softphone } }).PhonePage.Softphone;
       const phone = new Phone();
       (window as unknown as { phone: InstanceType<typeof Phone> }).phone = phone;
       await phone.start({ server, address: `${user}@127.0.0.1`, password, referPolicy: "accept", registerExpiresSec: 60 });
@@ -87,6 +124,28 @@ async function openPhone(user: string, tone: number): Promise<Phone> {
     { server: kamailio.url, user, password: PASSWORDS[user]! },
   );
   return { user, tone, page, browser, frames };
+}
+
+/** What each peer connection of the page negotiated, sends and receives: for a failure's report. */
+function mediaReport(p: Phone): Promise<unknown> {
+  return p.page.evaluate(async () => {
+    const pcs = (window as unknown as { __agentbarTest: { peerConnections(): RTCPeerConnection[] } }).__agentbarTest.peerConnections();
+    return Promise.all(
+      pcs.map(async (pc) => {
+        const stats: Record<string, unknown>[] = [];
+        (await pc.getStats()).forEach((s: Record<string, unknown>) => {
+          if (s.type === "inbound-rtp" || s.type === "outbound-rtp") stats.push({ type: s.type, packetsSent: s.packetsSent, packetsReceived: s.packetsReceived, audioLevel: s.audioLevel, totalSamplesReceived: s.totalSamplesReceived });
+        });
+        const track = (t: MediaStreamTrack | null) => t && { enabled: t.enabled, muted: t.muted, readyState: t.readyState };
+        return {
+          signalingState: pc.signalingState,
+          connectionState: pc.connectionState,
+          transceivers: pc.getTransceivers().map((t) => ({ mid: t.mid, direction: t.direction, currentDirection: t.currentDirection, sender: track(t.sender.track), receiver: track(t.receiver.track) })),
+          stats,
+        };
+      }),
+    );
+  });
 }
 
 /** Runs `fn(phone)` in the page, with `phone` the page's Phone. */
@@ -117,21 +176,43 @@ async function ringing(p: Phone): Promise<Call> {
   return (await calls(p)).find((c) => c.state === "ringing")!;
 }
 
-const isStatus = (text: string, status: number, method: string) =>
-  text.startsWith(`SIP/2.0 ${status} `) && new RegExp(`^(CSeq|CSEQ):\\s*\\d+\\s+${method}\\s*$`, "im").test(text);
+const cseqOf = (text: string) => /^(?:CSeq):\s*(\d+)\s+(\w+)/im.exec(text);
+const isReinvite = (text: string) => text.startsWith("INVITE ") && /^(To|t):[^\r\n]*;\s*tag=/im.test(text);
+const statusOf = (text: string) => (text.startsWith("SIP/2.0 ") ? Number(text.slice(8, 11)) : 0);
 
-/** Both phones act at once; each gets the other's re-INVITE only once both of theirs are out. */
-async function crossReinvites(a: Phone, b: Phone, act: (p: Phone) => Promise<void>): Promise<void> {
-  for (const p of [a, b]) await p.page.evaluate(() => ((window as unknown as { holdReinvites: boolean }).holdReinvites = true));
-  const marks = [a.frames.length, b.frames.length];
-  const acting = [act(a), act(b)];
-  for (const p of [a, b]) {
-    await expect.poll(() => p.page.evaluate(() => (window as unknown as { heldReinvites: unknown[] }).heldReinvites.length), { message: `${p.user}: the other side's re-INVITE has arrived` }).toBe(1);
+/** One line a SIP message: what it is, its CSeq, the direction its SDP asks for. */
+const wireLine = (f: { sent: boolean; text: string }) =>
+  `${f.sent ? ">" : "<"} ${f.text.split("\r\n")[0]} | ${/^CSeq:[^\r\n]*/im.exec(f.text)?.[0] ?? ""} ${(f.text.match(/^a=(sendrecv|sendonly|recvonly|inactive)/gm) ?? []).join(" ")}`;
+
+/**
+ * Both phones act at once and their re-INVITEs cross: each phone's gate holds what reaches it
+ * until both have the other's re-INVITE in hand, so both are out before either is seen. Then, on
+ * the wire: each side refused the other's re-INVITE with 491, its own first one got 491, and its
+ * retry got 200.
+ */
+async function crossReinvites(a: Phone, b: Phone, act: (p: Phone) => Promise<void>, what: string): Promise<void> {
+  const both = [a, b];
+  for (const p of both) await p.page.evaluate(() => ((window as unknown as { sipGate: { closed: boolean } }).sipGate.closed = true));
+  const marks = both.map((p) => p.frames.length);
+  const acting = both.map(act);
+  for (const p of both) {
+    await expect
+      .poll(async () => (await p.page.evaluate(() => (window as unknown as { sipGate: { held(): string[] } }).sipGate.held())).filter(isReinvite).length, {
+        message: `${p.user}: the other side's re-INVITE has arrived`,
+      })
+      .toBe(1);
   }
-  await Promise.all([a, b].map((p) => p.page.evaluate(() => (window as unknown as { releaseReinvites(): void }).releaseReinvites())));
+  await Promise.all(both.map((p) => p.page.evaluate(() => (window as unknown as { sipGate: { release(): void } }).sipGate.release())));
   await Promise.all(acting);
-  // They crossed: each side refused the other's first re-INVITE with 491 Request Pending.
-  [a, b].forEach((p, i) => expect(p.frames.slice(marks[i]).filter((f) => f.sent && isStatus(f.text, 491, "INVITE")), `${p.user} answered 491`).toHaveLength(1));
+  both.forEach((p, i) => {
+    const frames = p.frames.slice(marks[i]);
+    const finalAnswer = (cseq: string) => frames.find((f) => !f.sent && statusOf(f.text) >= 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "INVITE");
+    const outcomes = frames.filter((f) => f.sent && isReinvite(f.text)).map((f) => statusOf(finalAnswer(cseqOf(f.text)![1]!)?.text ?? ""));
+    expect(outcomes[0], `${what}: ${p.user}'s first re-INVITE is refused with 491 Request Pending`).toBe(491);
+    expect(outcomes.length, `${what}: ${p.user} sent its re-INVITE again`).toBeGreaterThan(1);
+    expect(outcomes.at(-1), `${what}: ${p.user}'s last re-INVITE is accepted`).toBe(200);
+    expect(frames.filter((f) => f.sent && statusOf(f.text) === 491 && cseqOf(f.text)?.[2] === "INVITE").length, `${what}: ${p.user} refused the other side's re-INVITE with 491`).toBeGreaterThan(0);
+  });
 }
 
 test("two browser phones through Kamailio: digest registration, call with tones both ways, crossed holds, DTMF, blind transfer, hang-up, unregistration", async () => {
@@ -144,7 +225,7 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     // Registered with digest authentication: a 401 challenge, then an answer that Kamailio takes.
     for (const p of phones) {
       await expect.poll(() => registration(p), { message: `${p.user} registers` }).toBe("registered");
-      expect(p.frames.some((f) => !f.sent && isStatus(f.text, 401, "REGISTER"))).toBe(true);
+      expect(p.frames.some((f) => !f.sent && statusOf(f.text) === 401 && cseqOf(f.text)?.[2] === "REGISTER")).toBe(true);
       expect(p.frames.some((f) => f.sent && f.text.startsWith("REGISTER ") && /^Authorization: Digest .*username="\w+"/m.test(f.text))).toBe(true);
     }
     expect(await kamailio.registeredUsers()).toEqual(["alice", "bob", "carol"]);
@@ -168,21 +249,28 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     const hold = (id: string) => (p: Phone) => inPage(p, (phone, x) => phone.hold(x), id);
     const resume = (id: string) => (p: Phone) => inPage(p, (phone, x) => phone.resume(x), id);
     const idOf = (p: Phone) => (p === alice ? a : b);
-    await crossReinvites(alice, bob, (p) => hold(idOf(p))(p));
+    await crossReinvites(alice, bob, (p) => hold(idOf(p))(p), "crossed holds");
     await untilCall(alice, a, (c) => c.held && c.remoteHeld && c.state === "held", "alice's call is held both ways");
     await untilCall(bob, b, (c) => c.held && c.remoteHeld && c.state === "held", "bob's call is held both ways");
-    await crossReinvites(alice, bob, (p) => resume(idOf(p))(p));
+    await crossReinvites(alice, bob, (p) => resume(idOf(p))(p), "crossed resumes");
     await untilCall(alice, a, (c) => !c.held && !c.remoteHeld && c.state === "active", "alice's call is resumed");
     await untilCall(bob, b, (c) => !c.held && !c.remoteHeld && c.state === "active", "bob's call is resumed");
     await expectHears(alice.page, 1000, "alice hears bob again");
     await expectHears(bob.page, 440, "bob hears alice again");
 
-    // DTMF: RFC 4733 (telephone-event negotiated between the two browsers), then SIP INFO.
+    // DTMF: RFC 4733 (telephone-event negotiated between the two browsers: bob hears the keypad
+    // tones), then SIP INFO (bob's phone receives the requests and accepts them).
+    await listenForDtmf(bob);
     await inPage(alice, (phone, id) => phone.sendDtmf(id, "1#"), a);
     expect((await call(alice, a))?.dtmf).toEqual({ sent: "1#", mode: "rfc4733" });
+    await expect.poll(() => bob.page.evaluate(() => (window as unknown as { dtmfHeard(): string }).dtmfHeard()), { message: "bob hears alice's keypad tones" }).toBe("1#");
     await inPage(alice, (phone) => phone.updateSettings({ dtmfMode: "info" }), null);
     await inPage(alice, (phone, id) => phone.sendDtmf(id, "5"), a);
-    expect(bob.frames.some((f) => !f.sent && f.text.startsWith("INFO ") && /application\/dtmf-relay/i.test(f.text) && /^Signal=5\r?$/m.test(f.text))).toBe(true);
+    expect((await call(alice, a))?.dtmf).toEqual({ sent: "1#5", mode: "info" });
+    const info = bob.frames.find((f) => !f.sent && f.text.startsWith("INFO ") && /^Content-Type:\s*application\/dtmf-relay/im.test(f.text) && /^Signal=5\r?$/m.test(f.text));
+    expect(info, "bob received the INFO").toBeDefined();
+    const infoCseq = cseqOf(info!.text)![1];
+    expect(bob.frames.some((f) => f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === infoCseq && cseqOf(f.text)?.[2] === "INFO"), "bob accepted the INFO").toBe(true);
 
     // bob transfers alice to carol, blind; alice and carol then hear each other.
     const transferring = inPage(bob, (phone, id) => phone.transfer(id, "sip:carol@127.0.0.1"), b);
@@ -202,18 +290,22 @@ test("two browser phones through Kamailio: digest registration, call with tones 
 
     // Stopped phones leave no binding behind in Kamailio's location table.
     expect(await kamailio.registeredUsers()).toEqual(["alice", "bob", "carol"]);
+    const marks = phones.map((p) => p.frames.length);
     for (const p of phones) await inPage(p, (phone) => phone.stop(), null);
     expect(await kamailio.registeredUsers()).toEqual([]);
-    for (const p of phones) {
-      const unregisters = p.frames.filter((f) => f.sent && f.text.startsWith("REGISTER ") && /;expires=0/.test(f.text));
-      expect(unregisters.length, `${p.user} sent its un-REGISTER`).toBeGreaterThan(0);
-    }
+    phones.forEach((p, i) => {
+      const frames = p.frames.slice(marks[i]);
+      const unregister = frames.filter((f) => f.sent && f.text.startsWith("REGISTER ") && /^(Contact|m):[^\r\n]*;expires=0/im.test(f.text)).at(-1);
+      expect(unregister, `${p.user} sent its un-REGISTER`).toBeDefined();
+      const cseq = cseqOf(unregister!.text)![1];
+      expect(frames.some((f) => !f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq), `${p.user}'s un-REGISTER is accepted`).toBe(true);
+    });
   } catch (e) {
     // What each phone sent and received, one line a message, and what Kamailio said.
     for (const p of phones) {
-      const lines = p.frames.map((f) => `${f.sent ? ">" : "<"} ${f.text.split("\r\n")[0]} | ${/^CSeq:[^\r\n]*/im.exec(f.text)?.[0] ?? ""} ${(f.text.match(/^a=(sendrecv|sendonly|recvonly|inactive)/gm) ?? []).join(" ")}`);
-      console.log(`--- ${p.user}\n${lines.join("\n")}`);
+      console.log(`--- ${p.user}\n${p.frames.map(wireLine).join("\n")}`);
     }
+    for (const p of phones) console.log(`--- ${p.user}'s media\n${JSON.stringify(await mediaReport(p).catch((x: unknown) => String(x)), null, 1)}`);
     console.log(kamailio.log().split("\n").slice(-60).join("\n"));
     throw e;
   } finally {

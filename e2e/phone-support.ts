@@ -51,41 +51,43 @@ function installAudioProbe() {
   }
   window.RTCPeerConnection = Probed;
   const analysers = new Map<string, { ctx: AudioContext; analyser: AnalyserNode }>();
+  /** The tracks received over every open connection that are playing (a held call's track is disabled). */
+  const playing = () =>
+    pcs
+      .filter((pc) => pc.connectionState !== "closed")
+      .flatMap((pc) => pc.getReceivers().map((r) => r.track))
+      .filter((track) => track.kind === "audio" && track.readyState === "live" && track.enabled);
   const w = window as unknown as { __agentbarTest: unknown };
   w.__agentbarTest = {
     /**
-     * The strongest tone received over every open connection whose track is playing (a held
-     * call's track is disabled): what the agent hears. With `around`, the strongest within 15 Hz
-     * of that frequency: one voice in a mix.
+     * The strongest tone received over every open connection whose track is playing: what the
+     * agent hears. With `around`, the strongest within 15 Hz of that frequency: one voice in a mix.
      */
     peak(around?: number): { frequency: number; db: number } {
       let out = { frequency: 0, db: -Infinity };
-      for (const pc of pcs) {
-        if (pc.connectionState === "closed") continue;
-        for (const receiver of pc.getReceivers()) {
-          const track = receiver.track;
-          if (track.kind !== "audio" || track.readyState !== "live" || !track.enabled) continue;
-          let a = analysers.get(track.id);
-          if (!a) {
-            const ctx = new AudioContext({ sampleRate: 48000 });
-            const analyser = ctx.createAnalyser();
-            analyser.fftSize = 8192;
-            analyser.smoothingTimeConstant = 0;
-            ctx.createMediaStreamSource(new MediaStream([track])).connect(analyser);
-            a = { ctx, analyser };
-            analysers.set(track.id, a);
-          }
-          const bins = new Float32Array(a.analyser.frequencyBinCount);
-          a.analyser.getFloatFrequencyData(bins);
-          const hz = a.ctx.sampleRate / a.analyser.fftSize;
-          const [low, high] = around ? [around - 15, around + 15] : [100, 4000];
-          for (let i = Math.floor(low / hz); i < Math.ceil(high / hz); i++) {
-            if (bins[i]! > out.db) out = { frequency: Math.round(i * hz), db: Math.round(bins[i]!) };
-          }
+      for (const track of playing()) {
+        let a = analysers.get(track.id);
+        if (!a) {
+          const ctx = new AudioContext({ sampleRate: 48000 });
+          const analyser = ctx.createAnalyser();
+          analyser.fftSize = 8192;
+          analyser.smoothingTimeConstant = 0;
+          ctx.createMediaStreamSource(new MediaStream([track])).connect(analyser);
+          a = { ctx, analyser };
+          analysers.set(track.id, a);
+        }
+        const bins = new Float32Array(a.analyser.frequencyBinCount);
+        a.analyser.getFloatFrequencyData(bins);
+        const hz = a.ctx.sampleRate / a.analyser.fftSize;
+        const [low, high] = around ? [around - 15, around + 15] : [100, 4000];
+        for (let i = Math.floor(low / hz); i < Math.ceil(high / hz); i++) {
+          if (bins[i]! > out.db) out = { frequency: Math.round(i * hz), db: Math.round(bins[i]!) };
         }
       }
       return out;
     },
+    playing,
+    peerConnections: () => pcs.slice(),
     connections: () => ({ created, closed, open: pcs.length, collected }),
   };
 }

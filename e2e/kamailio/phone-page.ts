@@ -8,9 +8,10 @@ import { build } from "vite";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
- * A page with nothing but the app's phone (`src/softphone`, built as one script that puts it on
- * `window.Softphone`), served from http://127.0.0.1 so that the browser grants it a microphone.
- * It lets a test drive a bare phone against any SIP server.
+ * A page with nothing but the app's phone (`src/softphone`) and a DTMF receiver, built as one
+ * script that puts them on `window.PhonePage` (see phone-page-entry.ts), served from
+ * http://127.0.0.1 so that the browser grants it a microphone. It lets a test drive a bare phone
+ * against any SIP server.
  */
 export interface PhonePage {
   url: string;
@@ -27,13 +28,13 @@ export async function servePhonePage(): Promise<PhonePage> {
       outDir,
       emptyOutDir: false,
       minify: false,
-      lib: { entry: join(ROOT, "src/softphone/index.ts"), name: "Softphone", formats: ["iife"], fileName: () => "softphone.js" },
+      lib: { entry: join(ROOT, "e2e/kamailio/phone-page-entry.ts"), name: "PhonePage", formats: ["iife"], fileName: () => "phone-page.js" },
     },
   });
-  const script = await readFile(join(outDir, "softphone.js"));
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Phone</title><script src="/softphone.js"></script></head><body></body></html>';
+  const script = await readFile(join(outDir, "phone-page.js"));
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Phone</title><link rel="icon" href="data:,"><script src="/phone-page.js"></script></head><body></body></html>';
   const server: Server = createServer((req, res) => {
-    if (req.url === "/softphone.js") {
+    if (req.url === "/phone-page.js") {
       res.writeHead(200, { "content-type": "text/javascript" }).end(script);
     } else if (req.url === "/") {
       res.writeHead(200, { "content-type": "text/html" }).end(html);
