@@ -267,10 +267,13 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     await inPage(alice, (phone) => phone.updateSettings({ dtmfMode: "info" }), null);
     await inPage(alice, (phone, id) => phone.sendDtmf(id, "5"), a);
     expect((await call(alice, a))?.dtmf).toEqual({ sent: "1#5", mode: "info" });
-    const info = bob.frames.find((f) => !f.sent && f.text.startsWith("INFO ") && /^Content-Type:\s*application\/dtmf-relay/im.test(f.text) && /^Signal=5\r?$/m.test(f.text));
-    expect(info, "bob received the INFO").toBeDefined();
-    const infoCseq = cseqOf(info!.text)![1];
-    expect(bob.frames.some((f) => f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === infoCseq && cseqOf(f.text)?.[2] === "INFO"), "bob accepted the INFO").toBe(true);
+    // Bob's page received the INFO and accepted it (Playwright reports its frames a little later).
+    const infoAccepted = () => {
+      const info = bob.frames.find((f) => !f.sent && f.text.startsWith("INFO ") && /^Content-Type:\s*application\/dtmf-relay/im.test(f.text) && /^Signal=5\r?$/m.test(f.text));
+      const cseq = info && cseqOf(info.text)?.[1];
+      return !!cseq && bob.frames.some((f) => f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "INFO");
+    };
+    await expect.poll(infoAccepted, { message: "bob received the INFO and accepted it" }).toBe(true);
 
     // bob transfers alice to carol, blind; alice and carol then hear each other.
     const transferring = inPage(bob, (phone, id) => phone.transfer(id, "sip:carol@127.0.0.1"), b);
@@ -293,13 +296,15 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     const marks = phones.map((p) => p.frames.length);
     for (const p of phones) await inPage(p, (phone) => phone.stop(), null);
     expect(await kamailio.registeredUsers()).toEqual([]);
-    phones.forEach((p, i) => {
-      const frames = p.frames.slice(marks[i]);
-      const unregister = frames.filter((f) => f.sent && f.text.startsWith("REGISTER ") && /^(Contact|m):[^\r\n]*;expires=0/im.test(f.text)).at(-1);
-      expect(unregister, `${p.user} sent its un-REGISTER`).toBeDefined();
-      const cseq = cseqOf(unregister!.text)![1];
-      expect(frames.some((f) => !f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq), `${p.user}'s un-REGISTER is accepted`).toBe(true);
-    });
+    for (const [i, p] of phones.entries()) {
+      const unregistered = () => {
+        const frames = p.frames.slice(marks[i]);
+        const unregister = frames.filter((f) => f.sent && f.text.startsWith("REGISTER ") && /^(Contact|m):[^\r\n]*;expires=0/im.test(f.text)).at(-1);
+        const cseq = unregister && cseqOf(unregister.text)?.[1];
+        return !!cseq && frames.some((f) => !f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "REGISTER");
+      };
+      await expect.poll(unregistered, { message: `${p.user}'s un-REGISTER (expires=0) is accepted` }).toBe(true);
+    }
   } catch (e) {
     // What each phone sent and received, one line a message, and what Kamailio said.
     for (const p of phones) {
