@@ -1,5 +1,5 @@
 import { render } from "preact";
-import { createAgentSession, createEventFeed, eventChannelConnector } from "./cc";
+import { createAgentSession, createEventFeed, createSupervision, createWallboard, eventChannelConnector } from "./cc";
 import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./session";
 import { Phone } from "./softphone";
 import { App } from "./ui/app";
@@ -20,6 +20,10 @@ const phoneSession = createPhoneSession({ session, settings, phone: new Phone(),
 const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
 const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, feed });
 
+// The supervisor's wallboard (on the same event feed) and what a supervisor does to agents' calls.
+const wallboard = createWallboard({ session, feed });
+const supervision = createSupervision({ session, phone: phoneSession.phone, wallboard: wallboard.store });
+
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;
 
@@ -36,6 +40,8 @@ const model = createUiModel({
   root: document.documentElement,
   phoneSession,
   agentSession,
+  wallboard,
+  supervision,
   document,
 });
 

@@ -9,6 +9,13 @@ import { SignInScreen } from "./sign-in/sign-in-screen";
 
 // The bar has no room for the history, so its page never loads it.
 const HistoryPanel = lazy(() => import("./history/history-panel").then((m) => m.HistoryPanel));
+// Agents never see the wallboard: its code comes only for a supervisor.
+const WallboardPanel = lazy(() => import("./supervisor/wallboard-panel").then((m) => m.WallboardPanel));
+const WallboardSummary = lazy(() => import("./supervisor/wallboard-panel").then((m) => m.WallboardSummary));
+
+function wallboardRegion(layout: "bar" | "side" | "full") {
+  return layout === "bar" ? <WallboardSummary /> : <WallboardPanel compact={layout === "side"} />;
+}
 
 function Restoring() {
   const { t, layout } = useModel();
@@ -24,7 +31,7 @@ function Restoring() {
 }
 
 export function App() {
-  const { session, layout, phone, agent } = useModel();
+  const { session, layout, phone, agent, supervisor } = useModel();
   const status = session.value.status;
   return (
     <>
@@ -35,7 +42,12 @@ export function App() {
           layout={layout}
           regions={
             phone
-              ? { phone: <PhonePanel layout={layout} />, ...(layout === "bar" ? {} : { history: <HistoryPanel /> }), ...(agent ? agentRegions(layout) : {}) }
+              ? {
+                  phone: <PhonePanel layout={layout} />,
+                  ...(layout === "bar" ? {} : { history: <HistoryPanel /> }),
+                  ...(agent ? agentRegions(layout) : {}),
+                  ...(supervisor?.allowed.value ? { wallboard: wallboardRegion(layout) } : {}),
+                }
               : {}
           }
         />

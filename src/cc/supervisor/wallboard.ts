@@ -354,3 +354,39 @@ export function summarizeQueue(board: WallboardData, name: string, serviceLevelS
     serviceLevel: offered ? within / offered : null,
   };
 }
+
+/** What the supervisor narrowed the board to, and its order. */
+export interface AgentQuery {
+  /** Part of a name or an extension (agent number). */
+  search: string;
+  /** "" every queue. */
+  queue: string;
+  /** "" every status; `in-call` the agents in a call. */
+  status: "" | StatusKind | "in-call";
+  sort: "name" | "extension" | "status" | "time";
+}
+
+export const DEFAULT_QUERY: AgentQuery = { search: "", queue: "", status: "", sort: "status" };
+
+const STATUS_ORDER: Record<StatusKind, number> = { ready: 0, "on-demand": 1, break: 2, unknown: 3, "logged-out": 4 };
+
+/** The agent numbers the query keeps, in its order. */
+export function selectAgents(agents: ReadonlyMap<string, WallboardAgent>, q: AgentQuery): string[] {
+  const needle = q.search.trim().toLowerCase();
+  const kept: WallboardAgent[] = [];
+  for (const a of agents.values()) {
+    if (q.queue && !a.queues.includes(q.queue)) continue;
+    if (q.status === "in-call" ? !a.call : q.status && a.kind !== q.status) continue;
+    if (needle && !a.name.toLowerCase().includes(needle) && !a.number.includes(needle) && !a.extension.includes(needle)) continue;
+    kept.push(a);
+  }
+  const byName = (a: WallboardAgent, b: WallboardAgent) => a.name.localeCompare(b.name) || a.number.localeCompare(b.number);
+  const order: Record<AgentQuery["sort"], (a: WallboardAgent, b: WallboardAgent) => number> = {
+    name: byName,
+    extension: (a, b) => a.number.localeCompare(b.number, undefined, { numeric: true }),
+    // In a call first, then by status, the longest in it first.
+    status: (a, b) => Number(!!b.call) - Number(!!a.call) || STATUS_ORDER[a.kind] - STATUS_ORDER[b.kind] || a.statusSince - b.statusSince || byName(a, b),
+    time: (a, b) => a.statusSince - b.statusSince || byName(a, b),
+  };
+  return kept.sort(order[q.sort]).map((a) => a.number);
+}

@@ -1,7 +1,7 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { AgentSession } from "../../cc";
+import type { AgentSession, Supervision, Wallboard } from "../../cc";
 import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../../session";
 import { chooseLanguage, loadedMessages, loadMessages, type Language, type Messages } from "../i18n";
 import type { Layout } from "../layout";
@@ -10,6 +10,7 @@ import { createAgentUi, type AgentUi } from "./agent-ui";
 import { installShortcuts } from "./keyboard-shortcuts";
 import { createPhoneUi, type PhoneUi } from "./phone-ui";
 import { storeSignal } from "./store-signal";
+import { createSupervisorUi, type SupervisorUi } from "../supervisor/supervisor-ui";
 
 /** What components see: the stores as signals, the language and its messages, announcements. */
 export interface UiModel {
@@ -30,6 +31,8 @@ export interface UiModel {
   phone: PhoneUi | null;
   /** The call-center toolbar, when the app has it. */
   agent: AgentUi | null;
+  /** The supervisor's wallboard and actions, when the app has them (shown to supervisors only). */
+  supervisor: SupervisorUi | null;
 }
 
 export interface UiModelDeps {
@@ -42,6 +45,8 @@ export interface UiModelDeps {
   root?: HTMLElement;
   phoneSession?: PhoneSession;
   agentSession?: AgentSession;
+  wallboard?: Wallboard;
+  supervision?: Supervision;
   /** The page: sound unlocking, tab title and icon for ringing calls. */
   document?: Document;
   now?: () => number;
@@ -107,6 +112,8 @@ export function createUiModel(deps: UiModelDeps): UiModel {
       : null;
 
   const agent = deps.agentSession ? createAgentUi({ session: deps.agentSession, settings, t, announce }) : null;
+  const supervisor =
+    deps.wallboard && deps.supervision ? createSupervisorUi({ wallboard: deps.wallboard, supervision: deps.supervision, session, settings, t, announce, now }) : null;
   if (phone && deps.document) installShortcuts({ target: deps.document, settings, phone, agent });
 
   return {
@@ -122,6 +129,7 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     layout: deps.layout ?? "full",
     phone,
     agent,
+    supervisor,
   };
 }
 

@@ -21,6 +21,8 @@ export interface ShellRegions {
   phone?: ComponentChildren;
   /** Call history. */
   history?: ComponentChildren;
+  /** A supervisor's wallboard: the full page's main region, a compact list in the side panel, counts in the bar. */
+  wallboard?: ComponentChildren;
 }
 
 function SignOutButton() {
@@ -66,6 +68,7 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
           {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
           {regions.work}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
+          {regions.wallboard}
         </main>
         <div class="shell-actions">
           <LanguageSwitch />
@@ -98,6 +101,7 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
           {regions.toolbar && <Region name="toolbar">{regions.toolbar}</Region>}
           {regions.work}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
+          {regions.wallboard}
           {regions.queues}
           {regions.history && <Region name="history">{regions.history}</Region>}
         </main>
@@ -121,8 +125,9 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
           {regions.work}
           {regions.phone && <Region name="phone">{regions.phone}</Region>}
         </div>
-        {(regions.queues || regions.history) && (
+        {(regions.queues || regions.history || regions.wallboard) && (
           <div class="full-column wide">
+            {regions.wallboard}
             {regions.queues}
             {regions.history && <Region name="history">{regions.history}</Region>}
           </div>

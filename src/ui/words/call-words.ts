@@ -21,7 +21,13 @@ export function partyLines(call: Call, t: Messages): { name: string; number: str
 /** What a call card says about where the call stands. */
 export function stateText(call: Call, t: Messages, waiting: boolean): string {
   const s = t.phone.state;
-  if (call.state === "ended") return call.end ? t.phone.end[call.end.kind] : s.ended;
+  if (call.state === "ended") {
+    if (!call.end) return s.ended;
+    // Completed elsewhere after it was answered: not another device answering it, but someone
+    // (a supervisor's intercept) taking the other party over.
+    if (call.end.kind === "completed-elsewhere" && call.answeredAt) return t.phone.end.takenOver;
+    return t.phone.end[call.end.kind];
+  }
   // Early media is almost always the far end's own ringback: it reads as ringing all the same.
   if (call.state === "early") return s.ringingOut;
   if (call.state === "ringing") return waiting ? s.waiting : s.ringing;

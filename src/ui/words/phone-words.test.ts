@@ -59,6 +59,9 @@ describe("calls in words", () => {
     expect(stateText(call({ direction: "outbound", state: "early", progress: { status: 183, reasonPhrase: "", earlyMedia: true } }), en, false)).toBe("Ringing…");
     expect(stateText(call({ state: "remote-held" }), en, false)).toBe("Held by the other side");
     expect(stateText(call({ state: "ended", end: { kind: "declined", by: "remote", status: 603 } }), en, false)).toBe("Declined");
+    // Completed elsewhere: answered on another device while ringing; once answered, taken over (intercepted).
+    expect(stateText(call({ state: "ended", end: { kind: "completed-elsewhere", by: "remote" } }), en, false)).toBe("Answered elsewhere");
+    expect(stateText(call({ state: "ended", answeredAt: 5, end: { kind: "completed-elsewhere", by: "remote" } }), en, false)).toBe("Taken over by a supervisor");
     expect(stateText(call({ state: "ended", end: { kind: "busy", by: "remote", status: 486 } }), zh, false)).toBe("忙线");
   });
 

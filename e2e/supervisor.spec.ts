@@ -1,0 +1,88 @@
+import { expect, screenshot, screenshotViewports, test } from "./fixtures";
+import { agent, expectHearsAmong, expectSimHears, heard, sim } from "./phone-support";
+import { queueCaller, statusOf } from "./toolbar-support";
+
+/**
+ * A supervisor's story on the local platform, with tones proving who hears whom: the customer
+ * says 660 Hz, the agent 880 Hz, the supervisor 1300 Hz. The supervisor monitors the agent's
+ * queue call (hears both, nobody hears it), whispers (the agent hears it, the customer does not),
+ * barges in (all three), intercepts (the customer and the supervisor talk; the agent's card says
+ * why its call ended). Then pictures of the wallboard in each layout and both languages.
+ */
+test.use({ platformOptions: { simRingMs: 300 } });
+
+const CUSTOMER = 660;
+const ALICE = 880;
+const SAM = 1300;
+
+test("a supervisor monitors, whispers, barges in and intercepts an agent's queue call from the wallboard", async ({ newParty, platform }) => {
+  test.setTimeout(120_000);
+  const alice = await agent(newParty, "agent1", "1001", ALICE);
+  await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
+  await alice.page.keyboard.press("Alt+R");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
+
+  const sam = await agent(newParty, "supervisor", "1010", SAM, { layout: "full", viewport: screenshotViewports.full });
+  const board = sam.page.getByTestId("wallboard");
+  const row = board.locator("[data-testid=agent-row][data-agent='1001']");
+  await expect(row.getByTestId("agent-status")).toHaveText("Ready");
+
+  const caller = await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: CUSTOMER });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(CUSTOMER, "the agent hears the customer");
+  await expect(row.getByTestId("agent-call")).toContainText("5550142");
+  const s = sim(platform.url);
+  const customerHeard = async (since: number) =>
+    (await s.channel(caller.uuid)).heard.filter((t) => Date.parse(t.to) >= since && Math.abs(t.frequency - SAM) <= 15).length;
+
+  // Monitor: the supervisor's leg answers by itself and hears both; neither hears the supervisor.
+  let since = Date.now();
+  await row.getByRole("button", { name: "Monitor" }).click();
+  await expect(sam.page.getByTestId("supervision-mode")).toHaveText("Listening: neither hears you");
+  await expectHearsAmong(sam.page, CUSTOMER, "the supervisor hears the customer");
+  await expectHearsAmong(sam.page, ALICE, "the supervisor hears the agent");
+  await screenshot(sam.page, "supervisor-en-full-monitor");
+  await alice.hears(CUSTOMER, "the agent still hears the customer");
+  expect((await heard(alice.page, SAM)).db, "the agent does not hear the supervisor").toBeLessThan(-70);
+  expect(await customerHeard(since), "the customer does not hear the supervisor").toBe(0);
+
+  // Whisper: the agent hears the supervisor, the customer does not.
+  since = Date.now();
+  await sam.page.getByTestId("supervising").getByRole("button", { name: "Whisper" }).click();
+  await expect(sam.page.getByTestId("supervision-mode")).toHaveText("Whispering: only the agent hears you");
+  await expectHearsAmong(alice.page, SAM, "whisper: the agent hears the supervisor");
+  await expectHearsAmong(sam.page, CUSTOMER, "whisper: the supervisor still hears the customer");
+  expect(await customerHeard(since), "whisper: the customer does not hear the supervisor").toBe(0);
+
+  // Barge in: all three hear each other.
+  await sam.page.getByTestId("supervising").getByRole("button", { name: "Barge in" }).click();
+  await expect(sam.page.getByTestId("supervision-mode")).toHaveText("In the call: both hear you");
+  await expectSimHears(s, caller.uuid, SAM, "barge: the customer hears the supervisor");
+  await expectHearsAmong(alice.page, SAM, "barge: the agent hears the supervisor");
+  await expectHearsAmong(sam.page, ALICE, "barge: the supervisor hears the agent");
+
+  // Intercept: the customer and the supervisor talk; the agent's call ends and says why.
+  await sam.page.getByTestId("supervising").getByRole("button", { name: "Intercept" }).click();
+  await expect(alice.page.locator("[data-testid=call][data-state=ended]")).toContainText("Taken over by a supervisor");
+  await expectHearsAmong(sam.page, CUSTOMER, "intercept: the supervisor hears the customer");
+  await expectSimHears(s, caller.uuid, SAM, "intercept: the customer hears the supervisor");
+  await expect(sam.page.getByTestId("supervising")).not.toContainText("Listening");
+
+  // Every action is in the log, with who, whom and what.
+  await board.getByTestId("action-log").locator("summary").click();
+  await expect(board.getByTestId("action-log").locator("li")).toHaveText([/supervisor · Intercept · Alice Agent/, /supervisor · Barge in · Alice Agent/, /supervisor · Whisper · Alice Agent/, /supervisor · Monitor · Alice Agent/]);
+  await screenshot(sam.page, "supervisor-en-full-log");
+
+  // The other layouts and the other language.
+  for (const [layout, language] of [["side", "en"], ["bar", "en"], ["full", "zh-CN"], ["side", "zh-CN"], ["bar", "zh-CN"]] as const) {
+    await sam.page.setViewportSize(layout === "bar" ? { width: 1280, height: 56 } : screenshotViewports[layout]);
+    await sam.page.evaluate((lang) => {
+      const settings = JSON.parse(localStorage.getItem("agentbar.settings") ?? "{}") as Record<string, unknown>;
+      localStorage.setItem("agentbar.settings", JSON.stringify({ ...settings, language: lang }));
+    }, language);
+    await sam.page.goto(`/?layout=${layout}`);
+    const summary = layout === "bar" ? sam.page.getByTestId("wallboard-summary") : sam.page.getByTestId("wallboard-count");
+    await expect(summary).toBeVisible();
+    await screenshot(sam.page, `supervisor-${language}-${layout}`);
+  }
+});

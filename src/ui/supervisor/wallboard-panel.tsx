@@ -1,0 +1,419 @@
+import { useComputed, useSignal } from "@preact/signals";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { DEFAULT_QUERY, selectAgents, statusKind, summarizeQueue, type AgentQuery, type StatusChoice, type WallboardAgent } from "../../cc";
+import { statusLabel } from "../words/agent-words";
+import type { Messages } from "../i18n";
+import { useModel } from "../model/model";
+import { formatDuration, formatMoment } from "../shared/format";
+import { storeSignal } from "../model/store-signal";
+import { supervisorErrorText, type SupervisorUi } from "./supervisor-ui";
+
+function useSupervisor(): SupervisorUi {
+  const { supervisor } = useModel();
+  if (!supervisor) throw new Error("no supervisor view in this app");
+  return supervisor;
+}
+
+/** The board of a supervisor: queue figures, the agents (searchable, filtered, sorted), what the supervisor is doing, the log. */
+export function WallboardPanel({ compact = false }: { compact?: boolean }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  useEffect(() => s.show(), [s]);
+  const m = t.value.supervisor;
+  return (
+    <section class={`wallboard card${compact ? " compact" : ""}`} aria-label={m.region} data-testid="wallboard">
+      <FeedLine />
+      <Supervising />
+      {!compact && <QueueTiles />}
+      <AgentList compact={compact} />
+      <ActionLog />
+    </section>
+  );
+}
+
+function FeedLine() {
+  const { t, language } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const b = s.board.value;
+  return (
+    <header class="wallboard-head">
+      <h2>{m.agents}</h2>
+      {b.stale ? (
+        <span class="feed feed-stale" role="status" data-testid="wallboard-stale">
+          <span class="feed-dot" aria-hidden="true" />
+          {m.stale(formatMoment(b.updatedAt, language.value, s.now.value))}
+        </span>
+      ) : (
+        <span class={`feed feed-${b.source}`} data-testid="wallboard-source" data-source={b.source}>
+          <span class="feed-dot" aria-hidden="true" />
+          {b.source === "events" ? m.live : m.polling}
+        </span>
+      )}
+      {b.loading && <span class="muted">{m.loading}</span>}
+      {b.readError && <span class="error-text">{m.readFailed(b.readError)}</span>}
+    </header>
+  );
+}
+
+function QueueTiles() {
+  const { t, language } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const b = s.board.value;
+  const now = s.now.value;
+  const names = [...b.board.queues.keys()].sort();
+  if (!names.length) return null;
+  return (
+    <div class="queue-tiles" aria-label={m.queues} role="group">
+      {names.map((name) => {
+        const q = summarizeQueue(b.board, name, b.serviceLevelSeconds);
+        return (
+          <article key={name} class="queue-tile" data-queue={name} aria-label={name}>
+            <h3>{name}</h3>
+            <dl>
+              <div>
+                <dt>{m.waiting}</dt>
+                <dd data-testid="queue-waiting" class={q.waiting ? "warn" : ""}>
+                  {q.waiting ?? "–"}
+                </dd>
+              </div>
+              <div>
+                <dt>{m.longestWait}</dt>
+                <dd>{q.longestWaitingSince !== null ? formatDuration((now - q.longestWaitingSince) / 1000) : q.waitingUnseen ? m.longestWaitUnknown : "–"}</dd>
+              </div>
+              <div>
+                <dt>{m.answered}</dt>
+                <dd data-testid="queue-answered">{q.answered}</dd>
+              </div>
+              <div>
+                <dt>{m.abandoned}</dt>
+                <dd>{q.abandoned}</dd>
+              </div>
+              <div>
+                <dt>{m.serviceLevel(b.serviceLevelSeconds)}</dt>
+                <dd>{q.serviceLevel === null ? m.noCallsYet : `${Math.round(q.serviceLevel * 100)} %`}</dd>
+              </div>
+              <div>
+                <dt>{m.byStatus}</dt>
+                <dd class="by-status">
+                  {t.value.agent.status.ready} {q.byStatus.ready + q.byStatus["on-demand"]} · {m.inCall} {q.inCall} · {t.value.agent.status.break} {q.byStatus.break}
+                </dd>
+              </div>
+            </dl>
+            <p class="muted small">{m.countedSince(formatMoment(b.board.countingSince, language.value, now))}</p>
+          </article>
+        );
+      })}
+    </div>
+  );
+}
+
+const ROW_HEIGHT = { full: 64, compact: 72 };
+const OVERSCAN = 6;
+
+/** The agents: a search, two filters and an order; only the rows in view are in the page. */
+function AgentList({ compact }: { compact: boolean }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const [query, setQuery] = useState<AgentQuery>(DEFAULT_QUERY);
+  const agents = useComputed(() => s.board.value.board.agents);
+  const queues = useComputed(() => [...s.board.value.board.queues.keys()].sort());
+  // The order is computed again when the board or the query changes, not on every tick.
+  const ids = useMemo(() => selectAgents(agents.value, query), [agents.value, query]);
+  const rowHeight = compact ? ROW_HEIGHT.compact : ROW_HEIGHT.full;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 600 });
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight || 600 });
+    measure();
+    const observer = typeof ResizeObserver !== "undefined" ? new ResizeObserver(measure) : null;
+    observer?.observe(el);
+    return () => observer?.disconnect();
+  }, []);
+  const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN);
+  const last = Math.min(ids.length, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN);
+  const change = (patch: Partial<AgentQuery>) => setQuery((q) => ({ ...q, ...patch }));
+  return (
+    <div class="agent-board">
+      <div class="board-filters" role="search">
+        <input type="search" aria-label={m.search} placeholder={m.search} value={query.search} onInput={(e) => change({ search: e.currentTarget.value })} data-testid="wallboard-search" />
+        <select aria-label={m.filterQueue} value={query.queue} onChange={(e) => change({ queue: e.currentTarget.value })}>
+          <option value="">{m.allQueues}</option>
+          {queues.value.map((q) => (
+            <option key={q} value={q}>
+              {q}
+            </option>
+          ))}
+        </select>
+        <select aria-label={m.filterStatus} value={query.status} onChange={(e) => change({ status: e.currentTarget.value as AgentQuery["status"] })} data-testid="wallboard-status-filter">
+          <option value="">{m.allStatuses}</option>
+          <option value="in-call">{m.inACall}</option>
+          {(["ready", "on-demand", "break", "logged-out"] as const).map((k) => (
+            <option key={k} value={k}>
+              {t.value.agent.status[k]}
+            </option>
+          ))}
+        </select>
+        <select aria-label={m.sortBy} value={query.sort} onChange={(e) => change({ sort: e.currentTarget.value as AgentQuery["sort"] })}>
+          {(["status", "name", "extension", "time"] as const).map((k) => (
+            <option key={k} value={k}>
+              {m.sort[k]}
+            </option>
+          ))}
+        </select>
+        <span class="muted small" data-testid="wallboard-count" aria-live="polite">
+          {m.count(ids.length, agents.value.size)}
+        </span>
+      </div>
+      <div class="board-scroller" ref={scroller} onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight || 600 })}>
+        {ids.length === 0 ? (
+          <p class="muted">{m.empty}</p>
+        ) : (
+          <ul class="agent-rows" aria-label={m.agents} style={{ height: `${ids.length * rowHeight}px` }}>
+            {ids.slice(first, last).map((id, i) => (
+              <AgentRow key={id} number={id} index={first + i} total={ids.length} top={(first + i) * rowHeight} height={rowHeight} compact={compact} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** One agent: it re-renders when its own row changes (or the clock ticks), never for another's. */
+function AgentRow({ number, index, total, top, height, compact }: { number: string; index: number; total: number; top: number; height: number; compact: boolean }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const row = useMemo(() => storeSignal(s.wallboard.store, (st) => st.board.agents.get(number)), [s, number]).value;
+  if (!row) return null;
+  const m = t.value.supervisor;
+  const now = s.now.value;
+  const inStatus = formatDuration((now - row.statusSince) / 1000);
+  const call = row.call;
+  const callState = row.callstate === "IDLE" ? "" : (m.callState[row.callstate] ?? row.callstate);
+  return (
+    <li class={`agent-row status-${row.kind}${call ? " in-call" : ""}`} style={{ transform: `translateY(${top}px)`, height: `${height}px` }} aria-posinset={index + 1} aria-setsize={total} data-agent={number} data-testid="agent-row">
+      <div class="agent-who">
+        <strong>{row.name || number}</strong>
+        <span class="muted small">{m.extension(row.extension || number)}</span>
+      </div>
+      <div class="agent-status">
+        <span class={`status-pill ${row.kind}`} data-testid="agent-status">
+          {statusLabel(row, t.value)}
+        </span>
+        <span class="muted small">
+          {row.statusSinceExact ? inStatus : m.atLeast(inStatus)}
+          {row.wrapUp ? ` · ${m.wrapUp}` : row.state ? ` · ${t.value.agent.state[row.state] ?? row.state}` : ""}
+        </span>
+      </div>
+      <div class="agent-call" data-testid="agent-call">
+        {call ? (
+          <>
+            <span>
+              {callState && `${callState} · `}
+              {call.name && call.name !== call.number ? `${call.name} ` : ""}
+              {call.number}
+            </span>
+            <span class="muted small">
+              {call.queue}
+              {call.answeredAt ? ` · ${formatDuration((now - call.answeredAt) / 1000)}` : ""}
+            </span>
+          </>
+        ) : (
+          <span class="muted small">{callState}</span>
+        )}
+      </div>
+      {!compact && (
+        <div class="agent-noanswer small" title={m.columns.noAnswer}>
+          {row.noAnswerCount ? m.noAnswerCount(row.noAnswerCount) : ""}
+        </div>
+      )}
+      <RowActions row={row} />
+    </li>
+  );
+}
+
+function RowActions({ row }: { row: WallboardAgent }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const sup = s.supervision.value;
+  const live = !!row.call?.uuid && !!row.call.answeredAt;
+  const mine = sup.current?.agent === row.number ? sup.current : null;
+  const busy = !!sup.pending;
+  const button = (label: string, action: () => Promise<void>, active = false) => (
+    <button type="button" class={`small${active ? " active" : " secondary"}`} aria-pressed={active} disabled={busy} onClick={() => s.act(action())}>
+      {label}
+    </button>
+  );
+  return (
+    <div class="agent-actions" role="group" aria-label={m.actionsFor(row.name || row.number)}>
+      {live && (
+        <>
+          {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
+          {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
+          {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
+          {button(m.intercept, () => s.actions.intercept(row.number))}
+        </>
+      )}
+      <StatusChanger row={row} />
+    </div>
+  );
+}
+
+/** Ready, Break with a reason, Sign out of queues: chosen, then confirmed. */
+function StatusChanger({ row }: { row: WallboardAgent }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const asked = useSignal<StatusChoice | null>(null);
+  const choices: { value: string; label: string; choice: StatusChoice }[] = [
+    { value: "ready", label: t.value.agent.status.ready, choice: { kind: "ready" } },
+    ...s.breakReasons.value.map((reason) => ({ value: `break:${reason}`, label: t.value.agent.goBreak(reason), choice: { kind: "break", reason } as StatusChoice })),
+    { value: "logged-out", label: t.value.agent.signOutQueues, choice: { kind: "logged-out" } },
+  ];
+  const label = (c: StatusChoice) => choices.find((x) => JSON.stringify(x.choice) === JSON.stringify(c))?.label ?? "";
+  if (asked.value) {
+    const choice = asked.value;
+    return (
+      <span class="confirm-status" role="group">
+        <span class="small">{m.confirmStatus(row.name || row.number, label(choice))}</span>
+        <button
+          type="button"
+          class="small"
+          onClick={() => {
+            asked.value = null;
+            s.act(s.actions.setAgentStatus(row.number, choice));
+          }}
+        >
+          {m.confirm}
+        </button>
+        <button type="button" class="small secondary" onClick={() => (asked.value = null)}>
+          {m.cancel}
+        </button>
+      </span>
+    );
+  }
+  return (
+    <select
+      class="small"
+      aria-label={`${m.setStatus}: ${row.name || row.number}`}
+      value=""
+      onChange={(e) => {
+        const picked = choices.find((c) => c.value === e.currentTarget.value);
+        e.currentTarget.value = "";
+        if (picked) asked.value = picked.choice;
+      }}
+    >
+      <option value="">{m.setStatus}</option>
+      {choices.map((c) => (
+        <option key={c.value} value={c.value}>
+          {c.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** What the supervisor is doing now: whose call, in which mode, and the way to switch or leave. */
+function Supervising() {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const sup = s.supervision.value;
+  const current = sup.current;
+  return (
+    <div class="supervising" aria-live="polite" data-testid="supervising">
+      {sup.pending && (
+        <p class="pending">
+          <span class="spinner" aria-hidden="true" />
+          {m.pending[sup.pending.command]}
+        </p>
+      )}
+      {current && (
+        <div class="supervising-now" data-mode={current.mode}>
+          <strong>{m.supervising(current.agentName || current.agent, current.customer)}</strong>
+          <span data-testid="supervision-mode">{m.mode[current.mode]}</span>
+          <span class="supervising-actions">
+            {(["monitor", "whisper", "barge"] as const).map((mode) => (
+              <button key={mode} type="button" class={`small${current.mode === mode ? " active" : " secondary"}`} aria-pressed={current.mode === mode} disabled={!!sup.pending} onClick={() => s.act(s.actions[mode](current.agent))}>
+                {m[mode]}
+              </button>
+            ))}
+            <button type="button" class="small secondary" disabled={!!sup.pending} onClick={() => s.act(s.actions.intercept(current.agent))}>
+              {m.intercept}
+            </button>
+            <button type="button" class="small danger" disabled={!!sup.pending} onClick={() => s.act(s.actions.stop())}>
+              {m.stop}
+            </button>
+          </span>
+        </div>
+      )}
+      {sup.error && (
+        <p class="error-text" role="alert">
+          {supervisorErrorText(sup.error, t.value)}
+          <button type="button" class="small secondary" onClick={() => s.actions.dismissError()}>
+            {t.value.phone.dismiss}
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function commandWord(command: string, m: Messages["supervisor"]): string {
+  return command === "agent-status" ? m.setStatus : ((m as unknown as Record<string, string>)[command] ?? command);
+}
+
+function ActionLog() {
+  const { t, language } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const log = s.supervision.value.log;
+  return (
+    <details class="action-log" data-testid="action-log">
+      <summary>
+        {m.log} ({log.length})
+      </summary>
+      {log.length === 0 ? (
+        <p class="muted small">{m.logEmpty}</p>
+      ) : (
+        <ol>
+          {log.map((l) => (
+            <li key={`${l.at}-${l.command}-${l.agent}`} class={l.outcome}>
+              {m.logLine(formatMoment(l.at, language.value), l.by, commandWord(l.command, m), `${l.agentName || l.agent}${l.detail ? ` (${l.detail})` : ""}`)}
+              {l.outcome === "failed" && ` · ${m.logFailed(l.error ?? "")}`}
+            </li>
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}
+
+/** The one-line bar: agents by status across the board. */
+export function WallboardSummary() {
+  const { t } = useModel();
+  const s = useSupervisor();
+  useEffect(() => s.show(), [s]);
+  const counts = useComputed(() => {
+    let ready = 0;
+    let talking = 0;
+    let onBreak = 0;
+    for (const a of s.board.value.board.agents.values()) {
+      if (a.call) talking++;
+      else if (a.kind === "ready" || a.kind === "on-demand") ready++;
+      else if (statusKind(a.status) === "break") onBreak++;
+    }
+    return { ready, talking, onBreak };
+  }).value;
+  return (
+    <span class="wallboard-summary small" data-testid="wallboard-summary">
+      {t.value.supervisor.bar(counts.ready, counts.talking, counts.onBreak)}
+    </span>
+  );
+}
