@@ -343,12 +343,13 @@ export class CallSession {
     this.microphone = stream;
   }
 
-  async sendDtmf(tones: string): Promise<void> {
+  /** `how`: the way to send them for this once (the settings' way otherwise). */
+  async sendDtmf(tones: string, how?: DtmfMode): Promise<void> {
     const n = normaliseDtmf(tones);
     if (!n.ok) throw new PhoneError({ kind: "invalid-dtmf", detail: n.character ? `"${n.character}" is not a DTMF tone` : "no tones" });
     if (!this.isEstablished) throw invalidState("the call is not connected");
     const s = this.ctx.settings();
-    let mode: DtmfMode = s.dtmfMode;
+    let mode: DtmfMode = how ?? s.dtmfMode;
     if (mode === "rfc4733") {
       const media = callMediaOf(this.session);
       // insertDTMF replaces the tones still waiting to be played: keys pressed in quick succession

@@ -32,6 +32,7 @@ import { calleeOf, callerOf } from "./remote-party";
 import { attendedReferTo, blindReferTo } from "./refer-to";
 import { RemoteAudio, type AudioElementLike } from "./remote-audio";
 import { publicSettings, resolveSettings, type PhoneSettings, type ResolvedSettings } from "./settings";
+import type { DtmfMode } from "./dtmf";
 import { SipConnection } from "./sip-connection";
 
 /**
@@ -251,8 +252,9 @@ export class Phone {
     if (cs.call?.held) await cs.resume();
   }
 
-  sendDtmf(id: CallId, tones: string): Promise<void> {
-    return this.session(id).sendDtmf(tones);
+  /** `how`: SIP INFO or RFC 4733 for these tones only; the settings decide otherwise. */
+  sendDtmf(id: CallId, tones: string, how?: DtmfMode): Promise<void> {
+    return this.session(id).sendDtmf(tones, how);
   }
 
   /** Blind transfer: the other party is sent to `target`; our leg ends when that succeeds. */

@@ -66,7 +66,7 @@ async function setup() {
   const hungUp: string[] = [];
   const phone = {
     callsStore: calls,
-    sendDtmf: async (_id: string, tones: string) => void dtmf.push(tones),
+    sendDtmf: async (_id: string, tones: string, how?: string) => void dtmf.push(`${tones} ${how}`),
     hangup: async (id: string) => {
       hungUp.push(id);
       updateCall(calls, id, { state: "ended" });
@@ -89,7 +89,7 @@ describe("supervising a call", () => {
     await t.a.whisper("1001");
     await t.a.barge("1001");
     await t.a.monitor("1001");
-    expect(t.dtmf).toEqual(["2", "3", "0"]);
+    expect(t.dtmf).toEqual(["2 info", "3 info", "0 info"]);
     expect(t.asked).toHaveLength(2);
     expect(t.s().current).toMatchObject({ mode: "monitor", phoneCall: "sup-2" });
     expect(t.s().log.map((l) => `${l.by} ${l.command} ${l.agent} ${l.outcome}`).reverse()).toEqual([
@@ -107,7 +107,7 @@ describe("supervising a call", () => {
   it("whispers straight away: a monitor leg, then 2; barges straight away with ccThreeWay naming the supervisor's own phone", async () => {
     const t = await setup();
     await t.a.whisper("1001");
-    expect(t.dtmf).toEqual(["2"]);
+    expect(t.dtmf).toEqual(["2 info"]);
     expect(t.s().current).toMatchObject({ mode: "whisper" });
     // The leg ending (the call over) ends supervising.
     updateCall(t.calls, t.s().current!.phoneCall!, { state: "ended" });

@@ -201,7 +201,8 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
   const switchMode = async (mode: SupervisionMode) => {
     const current = store.getState().current;
     if (!current?.phoneCall) return;
-    if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, MODE_DIGITS[mode]);
+    // By SIP INFO: a key in the audio could be lost in what the supervisor is saying.
+    if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, MODE_DIGITS[mode], "info");
     store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
   };
 
