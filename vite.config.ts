@@ -6,10 +6,12 @@ import ts from "typescript";
 /**
  * Modules the page loads only when it needs them: the Chinese catalogue (English is built in),
  * panels few open, the history (the bar has none), the call center's transfer panel and
- * after-call work (loaded with the first call that needs them), the CRM channel (only in a frame).
+ * after-call work (loaded with the first call that needs them), the CRM channel (only in a frame),
+ * the pre-call check and the diagnostics file, the call-quality watchdog (with the first answered
+ * call).
  */
 const LOADED_ON_DEMAND =
-  /\/src\/(ui\/(i18n\/zh-CN|phone\/(devices-panel|cc-transfer-panel)|settings\/(phone|toolbar)-settings|model\/desktop-alerts|history\/history-panel|agent\/wrap-up-panel)|session\/call-history|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
+  /\/src\/(ui\/(i18n\/zh-CN|phone\/(devices-panel|cc-transfer-panel|pre-call-check)|settings\/(phone|toolbar)-settings|model\/desktop-alerts|history\/history-panel|agent\/wrap-up-panel)|session\/(call-history|diagnostics-bundle)|softphone\/(echo-test|microphone-meter|audio-analysis|quality-watchdog|call-stats|quality-rules|one-way-audio|mos)|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
 
 // `npm run dev` serves the app with hot reload and forwards the platform's paths to the local
 // platform (AGENTBAR_PORT, default 8080), so the app talks to the same origin in dev and in production.

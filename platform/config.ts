@@ -54,6 +54,13 @@ export interface PlatformOptions {
    * the app is the embedding allowlist's (`embedHosts`, config.json).
    */
   allowedOrigins: string[];
+  /**
+   * Phone legs' media passes a relay that /sim/network can impair (loss, delay, jitter, silence).
+   * On in the demo (`npm start`, `npm run dev`); off by default for tests and benchmarks, which
+   * turn it on where they impair the network: every packet of every call would otherwise pass
+   * the platform's JavaScript thread. Without the /sim surface there is no relay.
+   */
+  simNetwork: boolean;
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -78,6 +85,7 @@ export const defaultOptions: PlatformOptions = {
   simApi: "loopback",
   embedHosts: [],
   allowedOrigins: [],
+  simNetwork: false,
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];

@@ -7,7 +7,7 @@ import { startPlatform, type Platform } from "./platform";
 let platform: Platform;
 let crm: CrmDemo | undefined;
 try {
-  const options = optionsFromEnv();
+  const options = { simNetwork: true, ...optionsFromEnv() };
   const crmPort = process.env.AGENTBAR_CRM_PORT ?? "8081";
   if (crmPort !== "off") {
     if (!/^\d+$/.test(crmPort) || Number(crmPort) > 65535) throw new Error(`AGENTBAR_CRM_PORT must be a port number or off, not '${crmPort}'`);

@@ -18,6 +18,8 @@ import { userRoutes } from "./http/routes/users";
 import { MediaPlane } from "./media";
 import { OriginPolicy } from "./origins";
 import { simRoutes } from "./http/routes/sim";
+import { networkRoutes } from "./http/routes/sim-network";
+import { NetworkImpairments } from "./sim/network-impairments";
 import { queueCallerWorld } from "./sim/queue-caller-world";
 import { SimWorld } from "./sim/sim-world";
 import { SipServer } from "./sip/sip-server";
@@ -89,7 +91,9 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     sw = new SoftSwitch({ media, users, cdrs, mediaFiles, log, ringTimeoutSeconds: options.ringTimeoutSeconds });
     journal = new CallJournal(db, sw);
     const sim = new SimWorld(sw, media, { ringMs: options.simRingMs, historySize: 500 });
+    const network = options.simNetwork && options.simApi !== "off" ? new NetworkImpairments() : undefined;
     sip = await SipServer.start(sw, users, media, ctx.auth, {
+      ...(network ? { linkFor: (extension: string) => network.linkFor(extension) } : {}),
       log,
       now,
       reconnectGraceMs: options.sipReconnectGraceMs,
@@ -108,6 +112,7 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     cdrRoutes(http, ctx);
     mediaFileRoutes(http, ctx);
     if (options.simApi !== "off") simRoutes(http, sim);
+    if (network) networkRoutes(http, network, (extension) => users.extension(extension, users.defaultDomain()) !== undefined);
     callCenter = startCallCenter({
       ctx,
       http,

@@ -1,6 +1,6 @@
 import "./node-webrtc";
 import { Web, type Session, type SessionDescriptionHandlerFactory } from "sip.js";
-import type { WebRtcLeg } from "../media";
+import type { ImpairedLink, WebRtcLeg } from "../media";
 import { audioDirection, type MediaDirection } from "./media-direction";
 
 export interface LegMediaHooks {
@@ -22,7 +22,9 @@ type Logger = ConstructorParameters<typeof Web.SessionDescriptionHandler>[0];
  *   the connection in have-local-offer and the next offer from the far end is then taken for an
  *   answer (488);
  * - close() stops the leg (sink, track) before the peer connection, the teardown order wrtc
- *   survives.
+ *   survives;
+ * - with an impaired link, the media goes through it: the phone is given the link's addresses
+ *   and the peer connection none of the phone's (see ImpairedLink).
  */
 export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
   private attached = false;
@@ -33,6 +35,7 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
     readonly leg: WebRtcLeg,
     private readonly hooks: LegMediaHooks,
     iceGatheringTimeoutMs: number,
+    private readonly link?: ImpairedLink,
   ) {
     super(logger, () => Promise.resolve(leg.localStream), {
       iceGatheringTimeout: iceGatheringTimeoutMs,
@@ -56,7 +59,7 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
     modifiers?: Parameters<Web.SessionDescriptionHandler["setDescription"]>[2],
   ): Promise<void> {
     const isOffer = this.peerConnection?.signalingState === "stable";
-    return super.setDescription(sdp, options, modifiers).then(() => {
+    return super.setDescription(this.link ? this.link.conceal(sdp) : sdp, options, modifiers).then(() => {
       if (isOffer) this.hooks.onRemoteOffer?.(audioDirection(sdp));
       else this.reportCodec(sdp);
     });
@@ -66,10 +69,10 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
     options?: Web.SessionDescriptionHandlerOptions,
     modifiers?: Parameters<Web.SessionDescriptionHandler["getDescription"]>[1],
   ): ReturnType<Web.SessionDescriptionHandler["getDescription"]> {
-    return super.getDescription(options, modifiers).then((description) => {
+    return super.getDescription(options, modifiers).then(async (description) => {
       // Our answer names the codec chosen for a call the far end offered.
       if (this.peerConnection?.signalingState === "stable") this.reportCodec(description.body);
-      return description;
+      return this.link ? { ...description, body: await this.link.advertise(description.body) } : description;
     });
   }
 
@@ -86,6 +89,7 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
 
   override close(): void {
     this.leg.close();
+    this.link?.close();
     super.close();
   }
 
@@ -110,12 +114,12 @@ export function firstAudioCodec(sdp: string): string | undefined {
  * leg and hooks of the session being set up, or undefined to refuse media (the call then fails).
  */
 export function legHandlerFactory(
-  legFor: (session: Session) => { leg: WebRtcLeg; hooks: LegMediaHooks } | undefined,
+  legFor: (session: Session) => { leg: WebRtcLeg; hooks: LegMediaHooks; link?: ImpairedLink } | undefined,
   iceGatheringTimeoutMs = 500,
 ): SessionDescriptionHandlerFactory {
   return (session) => {
     const found = legFor(session);
     if (!found) throw new Error("no media leg for this session");
-    return new WebRtcLegHandler(session.userAgent.getLogger("sip.SessionDescriptionHandler"), found.leg, found.hooks, iceGatheringTimeoutMs);
+    return new WebRtcLegHandler(session.userAgent.getLogger("sip.SessionDescriptionHandler"), found.leg, found.hooks, iceGatheringTimeoutMs, found.link);
   };
 }

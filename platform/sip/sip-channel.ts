@@ -11,7 +11,7 @@ import {
   type Cancel,
 } from "sip.js";
 import { NotifyUserAgentClient } from "sip.js/lib/core/user-agents/notify-user-agent-client.js";
-import type { MediaPlane, WebRtcLeg } from "../media";
+import type { ImpairedLink, MediaPlane, WebRtcLeg } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause, OriginateOptions } from "../switch/types";
 import { causeOfSipStatus, COMPLETED_ELSEWHERE, reasonHeaderOf, sipStatusOfCause } from "./causes";
@@ -20,13 +20,22 @@ import { isHoldDirection } from "./media-direction";
 import type { Binding } from "./registrar";
 import type { LegMediaHooks } from "./sdh";
 
+/** A session's media: its leg, the hooks its handler calls, and the network path it goes through. */
+export interface LegMedia {
+  leg: WebRtcLeg;
+  hooks: LegMediaHooks;
+  link?: ImpairedLink;
+}
+
 /** What SIP channels need from the SIP server that made them. */
 export interface SipChannelDeps {
   ua: UserAgent;
   media: MediaPlane;
   log: Log;
   /** Tells the session description handler factory which leg a session's media is. */
-  provideLeg(session: Session, provider: () => { leg: WebRtcLeg; hooks: LegMediaHooks }): void;
+  provideLeg(session: Session, provider: () => LegMedia): void;
+  /** The network path of a new leg of this extension's phone, when the platform can impair it (/sim). */
+  linkFor?(extension: string): ImpairedLink | undefined;
   /** The phone's in-dialog target (Contact user) is known: its connection is watched from now on. */
   watchContact(ch: SipChannel, contactUser: string): void;
   onRefer(ch: SipChannel, referral: Referral): void;
@@ -90,7 +99,7 @@ export abstract class SipChannel extends ChannelBase {
   }
 
   /** Media of a session of this channel: a new leg, watched for hold and DTMF once it is ours. */
-  protected legProvider(label: string): () => { leg: WebRtcLeg; hooks: LegMediaHooks } {
+  protected legProvider(label: string): () => LegMedia {
     return () => {
       const leg = this.deps.media.createWebRtcLeg(label);
       const hooks: LegMediaHooks = {
@@ -101,7 +110,8 @@ export abstract class SipChannel extends ChannelBase {
           this.codec ||= codec;
         },
       };
-      return { leg, hooks };
+      const link = this.extension ? this.deps.linkFor?.(this.extension) : undefined;
+      return { leg, hooks, ...(link ? { link } : {}) };
     };
   }
 

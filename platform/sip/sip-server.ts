@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
 import type { Core} from "sip.js";
 import { SessionState, UserAgent, type Invitation, type Referral, type Session, type URI } from "sip.js";
-import type { MediaPlane, WebRtcLeg } from "../media";
+import type { ImpairedLink, MediaPlane } from "../media";
 import type { AuthService } from "../auth/sessions";
 import type { Clock } from "../clock";
 import type { ChannelBase, ChannelHost, ChannelInit } from "../switch/channel";
@@ -15,8 +15,8 @@ import { SipHub, extensionKey, type SipConnection } from "./hub";
 import type { Log } from "./log";
 import { Registrar, type RegistrarOptions } from "./registrar";
 import { SipAuthenticator } from "./sip-authenticator";
-import { legHandlerFactory, type LegMediaHooks } from "./sdh";
-import { SipChannel, SipInboundChannel, SipOutboundChannel, type SipChannelDeps } from "./sip-channel";
+import { legHandlerFactory } from "./sdh";
+import { SipChannel, SipInboundChannel, SipOutboundChannel, type LegMedia, type SipChannelDeps } from "./sip-channel";
 
 export interface SipServerOptions extends RegistrarOptions {
   log: Log;
@@ -26,6 +26,8 @@ export interface SipServerOptions extends RegistrarOptions {
   reconnectGraceMs: number;
   rateBurst: number;
   ratePerSecond: number;
+  /** The network path of a new leg of an extension's phone, when media can be impaired (/sim). */
+  linkFor?: (extension: string) => ImpairedLink | undefined;
 }
 
 /**
@@ -75,7 +77,7 @@ export class SipServer implements PhoneLegs {
   readonly registrar: Registrar;
   readonly ua: UserAgent;
   readonly authenticator: SipAuthenticator;
-  private readonly legs = new WeakMap<Session, () => { leg: WebRtcLeg; hooks: LegMediaHooks }>();
+  private readonly legs = new WeakMap<Session, () => LegMedia>();
   private readonly byContact = new Map<string, Set<SipChannel>>();
   private readonly graceTimers = new Map<SipChannel, NodeJS.Timeout>();
   private readonly deps: SipChannelDeps;
@@ -121,6 +123,7 @@ export class SipServer implements PhoneLegs {
       media,
       log,
       provideLeg: (session, provider) => this.legs.set(session, provider),
+      ...(options.linkFor ? { linkFor: options.linkFor } : {}),
       watchContact: (ch, contactUser) => this.watch(ch, contactUser),
       onRefer: (ch, referral) => void this.onRefer(ch, referral).catch((error: unknown) => log.error({ err: error }, "REFER failed")),
     };

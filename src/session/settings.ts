@@ -42,6 +42,8 @@ export interface Settings {
   dispositions: readonly string[];
   /** Layout when the address does not choose one. */
   layout: "bar" | "side" | "full";
+  /** The number of the platform's echo service, called by the pre-call check's echo test. */
+  echoTestNumber: string;
   /** Keyboard shortcuts of the toolbar's actions, e.g. "Alt+A"; "" = none. */
   shortcuts: Readonly<Record<ShortcutAction, string>>;
 }
@@ -65,6 +67,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   breakReasons: Object.freeze([]) as readonly string[],
   dispositions: Object.freeze([]) as readonly string[],
   layout: "full",
+  echoTestNumber: "9196",
   shortcuts: Object.freeze({ answer: "Alt+A", hangup: "Alt+H", hold: "Alt+O", mute: "Alt+M", ready: "Alt+R", break: "Alt+B" }),
 });
 
@@ -118,6 +121,7 @@ const decoders: { [K in keyof Settings]: Decoder<Settings[K]> } = {
   breakReasons: textList,
   dispositions: textList,
   layout: oneOf("bar", "side", "full"),
+  echoTestNumber: (raw) => (typeof raw === "string" && /^[A-Za-z0-9+*#._@:-]{1,64}$/.test(raw) ? raw : undefined),
   shortcuts,
 };
 

@@ -1,4 +1,5 @@
 import type { Session, SessionDescriptionHandlerOptions } from "sip.js";
+import type { StatsSource } from "./call-stats";
 import type { RemoteStreamLike } from "./remote-audio";
 
 /**
@@ -11,7 +12,7 @@ export interface CallMedia {
   sendDtmf(tones: string, options?: { duration?: number; interToneGap?: number }): boolean;
   readonly remoteMediaStream: RemoteStreamLike & MediaProvider;
   readonly localMediaStream: MediaStream;
-  readonly peerConnection: Pick<RTCPeerConnection, "getSenders"> | undefined;
+  readonly peerConnection: (Pick<RTCPeerConnection, "getSenders"> & Partial<StatsSource>) | undefined;
 }
 
 export function callMediaOf(session: Session): CallMedia | undefined {

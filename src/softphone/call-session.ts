@@ -15,6 +15,8 @@ import { rollbackUnsentOffer } from "./offer-answer";
 import { dtmfRelayBody, normaliseDtmf, type DtmfMode } from "./dtmf";
 import type { NoticeBody } from "./notice";
 import type { PhoneEvents } from "./phone-events";
+import type { StatsSource } from "./call-stats";
+import type { WatchedCall } from "./quality-watchdog";
 import { PhoneError, type PhoneErrorInfo } from "./phone-error";
 import { isCompletedElsewhere, parseReasonHeader } from "./reason-header";
 import { calleeOf } from "./remote-party";
@@ -39,6 +41,8 @@ export interface CallSessionContext {
   followReferral(from: CallSession, referral: Referral): Promise<CallId>;
   /** The call's microphone track ended by itself (the device was unplugged or taken away). */
   microphoneEnded(call: CallSession, track: MediaStreamTrack): void;
+  /** Watches the answered call's quality until the returned function is called. */
+  watchQuality(call: WatchedCall): () => void;
 }
 
 type ReinviteOutcome = { ok: true } | { ok: false; status?: number; reasonPhrase?: string; detail?: string };
@@ -81,6 +85,7 @@ export class CallSession {
   /** Counts re-INVITEs received that are over (answered and acknowledged, or refused). */
   private remoteReinvitesDone = 0;
   private readonly remoteReinviteWaiters = new Set<() => void>();
+  private stopQualityWatch: (() => void) | undefined;
 
   constructor(
     private readonly ctx: CallSessionContext,
@@ -188,7 +193,9 @@ export class CallSession {
 
   private onProgress(r: Core.IncomingResponse): void {
     const status = r.message.statusCode ?? 0;
-    if (status < 180 || this.finished) return;
+    // sip.js reports a 183's progress only once its early answer is applied: a 200 that came
+    // meanwhile has already made the call active, and it must stay so.
+    if (status < 180 || this.finished || this.isEstablished) return;
     const withSdp = !!r.message.body && /application\/sdp/i.test(r.message.getHeader("content-type") ?? "");
     // sip.js applied this SDP to the session's media (earlyMedia): the far end is audible now.
     if (withSdp) this.earlyMedia = true;
@@ -302,13 +309,14 @@ export class CallSession {
     throw new PhoneError(error);
   }
 
-  /** New ICE credentials after the connection came back, keeping the hold state. */
-  async restartIce(): Promise<void> {
-    if (!this.isEstablished) return;
+  /** New ICE credentials (the media path changed or failed), keeping the hold state; resolves with whether the far end accepted them. */
+  async restartIce(): Promise<boolean> {
+    if (!this.isEstablished) return false;
     const outcome = await this.reinvite(() => ({ hold: this.call?.held ?? false, offerOptions: { iceRestart: true } }));
     // Later re-INVITEs must not restart ICE again.
     this.session.sessionDescriptionHandlerOptionsReInvite = { hold: this.call?.held ?? false } as PhoneSdhOptions;
     if (!outcome.ok && !this.finished) this.ctx.notice({ kind: "ice-restart-failed", callId: this.id, error: reinviteError(outcome) });
+    return outcome.ok;
   }
 
   /**
@@ -519,6 +527,7 @@ export class CallSession {
       const c = this.update((c) => ({ answeredAt: this.ctx.now(), state: answeredState(c.held, c.remoteHeld), holdPending: false }));
       if (c) this.applyTracks(c);
       this.attachAudio();
+      this.stopQualityWatch ??= this.ctx.watchQuality(this.watched(c?.remote.uri ?? ""));
     } else if (s === SessionState.Terminated) {
       // sip.js ends an outgoing call before it hands the final response to our request
       // delegate, in the same call stack: collect how it ended first.
@@ -560,6 +569,7 @@ export class CallSession {
     for (const waiter of [...this.endedWaiters]) waiter();
     this.endedWaiters.clear();
     if (this.pendingReferral) this.rejectReferral();
+    this.stopQualityWatch?.();
     this.ctx.remoteAudio.detach(this.id);
     this.microphone?.getTracks().forEach((t) => t.stop());
     this.microphone = undefined;
@@ -573,6 +583,23 @@ export class CallSession {
   }
 
   // ---- helpers ----
+
+  private watched(remote: string): WatchedCall {
+    return {
+      id: this.id,
+      remote,
+      statsSource: () => {
+        const pc = callMediaOf(this.session)?.peerConnection;
+        return pc?.getStats ? (pc as StatsSource) : undefined;
+      },
+      held: () => {
+        const c = this.call;
+        return !c || c.held || c.remoteHeld || c.holdPending;
+      },
+      restartIce: () => this.restartIce(),
+      publish: (quality) => void this.update({ quality }),
+    };
+  }
 
   /**
    * Sends a re-INVITE, and again after glare: a 491 (both sides' re-INVITEs crossed; sip.js has

@@ -1,4 +1,5 @@
 import type { AutoAnswerMarker } from "./auto-answer";
+import type { CallQuality } from "./call-quality";
 import type { DtmfMode } from "./dtmf";
 import type { PhoneErrorInfo } from "./phone-error";
 import type { SipReason } from "./reason-header";
@@ -127,6 +128,8 @@ export interface Call {
   referRequest?: CallReferRequest;
   /** DTMF sent so far and how. */
   dtmf: { sent: string; mode?: DtmfMode };
+  /** How the call sounds (network figures, warnings), once answered; see quality-watchdog.ts. */
+  quality?: CallQuality;
   end?: CallEnd;
 }
 

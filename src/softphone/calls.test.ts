@@ -68,6 +68,21 @@ describe("outgoing calls", () => {
     expect(alice.audio[0]!.srcObject).toBeNull();
   });
 
+  it("stays active when the answer overtakes the 183's early media being set up", async () => {
+    const { alice, bob } = await setup();
+    const id = await alice.phone.call("2000");
+    const incoming = await bob.nextInvitation();
+    let applyEarlyAnswer!: () => void;
+    alice.sdh(id).holdNextSetDescription = new Promise<void>((resolve) => (applyEarlyAnswer = resolve));
+    await incoming.progress({ statusCode: 183 });
+    await incoming.accept();
+    await untilCall(alice.phone, id, (c) => c.state === "active");
+    // sip.js reports the 183 only once its early answer is applied, after the 200 made the call active.
+    applyEarlyAnswer();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(alice.call(id).state).toBe("active");
+  });
+
   it("cancels a call that is still ringing", async () => {
     const { sw, alice, bob } = await setup();
     const id = await alice.phone.call("2000");

@@ -33,3 +33,12 @@ export { memoryStorage, type PreferenceStorage, type DevicePreference } from "./
 export type { AudioElementLike } from "./remote-audio";
 export type { PageEventTarget } from "./page-lifecycle";
 export { parseDialInput, normaliseNumber, type DialTarget, type DialInputProblem, type DialInputResult } from "./dial-input";
+export type { CallQuality } from "./call-quality";
+export type { QualityIssue, QualityMark } from "./quality-rules";
+export type { OneWayAudioReason } from "./one-way-audio";
+export type { CallStatsSample } from "./call-stats";
+export type { CallStatsTimeline } from "./quality-watchdog";
+export type { PhoneDiagnostics, DiagnosticSettings } from "./phone-diagnostics";
+export type { TracedSipMessage } from "./sip-trace";
+export type { RegistrationEvent } from "./registration-history";
+export { redactUrl, redactSipMessage, scrubSecrets, REDACTED } from "./redact";

@@ -12,7 +12,7 @@ import {
 import { AudioDevices, type AudioDevice, type AudioDeviceRole, type MediaDevicesLike } from "./audio-devices";
 import { decideAutoAnswer, MAX_ANSWER_AFTER_SEC } from "./auto-answer";
 import { isLive, isTalking, type Call, type CallAutoAnswer, type CallId } from "./call";
-import type { PhoneSdhOptions } from "./call-media";
+import { callMediaOf, type PhoneSdhOptions } from "./call-media";
 import { CallSession, type CallSessionContext } from "./call-session";
 import { addCall, createCallsStore, findCall, removeCall, updateCall, type CallsStore } from "./calls-store";
 import type { PreferenceStorage } from "./device-preferences";
@@ -27,6 +27,11 @@ import type { NoticeBody } from "./notice";
 import { PageLifecycle, type PageEventTarget } from "./page-lifecycle";
 import { PhoneError } from "./phone-error";
 import { PhoneEvents, type PhoneEventHandler, type PhoneEventName } from "./phone-events";
+import { phoneDiagnostics, type PhoneDiagnostics } from "./phone-diagnostics";
+import { scrubSecrets } from "./redact";
+import type { CallQualityMonitor, WatchedCall } from "./quality-watchdog";
+import { RegistrationHistory } from "./registration-history";
+import { SipTrace } from "./sip-trace";
 import { createPhoneStore, dismissNotice, pushNotice, type PhoneStore } from "./phone-store";
 import { calleeOf, callerOf } from "./remote-party";
 import { attendedReferTo, blindReferTo } from "./refer-to";
@@ -64,6 +69,8 @@ export interface CallOptions {
   extraHeaders?: string[];
   /** Labels for the call in the store. */
   context?: Record<string, string>;
+  /** What the call sends instead of the microphone (the echo test's mix of microphone and probe); stopped when the call ends. */
+  microphone?: MediaStream;
 }
 
 /** Settings that take effect at once, without reconnecting. */
@@ -99,10 +106,17 @@ export class Phone {
   private suspended = false;
   /** Microphone tracks already known to be gone (ended, or their device unplugged). */
   private readonly lostMicrophones = new WeakSet<MediaStreamTrack>();
+  /** The call-quality watchdogs, loaded with the first answered call (most of the page never needs them before). */
+  private quality: Promise<CallQualityMonitor> | undefined;
+  private qualityLoaded: CallQualityMonitor | undefined;
+  private readonly sipTrace: SipTrace;
+  private readonly registrations: RegistrationHistory;
 
   constructor(private readonly env: PhoneEnvironment = {}) {
     this.now = env.now ?? Date.now;
     this.random = env.random ?? Math.random;
+    this.sipTrace = new SipTrace(this.now);
+    this.registrations = new RegistrationHistory(this.phoneStore, this.now);
     const g = globalThis as { navigator?: Navigator; localStorage?: Storage; window?: PageEventTarget; document?: PageEventTarget; HTMLMediaElement?: typeof HTMLMediaElement };
     const mediaDevices = env.mediaDevices === null ? undefined : (env.mediaDevices ?? (g.navigator?.mediaDevices as MediaDevicesLike | undefined));
     const storage = env.storage === null ? undefined : (env.storage ?? safeLocalStorage());
@@ -349,6 +363,19 @@ export class Phone {
     return this.devices.choose(role, deviceId);
   }
 
+  /** The chosen microphone (else the default), opened for a check of its own; the caller stops it. */
+  microphoneStream(): Promise<MediaStream> {
+    return this.openMicrophone().then((stream) => {
+      if (!stream) throw new PhoneError({ kind: "microphone", detail: "no microphone" });
+      return stream;
+    });
+  }
+
+  /** What a call receives, for a measurement of it (the echo test). */
+  remoteStream(id: CallId): MediaStream | undefined {
+    return callMediaOf(this.session(id).session)?.remoteMediaStream as MediaStream | undefined;
+  }
+
   /** Plays the calls' audio again after the browser refused to autoplay it; call from a click. */
   resumeAudio(): void {
     this.remoteAudio.retry();
@@ -374,6 +401,22 @@ export class Phone {
     };
   }
 
+  /**
+   * What a diagnostics bundle needs from the phone: registration and its history, settings and
+   * devices, the calls and a reading a second of the last calls' media, the recent SIP messages.
+   * No secret is in it (see redact.ts).
+   */
+  diagnosticReport(): PhoneDiagnostics {
+    const report = phoneDiagnostics({
+      state: this.phoneStore.getState(),
+      calls: this.callsStore.getState().calls,
+      registrations: this.registrations.list(),
+      callStats: this.qualityLoaded?.history() ?? [],
+      sipTrace: this.sipTrace.list(),
+    });
+    return scrubSecrets(report, [this.settings?.password]);
+  }
+
   // ---- internals ----
 
   private get ctx(): CallSessionContext {
@@ -388,6 +431,23 @@ export class Phone {
       release: (cs) => this.release(cs),
       followReferral: (from, referral) => this.followReferral(from, referral),
       microphoneEnded: (cs, track) => this.onMicrophoneLost(cs, track),
+      watchQuality: (call) => this.watchQuality(call),
+    };
+  }
+
+  private watchQuality(call: WatchedCall): () => void {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    this.quality ??= import("./quality-watchdog").then((m) => (this.qualityLoaded = new m.CallQualityMonitor(this.now)));
+    this.quality.then(
+      (monitor) => {
+        if (!stopped) stop = monitor.watch(call);
+      },
+      (e: unknown) => console.warn("softphone: the call-quality watchdog could not be loaded", e),
+    );
+    return () => {
+      stopped = true;
+      stop?.();
     };
   }
 
@@ -396,7 +456,7 @@ export class Phone {
     const s = this.requireSettings();
     const uri = this.targetUri(input);
     if (this.liveCalls().length >= s.maxCalls) throw new PhoneError({ kind: "too-many-calls", detail: `at most ${s.maxCalls} calls` });
-    const microphone = await this.openMicrophone();
+    const microphone = options.microphone ?? (await this.openMicrophone());
     try {
       await this.holdOthers(consultForCallId);
     } catch {
@@ -557,6 +617,7 @@ export class Phone {
         onCredentialsRejected: (error) => this.events.emit("credentials-rejected", { error }),
       },
     );
+    this.sipTrace.attach(this.connection.ua.transport);
     this.connection.start();
   }
 

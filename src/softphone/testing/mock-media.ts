@@ -1,3 +1,4 @@
+import { statsReport, type MediaTally } from "./fake-stats";
 import type { Session, SessionDescriptionHandler, SessionDescriptionHandlerFactory } from "sip.js";
 import type { AudioElementLike } from "../remote-audio";
 import type { MediaDevicesLike } from "../audio-devices";
@@ -119,8 +120,11 @@ export class MockSdh implements SessionDescriptionHandler {
   readonly remoteMediaStream = new FakeStream();
   readonly receiverTrack = new FakeTrack("audio", "remote");
   private sender: FakeSender | undefined;
+  /** What the call's media did so far, as its statistics report it; none: the handler has no statistics. */
+  media: MediaTally | undefined;
   private _peerConnection:
     | {
+        readonly getStats?: () => Promise<RTCStatsReport>;
         getSenders(): FakeSender[];
         getReceivers(): Array<{ track: FakeTrack }>;
         readonly iceConnectionState: RTCIceConnectionState;
@@ -147,12 +151,18 @@ export class MockSdh implements SessionDescriptionHandler {
   gathering: Promise<void> | undefined;
   /** Make the next setDescription fail, as an unacceptable offer would. */
   failNextSetDescription = false;
+  /** Hold the next setDescription until this is settled, as a slow browser would. */
+  holdNextSetDescription: Promise<void> | undefined;
   closed = false;
 
   constructor(readonly session: Session) {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     this._peerConnection = {
+      get getStats() {
+        const media = self.media;
+        return media ? () => Promise.resolve(statsReport(media)) : undefined;
+      },
       getSenders: () => (this.sender ? [this.sender] : []),
       getReceivers: () => [{ track: this.receiverTrack }],
       get iceConnectionState() {
@@ -232,6 +242,9 @@ export class MockSdh implements SessionDescriptionHandler {
       this.failNextSetDescription = false;
       throw new Error("unacceptable description");
     }
+    const held = this.holdNextSetDescription;
+    this.holdNextSetDescription = undefined;
+    if (held) await held;
     this.useMicrophone(options);
     this.remoteDescriptions.push(sdp);
     if (this.signaling === "have-local-offer") this.signaling = "stable";

@@ -537,6 +537,72 @@ export const en = {
       MEDIA_TIMEOUT: "Audio lost",
     } as Record<string, string>,
   },
+  quality: {
+    mark: { good: "Good", fair: "Fair", poor: "Poor" },
+    /** The mark as a screen reader says it, with the figures. */
+    label: (mark: string, figures: string) => `Call quality: ${mark}. ${figures}`,
+    figures: (f: { rtt?: number; jitter?: number; loss?: string; mos?: string }) =>
+      [
+        f.rtt !== undefined ? `Round trip ${f.rtt} ms` : "",
+        f.jitter !== undefined ? `jitter ${f.jitter} ms` : "",
+        f.loss !== undefined ? `packet loss ${f.loss} %` : "",
+        f.mos !== undefined ? `estimated MOS ${f.mos} of 5` : "",
+      ]
+        .filter(Boolean)
+        .join(", ") + ".",
+    warning: {
+      loss: (loss: string) =>
+        `Packets are being lost (${loss} %): the other side may hear you break up. Pause downloads and video calls, move closer to the Wi-Fi access point or use a network cable.`,
+      jitter: (ms: number) => `The network is unsteady (jitter ${ms} ms): voices may sound robotic. Stop other streams on this network; a cable helps.`,
+      rtt: (ms: number) => `Long delay (${ms} ms round trip): you may talk over each other. A VPN or a distant network route often causes this.`,
+      mos: (mos: string) => `Call quality is low (estimated MOS ${mos}). If it does not improve, call back.`,
+    },
+    oneWay: {
+      restarting: "No sound is reaching you from the other side. Reconnecting the call's audio…",
+      "no-packets": (seconds: number) =>
+        `You cannot hear the other side: no audio has reached you for ${seconds} s, and reconnecting it did not help. Ask them to call back, or hang up and call again. If it keeps happening, a firewall or VPN may be blocking call audio: download the diagnostics for your IT team.`,
+      "no-sound": (seconds: number) =>
+        `You cannot hear the other side: their audio has arrived as silence for ${seconds} s, and reconnecting it did not help. Check your speaker or headset, then call back if it persists.`,
+    },
+    announce: (who: string, problem: string) => `Call with ${who}: ${problem}`,
+    /** The problem in a word or two, beside the mark in the bar (its tooltip says the rest). */
+    short: { loss: "Packet loss", jitter: "Unsteady", rtt: "Delay", mos: "Low quality", oneWay: "No audio" },
+  },
+  precall: {
+    title: "Check your audio",
+    micLevel: "Microphone level",
+    micStart: "Test microphone",
+    micStop: "Stop test",
+    micHint: "Speak normally: the bar should move well past the middle.",
+    micDb: (db: number) => `${db} dB`,
+    testSpeaker: "Test speaker",
+    echo: "Echo test call",
+    echoHint: (number: string) => `Calls the echo service (${number}): keep talking while it runs; it plays back what you say and measures the delay.`,
+    echoBusy: "End your calls to run the echo test.",
+    echoStage: { calling: "Calling the echo service…", measuring: "Measuring: keep talking…" },
+    echoResult: (r: { ms?: number; delay: "good" | "fair" | "poor" | "none"; db: number; level: "silent" | "quiet" | "good" | "loud" }) =>
+      [
+        r.ms === undefined
+          ? r.level === "silent"
+            ? "No echo came back: the audio does not get through, out or back."
+            : "The round trip could not be measured: the test beeps did not come back clearly."
+          : `Round trip ${r.ms} ms: ${{ good: "good", fair: "acceptable, slight delay", poor: "long, you may talk over each other", none: "" }[r.delay]}.`,
+        `Your voice came back at ${r.db} dB: ${
+          {
+            good: "a good level",
+            quiet: "quiet; move the microphone closer or raise its level",
+            silent: "silent; check that the microphone is not muted or switched off",
+            loud: "too loud; lower the microphone level",
+          }[r.level]
+        }.`,
+      ].join(" "),
+    echoFailed: (reason: string) => `The echo test did not run: ${reason}`,
+    echoNoAnswer: "the echo service did not answer.",
+    download: "Download diagnostics",
+    downloadHint: "A file for your IT team: the phone's recent messages, registration history, the last calls' figures, devices and settings. No password or token is in it.",
+    downloaded: (name: string) => `Saved ${name}.`,
+    downloadFailed: "The diagnostics file could not be made.",
+  },
 };
 
 export type Messages = typeof en;

@@ -532,4 +532,66 @@ export const zhCN: Messages = {
       MEDIA_TIMEOUT: "语音中断",
     },
   },
+  quality: {
+    mark: { good: "良好", fair: "一般", poor: "差" },
+    label: (mark, figures) => `通话质量：${mark}。${figures}`,
+    figures: (f) =>
+      [
+        f.rtt !== undefined ? `往返时延 ${f.rtt} 毫秒` : "",
+        f.jitter !== undefined ? `抖动 ${f.jitter} 毫秒` : "",
+        f.loss !== undefined ? `丢包 ${f.loss}%` : "",
+        f.mos !== undefined ? `估算 MOS ${f.mos}（满分 5）` : "",
+      ]
+        .filter(Boolean)
+        .join("，") + "。",
+    warning: {
+      loss: (loss) => `正在丢包（${loss}%）：对方可能听到您的声音断断续续。请暂停下载和视频通话，靠近 Wi-Fi 接入点或改用网线。`,
+      jitter: (ms) => `网络不稳定（抖动 ${ms} 毫秒）：声音可能失真。请停止此网络上的其他视频或下载，使用网线会更好。`,
+      rtt: (ms) => `时延过长（往返 ${ms} 毫秒）：双方可能会抢话。这通常由 VPN 或较远的网络路由造成。`,
+      mos: (mos) => `通话质量较低（估算 MOS ${mos}）。如果没有好转，请回拨。`,
+    },
+    oneWay: {
+      restarting: "听不到对方的声音，正在重新连接通话音频…",
+      "no-packets": (seconds) =>
+        `您听不到对方：已有 ${seconds} 秒没有收到任何音频，重新连接也没有恢复。请让对方回拨，或挂断后重新拨打。如果经常发生，可能是防火墙或 VPN 拦截了通话音频：请下载诊断文件交给 IT 同事。`,
+      "no-sound": (seconds) => `您听不到对方：对方的音频已有 ${seconds} 秒是静音，重新连接也没有恢复。请检查扬声器或耳机，若仍然如此请回拨。`,
+    },
+    announce: (who, problem) => `与 ${who} 的通话：${problem}`,
+    short: { loss: "丢包", jitter: "网络不稳", rtt: "时延长", mos: "质量低", oneWay: "无声音" },
+  },
+  precall: {
+    title: "检查音频",
+    micLevel: "麦克风音量",
+    micStart: "测试麦克风",
+    micStop: "停止测试",
+    micHint: "请正常说话：音量条应明显超过中间。",
+    micDb: (db) => `${db} dB`,
+    testSpeaker: "测试扬声器",
+    echo: "回声测试呼叫",
+    echoHint: (number) => `拨打回声服务（${number}）：测试期间请持续说话，它会播放您说的话并测量时延。`,
+    echoBusy: "请先结束通话再进行回声测试。",
+    echoStage: { calling: "正在拨打回声服务…", measuring: "正在测量，请继续说话…" },
+    echoResult: (r) =>
+      [
+        r.ms === undefined
+          ? r.level === "silent"
+            ? "没有收到回声：音频无法发出或传回。"
+            : "无法测量往返时延：测试提示音没有清楚地传回。"
+          : `往返时延 ${r.ms} 毫秒：${{ good: "良好", fair: "可以接受，略有延迟", poor: "过长，双方可能会抢话", none: "" }[r.delay]}。`,
+        `传回的声音音量为 ${r.db} dB：${
+          {
+            good: "音量合适",
+            quiet: "偏小，请把麦克风靠近或调高音量",
+            silent: "无声，请检查麦克风是否被静音或关闭",
+            loud: "过大，请调低麦克风音量",
+          }[r.level]
+        }。`,
+      ].join(""),
+    echoFailed: (reason) => `回声测试未能进行：${reason}`,
+    echoNoAnswer: "回声服务没有应答。",
+    download: "下载诊断文件",
+    downloadHint: "提供给 IT 同事的文件：电话最近的信令消息、注册记录、最近几通电话的质量数据、设备和设置。其中不含密码或令牌。",
+    downloaded: (name) => `已保存 ${name}。`,
+    downloadFailed: "无法生成诊断文件。",
+  },
 };

@@ -8,6 +8,7 @@ import { noticeText, reasonText } from "../words/phone-words";
 import type { DesktopAlerts } from "./desktop-alerts";
 import { shallowEqual, storeSignal } from "./store-signal";
 import { toneFor } from "./tone-choice";
+import { announceQuality } from "../words/quality-words";
 import { TonePlayer } from "./tones";
 
 /** What the phone's components see: the phone's stores as signals, its sounds and alerts. */
@@ -32,6 +33,8 @@ export interface PhoneUi {
   /** From a click: lets the browser play sound (ringtone and call audio). */
   enableSound(): void;
   testRinger(): void;
+  /** Plays a test sound on the chosen speaker (the calls' output). */
+  testSpeaker(): void;
   /** Time of day in the UI language. */
   time(ms: number): string;
 }
@@ -96,6 +99,10 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
       const stop = tones.play("ring", "ringer");
       setTimeout(stop, 3000);
     },
+    testSpeaker() {
+      const stop = tones.play("ringback", "speaker");
+      setTimeout(stop, 2000);
+    },
     time,
   };
 
@@ -142,7 +149,11 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
 
   phone.callsStore.subscribe((s, prev) => {
     const t = deps.t.value;
-    for (const c of s.calls) announceChange(c, prev.calls.find((o) => o.id === c.id), t, say);
+    for (const c of s.calls) {
+      const before = prev.calls.find((o) => o.id === c.id);
+      announceChange(c, before, t, say);
+      announceQuality(c, before, t, say);
+    }
   });
 
   // The tab's title and icon show a ringing call.

@@ -8,6 +8,7 @@ import { Field } from "../shared/field";
 import { formatDuration } from "../shared/format";
 import { Avatar } from "../shell/identity";
 import { ccStateText, dialProblemText, displayTarget, partyLines, stateText, whoOf } from "../words/call-words";
+import { QualityMark, QualityWarning } from "./call-quality";
 import { Keypad } from "./keypad";
 import { QueueLine } from "./queue-line";
 
@@ -129,8 +130,11 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
                 {timer}
               </span>
             )}
+            {!compact && answered && call.quality && <QualityMark quality={call.quality} compact={false} />}
           </div>
         )}
+        {/* The bar has one line: the mark's bars stand beside the timer. */}
+        {compact && answered && call.quality && <QualityMark quality={call.quality} compact />}
       </div>
 
       {(call.muted || (call.remoteHeld && !cc?.held) || auto !== null || (call.autoAnswer && answered)) && (
@@ -147,6 +151,7 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         </div>
       )}
 
+      {answered && <QualityWarning quality={call.quality} now={now} />}
       {cc && !compact && <QueueLine call={call} cc={cc} />}
       {cc?.held && call.state !== "ended" && <p class="call-note" data-testid="cc-held">{t.value.agent.heldByPlatform}</p>}
       {cc?.consult && call.state !== "ended" && (

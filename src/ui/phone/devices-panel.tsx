@@ -1,6 +1,7 @@
 import { useId } from "preact/hooks";
 import type { AudioDevice, AudioDeviceRole } from "../../softphone";
 import { VolumeIcon } from "../icons";
+import { lazy } from "../lazy";
 import { useModel, usePhone } from "../model/model";
 
 function DeviceSelect({ role, devices }: { role: AudioDeviceRole; devices: readonly AudioDevice[] }) {
@@ -30,6 +31,9 @@ function DeviceSelect({ role, devices }: { role: AudioDeviceRole; devices: reado
   );
 }
 
+// The pre-call check (meter, echo test, diagnostics file) comes when the panel is first opened.
+const PreCallCheck = lazy(() => import("./pre-call-check").then((m) => m.PreCallCheck));
+
 /** Microphone, speaker and a separate ringer; changes apply to running calls at once. */
 export function DevicesPanel() {
   const { t } = useModel();
@@ -51,6 +55,7 @@ export function DevicesPanel() {
         <VolumeIcon />
         <span>{m.testRinger}</span>
       </button>
+      <PreCallCheck />
     </div>
   );
 }
