@@ -32,6 +32,11 @@ export const PROBE_HZ = [1700, 2300, 3100] as const;
 const PROBE_LEVEL = 0.3;
 const PROBE_SECONDS = 0.08;
 const PROBE_SPACING_S = 1.2;
+/**
+ * A probe's echo is heard from this amplitude (20 dB under the probe): the way back through two
+ * codecs, a jitter buffer that conceals losses and the echo service can take 15 dB or more off it.
+ */
+const ECHO_THRESHOLD = PROBE_LEVEL / 10;
 /** An echo later than this is not the probe's. */
 const MAX_ROUND_TRIP_S = 2.5;
 const ANSWER_TIMEOUT_MS = 15_000;
@@ -155,7 +160,7 @@ function listen(
           if (found[k] !== undefined || now <= sent) return;
           // Only what arrived after the probe was sent can be its echo.
           const from = Math.max(0, Math.floor((Math.max(sent, lookedAt - 0.03) - bufferStart) * rate));
-          const onset = toneOnset(probeBuf.subarray(from), PROBE_HZ[k]!, rate, PROBE_LEVEL / 3);
+          const onset = toneOnset(probeBuf.subarray(from), PROBE_HZ[k]!, rate, ECHO_THRESHOLD);
           if (onset !== undefined) found[k] = bufferStart + (from + onset) / rate - sent;
           else if (now - sent > MAX_ROUND_TRIP_S) found[k] = null;
         });
