@@ -109,7 +109,7 @@ function QueueTiles() {
   );
 }
 
-const ROW_HEIGHT = { full: 64, compact: 72 };
+const ROW_HEIGHT = { full: 64, compact: 108 };
 const OVERSCAN = 6;
 
 /** The agents: a search, two filters and an order; only the rows in view are in the page. */
