@@ -3,14 +3,15 @@ import { chromiumLaunchOptions } from "./e2e/chromium";
 
 // End-to-end tests drive the system Chromium (browser downloads are not possible here); each
 // test starts its own local platform on a free port in a fresh data folder (see e2e/fixtures.ts),
-// so tests share nothing and two run at once: they mostly wait on media and timers, which leaves
-// a 2-core machine room for a second.
+// so tests share nothing. They run one at a time all the same: a test drives several Chromiums
+// with live media, and two at once kept a 2-core machine at a load of 14, slow enough to push
+// tests past their time.
 export default defineConfig({
   testDir: "e2e",
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  fullyParallel: true,
-  workers: 2,
+  fullyParallel: false,
+  workers: 1,
   retries: 0,
   reporter: "list",
   use: {
