@@ -33,7 +33,8 @@ async function expectDetects(page: Page, frequency: number, what: string): Promi
 }
 
 test("a supervisor monitors, whispers, barges in and intercepts an agent's queue call from the wallboard", async ({ newParty, platform }) => {
-  test.setTimeout(120_000);
+  // A whole story with four parties and six axe passes: the time a busy 2-core machine needs.
+  test.setTimeout(240_000);
   const alice = await agent(newParty, "agent1", "1001", ALICE);
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
   await alice.page.keyboard.press("Alt+R");
