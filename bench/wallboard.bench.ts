@@ -14,33 +14,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform } from "../platform/platform";
+import { idleAgentRecords } from "../src/cc/supervisor/testing/agent-records";
 import { buildApp, initScript, launchChromium, option, stats } from "./chromium-page";
 
 const MINUTES = option("minutes", 10);
 const AGENTS = option("agents", 2000);
 const RATE = option("rate", 200);
 const BATCH_MS = 100;
-
-function records(count: number) {
-  return Array.from({ length: count }, (_, i) => ({
-    agent_id: String(10000 + i),
-    extn: String(10000 + i),
-    group_id: i % 2 ? "sales" : "support",
-    queue_id: "",
-    agent_uuid: "",
-    state: "UNREADY",
-    callstate: "IDLE",
-    name: `Agent ${i}`,
-    status: "On Break",
-    cc_state: "Waiting",
-    reason: "",
-    status_since: "",
-    no_answer_count: 0,
-    ready_time: "",
-    wrap_up_until: "",
-    call: null,
-  }));
-}
 
 /** In the page before the app: the events stand-in and the timing of the board's batches. */
 function instrument() {
@@ -143,7 +123,7 @@ async function main() {
     const page = await context.newPage();
     await page.addInitScript(`window.__benchConfig = ${JSON.stringify({ agents: AGENTS, rate: RATE, batchMs: BATCH_MS })};`);
     await page.addInitScript(initScript(instrument));
-    const body = JSON.stringify(records(AGENTS));
+    const body = JSON.stringify(idleAgentRecords(AGENTS));
     await page.route("**/api/cc/agent_state**", (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
     await page.goto(platform.url);
     await page.getByLabel("Login name").fill("supervisor");

@@ -4,6 +4,7 @@ import { createSessionStore, createSettingsStore, memoryStorage } from "../../se
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { createEventFeed, type EventConnector } from "../event-feed";
 import { summarizeQueue } from "./wallboard";
+import { idleAgentRecords } from "./testing/agent-records";
 import { createWallboard, isSupervisorRole } from "./wallboard-store";
 
 const sam: FakeUser = { id: 2, login: "supervisor", password: "Agentbar@2026", name: "Sam Supervisor", extn: "1010", domain: "agentbar.local", authority: "supervisor" };
@@ -23,27 +24,7 @@ class SimulatedCenter {
   failReads = false;
 
   constructor(count: number) {
-    for (let i = 0; i < count; i++) {
-      const n = String(10000 + i);
-      this.agents.set(n, {
-        agent_id: n,
-        extn: n,
-        group_id: i % 2 ? "sales" : "support",
-        queue_id: "",
-        agent_uuid: "",
-        state: "UNREADY",
-        callstate: "IDLE",
-        name: `Agent ${i}`,
-        status: "On Break",
-        cc_state: "Waiting",
-        reason: "",
-        status_since: "",
-        no_answer_count: 0,
-        ready_time: "",
-        wrap_up_until: "",
-        call: null,
-      });
-    }
+    for (const record of idleAgentRecords(count)) this.agents.set(record.agent_id, record);
   }
 
   private emit(e: Record<string, string>, at: number) {

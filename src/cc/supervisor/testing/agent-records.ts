@@ -1,0 +1,26 @@
+import type { AgentStateRecord } from "../../../api";
+
+/** `count` idle agents on break as `GET /api/cc/agent_state` lists them, from extension 10000 on. */
+export function idleAgentRecords(count: number): AgentStateRecord[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = String(10000 + i);
+    return {
+      agent_id: n,
+      extn: n,
+      group_id: i % 2 ? "sales" : "support",
+      queue_id: "",
+      agent_uuid: "",
+      state: "UNREADY",
+      callstate: "IDLE",
+      name: `Agent ${i}`,
+      status: "On Break",
+      cc_state: "Waiting",
+      reason: "",
+      status_since: "",
+      no_answer_count: 0,
+      ready_time: "",
+      wrap_up_until: "",
+      call: null,
+    };
+  });
+}
