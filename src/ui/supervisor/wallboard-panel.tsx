@@ -202,7 +202,7 @@ function AgentRow({ number, index, total, top, height, compact }: { number: stri
         <span class="muted small">{m.extension(row.extension || number)}</span>
       </div>
       <div class="agent-status">
-        <span class={`status-pill ${row.kind}`} data-testid="agent-status">
+        <span class={`badge status-pill ${row.kind}`} data-testid="agent-status">
           {statusLabel(row, t.value)}
         </span>
         <span class="muted small">
