@@ -1,6 +1,7 @@
 import { build, defineConfig, type Plugin } from "vite";
 import preact from "@preact/preset-vite";
 import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /**
@@ -12,6 +13,49 @@ import ts from "typescript";
  */
 const LOADED_ON_DEMAND =
   /\/src\/(ui\/(i18n\/zh-CN|phone\/(devices-panel|cc-transfer-panel|pre-call-check)|settings\/(phone|toolbar)-settings|model\/desktop-alerts|history\/history-panel|agent\/wrap-up-panel)|session\/(call-history|diagnostics-bundle)|softphone\/(echo-test|microphone-meter|audio-analysis|quality-watchdog|call-stats|quality-rules|one-way-audio|mos)|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
+
+/** The wallboard and what a supervisor does (src/supervisor.tsx and what only it imports). */
+const SUPERVISOR = /[\\/]src[\\/](supervisor\.tsx|cc[\\/]supervisor[\\/]|ui[\\/]supervisor[\\/])/;
+
+/**
+ * Three files and the parts loaded on demand: `app`, the sign-in screen (all that src/main.tsx
+ * imports statically); `workspace`, the signed-in screen (sip.js, the phone, the toolbar:
+ * src/workspace.tsx), loaded in the background while the sign-in screen shows; `supervisor`, the
+ * wallboard (src/supervisor.tsx), which agents never load. Code the page needs at once stays in
+ * one file per step (gzip does better on one file than on several, and it is one request);
+ * rolldown left alone would cut a file for every set of chunks that share a module. The plugin
+ * finds, once the module graph is built, which modules each step imports statically.
+ */
+function pageSteps(): { plugin: Plugin; groups: { name: string; test: (id: string) => boolean; priority: number }[] } {
+  let signIn = new Set<string>();
+  let workspace = new Set<string>();
+  const plugin: Plugin = {
+    name: "agentbar:page-steps",
+    apply: "build",
+    buildEnd() {
+      const closure = (file: string, skip: Set<string>) => {
+        const seen = new Set<string>();
+        const walk = (m: string) => {
+          if (seen.has(m) || skip.has(m) || LOADED_ON_DEMAND.test(m)) return;
+          seen.add(m);
+          for (const next of this.getModuleInfo(m)?.importedIds ?? []) walk(next);
+        };
+        walk(fileURLToPath(new URL(file, import.meta.url)));
+        return seen;
+      };
+      signIn = closure("src/main.tsx", new Set());
+      workspace = closure("src/workspace.tsx", signIn);
+    },
+  };
+  // A module goes to the first group (by priority) that takes it; a group also takes what its modules import.
+  const groups = [
+    { name: "app", test: (id: string) => signIn.has(id), priority: 3 },
+    { name: "workspace", test: (id: string) => workspace.has(id), priority: 2 },
+    { name: "supervisor", test: (id: string) => SUPERVISOR.test(id), priority: 1 },
+  ];
+  return { plugin, groups };
+}
+const steps = pageSteps();
 
 // `npm run dev` serves the app with hot reload and forwards the platform's paths to the local
 // platform (AGENTBAR_PORT, default 8080), so the app talks to the same origin in dev and in production.
@@ -84,18 +128,14 @@ function buildHostSdk(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [preact(), dropSipJsDebugLogs(), buildHostSdk()],
+  plugins: [preact(), dropSipJsDebugLogs(), buildHostSdk(), steps.plugin],
   build: {
     target: "es2022",
     outDir: "dist",
     emptyOutDir: true,
     rollupOptions: {
       input: { app: "index.html" },
-      output: {
-        // Code the page needs at start stays in one file (gzip does better on one file than on
-        // several, and it is one request); only the parts loaded on demand get files of their own.
-        manualChunks: (id) => (LOADED_ON_DEMAND.test(id) ? undefined : "app"),
-      },
+      output: { codeSplitting: { groups: steps.groups } },
     },
   },
   server: {

@@ -1,28 +1,20 @@
-import { render } from "preact";
-import { createAgentSession, createEventFeed, createSupervision, createWallboard, eventChannelConnector } from "./cc";
-import { browserStorage, createPhoneSession, createSessionStore, createSettingsStore, followOtherTabs } from "./session";
-import { Phone } from "./softphone";
+import { signal } from "@preact/signals";
+import { render, type ComponentType } from "preact";
+// From the files, not src/session's index: the sign-in screen's code leaves the phone's session out.
+import { createSessionStore } from "./session/session";
+import { createSettingsStore, followOtherTabs } from "./session/settings";
+import { browserStorage } from "./session/storage";
 import { App } from "./ui/app";
 import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
 import { layoutFrom } from "./ui/layout";
 import { ModelContext, createUiModel } from "./ui/model/model";
+import type { Workspace } from "./workspace";
 import "./ui/styles.css";
 
 const deviceStorage = browserStorage("localStorage");
 const settings = createSettingsStore(deviceStorage);
 followOtherTabs(settings, window);
 const session = createSessionStore({ settings, tabStorage: browserStorage("sessionStorage"), deviceStorage, pageOrigin: location.origin });
-
-// One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out.
-const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
-
-// The call-center toolbar: the agent's queues, status, queue calls and after-call work.
-const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
-const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, feed });
-
-// The supervisor's wallboard (on the same event feed) and what a supervisor does to agents' calls.
-const wallboard = createWallboard({ session, feed });
-const supervision = createSupervision({ session, phone: phoneSession.phone, wallboard: wallboard.store });
 
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;
@@ -31,30 +23,52 @@ document.documentElement.dataset.layout = layout;
 const language = chooseLanguage(settings.getState().language, browserLanguages(navigator));
 if (!loadedMessages.value[language]) await loadMessages(language);
 
-const model = createUiModel({
-  session,
-  settings,
-  browserLanguages: browserLanguages(navigator),
-  pageOrigin: location.origin,
-  layout,
-  root: document.documentElement,
-  phoneSession,
-  agentSession,
-  wallboard,
-  supervision,
-  document,
-});
+const model = createUiModel({ session, settings, browserLanguages: browserLanguages(navigator), pageOrigin: location.origin, layout, root: document.documentElement });
+
+/**
+ * The signed-in half of the page (sip.js, the phone, the toolbar: src/workspace.tsx) is a chunk
+ * of its own, so that the sign-in screen shows on a fraction of the code. It is loaded at once
+ * when the tab kept its session or runs in a CRM's frame, else as soon as the sign-in screen is
+ * painted, while the agent types; and again on sign-in if that load failed.
+ */
+const workspaceScreen = signal<ComponentType | null>(null);
+let workspace: Promise<Workspace> | undefined;
+const loadWorkspace = (): Promise<Workspace> =>
+  (workspace ??= import("./workspace").then(
+    (m) => {
+      const w = m.startWorkspace({ session, settings, deviceStorage, model });
+      workspaceScreen.value = w.Workspace;
+      return w;
+    },
+    (e: unknown) => {
+      workspace = undefined;
+      console.warn("agentbar: could not load the phone and the toolbar", e);
+      throw e;
+    },
+  ));
+const framed = window.parent !== window;
+if (session.getState().status === "restoring" || framed) void loadWorkspace().catch(() => undefined);
 
 render(
   <ModelContext.Provider value={model}>
-    <App />
+    <App workspace={workspaceScreen} />
   </ModelContext.Provider>,
   document.getElementById("app")!,
 );
 
 void session.getState().restore();
 
+if (!workspace) {
+  const soon = () => setTimeout(() => void loadWorkspace().catch(() => undefined));
+  // After the first paint; a tab opened in the background paints nothing until shown, so it loads at once.
+  if (document.visibilityState === "visible") requestAnimationFrame(soon);
+  else soon();
+}
+session.subscribe((s) => {
+  if (s.status === "signed-in" && !workspaceScreen.value) void loadWorkspace().catch(() => undefined);
+});
+
 // Framed by a CRM: the host page may talk to the app (docs/embedding.md). Loaded only in a frame.
-if (window.parent !== window) {
-  void import("./embed/start").then((m) => m.startEmbedding({ session, phoneSession, agentSession }));
+if (framed) {
+  void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) => m.startEmbedding({ session, phoneSession: w.phoneSession, agentSession: w.agentSession }));
 }

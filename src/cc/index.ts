@@ -20,7 +20,6 @@ export { DIAL_WAIT_MS } from "./click-to-dial";
 export { colleaguesOf } from "./colleagues";
 // The platform's call-center events, one feed for every consumer of the page.
 export * from "./event-feed";
-// The supervisor: the wallboard of agents and queues, and what a supervisor does to their calls.
-export * from "./supervisor/wallboard";
-export * from "./supervisor/wallboard-store";
-export * from "./supervisor/supervision";
+// Who may watch a wallboard. The supervisor's own part (the wallboard, what a supervisor does to
+// agents' calls) is ./supervisor: the page loads it for supervisors only.
+export * from "./supervisor/supervisor-role";

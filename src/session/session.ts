@@ -1,17 +1,9 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import {
-  PlatformClient,
-  PlatformError,
-  captchaPictureUrl,
-  credentialsOf,
-  getCaptcha,
-  getCurrentUser,
-  refreshSession,
-  signIn as requestSession,
-  signOut as endSession,
-  type Credentials,
-  type User,
-} from "../api";
+// From the REST client's files, not its index: the sign-in screen's code needs only these.
+import { PlatformClient, type Credentials } from "../api/client";
+import { PlatformError } from "../api/errors";
+import { captchaPictureUrl, credentialsOf, getCaptcha, refreshSession, signIn as requestSession, signOut as endSession } from "../api/sessions";
+import { getCurrentUser, type User } from "../api/users";
 import { checkPlatformAddress, displayAddress } from "./platform-address";
 import type { SettingsStore } from "./settings";
 import { captchaWanted, signInErrorOf, type SignInError } from "./sign-in-error";

@@ -1,4 +1,4 @@
-import { PlatformError } from "../api";
+import { PlatformError } from "../api/errors";
 
 /**
  * Why a sign-in (or the restoring of a session) did not work, as data the UI puts into words.

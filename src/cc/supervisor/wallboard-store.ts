@@ -3,6 +3,7 @@ import { getAgentState, getUserQueueNames, type AgentStateRecord, type PlatformC
 import type { SessionStore, SessionUser } from "../../session";
 import type { CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
+import { isSupervisorRole } from "./supervisor-role";
 import { applyEvent, applyRecords, DEFAULT_SERVICE_LEVEL_SECONDS, emptyWallboard, WallboardDraft, type WallboardData } from "./wallboard";
 
 /**
@@ -59,11 +60,6 @@ export interface Wallboard {
   flush(): void;
   setServiceLevelSeconds(seconds: number): void;
   dispose(): void;
-}
-
-/** Who may watch a wallboard: a supervisor or an administrator, by the role the platform gave. */
-export function isSupervisorRole(role: string): boolean {
-  return /\b(admin|administrator|supervisor|manager|super[\s_-]?admin)\b/i.test(role);
 }
 
 const dayOf = (ms: number) => new Date(ms).toDateString();
@@ -164,7 +160,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const isStale = updatedAt > 0 && t - updatedAt > staleAfterMs;
     if (isStale !== stale) store.setState({ stale: isStale });
   };
-  let lastOpenedAt = 0;
+  // A board opened after the channel: count its silence from now, not from before the board was there.
+  let lastOpenedAt = deps.feed.store.getState().status === "open" ? now() : 0;
   const unsubscribeFeedStatus = deps.feed.store.subscribe((s, before) => {
     if (s.status === "open" && before.status !== "open") lastOpenedAt = now();
   });

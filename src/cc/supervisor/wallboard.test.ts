@@ -5,7 +5,8 @@ import { fakePlatform, json, type FakeUser } from "../../session/test-support/fa
 import { createEventFeed, type EventConnector } from "../event-feed";
 import { summarizeQueue } from "./wallboard";
 import { idleAgentRecords } from "./testing/agent-records";
-import { createWallboard, isSupervisorRole } from "./wallboard-store";
+import { isSupervisorRole } from "./supervisor-role";
+import { createWallboard } from "./wallboard-store";
 
 const sam: FakeUser = { id: 2, login: "supervisor", password: "Agentbar@2026", name: "Sam Supervisor", extn: "1010", domain: "agentbar.local", authority: "supervisor" };
 const ada: FakeUser = { id: 1, login: "admin", password: "Agentbar@2026", name: "Ada Admin", extn: "1000", domain: "agentbar.local", authority: "admin" };

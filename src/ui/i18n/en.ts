@@ -29,6 +29,7 @@ export const en = {
     submit: "Sign in",
     submitting: "Signing in…",
     restoring: "Restoring your session…",
+    opening: "Opening your workspace…",
     sessionEnded: "Your session ended. Sign in again to continue.",
   },
   check: {

@@ -27,6 +27,7 @@ export const zhCN: Messages = {
     submit: "登录",
     submitting: "正在登录…",
     restoring: "正在恢复会话…",
+    opening: "正在打开工作台…",
     sessionEnded: "会话已结束，请重新登录。",
   },
   check: {

@@ -1,16 +1,14 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { AgentSession, Supervision, Wallboard } from "../../cc";
-import type { PhoneSession, SessionState, SessionStore, SettingsState, SettingsStore } from "../../session";
+import type { SessionState, SessionStore, SettingsState, SettingsStore } from "../../session";
 import { chooseLanguage, loadedMessages, loadMessages, type Language, type Messages } from "../i18n";
 import type { Layout } from "../layout";
 import { signInErrorText } from "../words/sign-in-words";
-import { createAgentUi, type AgentUi } from "./agent-ui";
-import { installShortcuts } from "./keyboard-shortcuts";
-import { createPhoneUi, type PhoneUi } from "./phone-ui";
+import type { AgentUi } from "./agent-ui";
+import type { PhoneUi } from "./phone-ui";
 import { storeSignal } from "./store-signal";
-import { createSupervisorUi, type SupervisorUi } from "../supervisor/supervisor-ui";
+import type { SupervisorUi } from "../supervisor/supervisor-ui";
 
 /** What components see: the stores as signals, the language and its messages, announcements. */
 export interface UiModel {
@@ -27,11 +25,14 @@ export interface UiModel {
   pageOrigin: string;
   /** The page's layout: components placed in the shell's regions render for it. */
   layout: Layout;
-  /** The phone and the call history, when the app has them (with the agent session; not in every test). */
+  /**
+   * The phone and the call history: null on the sign-in screen, whose code comes without them;
+   * the signed-in screen's model has them (`withWorkspace`, workspace-model.ts).
+   */
   phone: PhoneUi | null;
-  /** The call-center toolbar, when the app has it. */
+  /** The call-center toolbar, beside the phone. */
   agent: AgentUi | null;
-  /** The supervisor's wallboard and actions, when the app has them (shown to supervisors only). */
+  /** The supervisor's wallboard and actions: only in the wallboard's own region (`withSupervisor`), loaded for supervisors. */
   supervisor: SupervisorUi | null;
 }
 
@@ -43,12 +44,6 @@ export interface UiModelDeps {
   layout?: Layout;
   /** The document whose `lang` follows the UI language. */
   root?: HTMLElement;
-  phoneSession?: PhoneSession;
-  agentSession?: AgentSession;
-  wallboard?: Wallboard;
-  supervision?: Supervision;
-  /** The page: sound unlocking, tab title and icon for ringing calls. */
-  document?: Document;
   now?: () => number;
 }
 
@@ -105,17 +100,6 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     if (now.error && now.error !== before.error) announce(signInErrorText(now.error, m, language.value));
   });
 
-  // The phone's calls are acted on through the agent session, which chooses the platform or the phone for each.
-  const phone =
-    deps.phoneSession && deps.agentSession
-      ? createPhoneUi({ session: deps.phoneSession, agent: deps.agentSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) })
-      : null;
-
-  const agent = deps.agentSession ? createAgentUi({ session: deps.agentSession, settings, t, announce }) : null;
-  const supervisor =
-    deps.wallboard && deps.supervision ? createSupervisorUi({ wallboard: deps.wallboard, supervision: deps.supervision, session, settings, t, announce, now }) : null;
-  if (phone && deps.document) installShortcuts({ target: deps.document, settings, phone, agent });
-
   return {
     sessionStore: deps.session,
     settingsStore: deps.settings,
@@ -127,9 +111,9 @@ export function createUiModel(deps: UiModelDeps): UiModel {
     announce,
     pageOrigin: deps.pageOrigin,
     layout: deps.layout ?? "full",
-    phone,
-    agent,
-    supervisor,
+    phone: null,
+    agent: null,
+    supervisor: null,
   };
 }
 

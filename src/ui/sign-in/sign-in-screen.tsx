@@ -1,6 +1,6 @@
 import type { JSX } from "preact";
 import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { checkPlatformAddress } from "../../session";
+import { checkPlatformAddress } from "../../session/platform-address";
 import { Brand } from "../brand";
 import type { Messages } from "../i18n";
 import { AlertIcon, ChevronIcon, EyeIcon, EyeOffIcon, InfoIcon, RefreshIcon } from "../icons";

@@ -1,6 +1,7 @@
 import { useComputed, useSignal } from "@preact/signals";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { DEFAULT_QUERY, selectAgents, statusKind, summarizeQueue, type AgentQuery, type StatusChoice, type WallboardAgent } from "../../cc";
+import { statusKind, type StatusChoice } from "../../cc";
+import { DEFAULT_QUERY, selectAgents, summarizeQueue, type AgentQuery, type WallboardAgent } from "../../cc/supervisor";
 import { statusLabel } from "../words/agent-words";
 import type { Messages } from "../i18n";
 import { useModel } from "../model/model";

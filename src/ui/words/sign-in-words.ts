@@ -1,4 +1,4 @@
-import { LOCK_HOURS, type SignInError } from "../../session";
+import { LOCK_HOURS, type SignInError } from "../../session/sign-in-error";
 import type { Language, Messages } from "../i18n";
 import { formatMoment } from "../shared/format";
 
