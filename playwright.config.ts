@@ -18,4 +18,11 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: chromiumLaunchOptions,
   },
+  // The screenshot specs walk every layout and language to take the documentation's pictures;
+  // what they pass through is checked by the other specs (accessibility walks each layout,
+  // i18n and phone-ui the Chinese UI), so `npm test` leaves them to `npm run screenshots`.
+  projects: [
+    { name: "e2e", testIgnore: /screenshots\.spec\.ts$/ },
+    { name: "screenshots", testMatch: /screenshots\.spec\.ts$/ },
+  ],
 });

@@ -119,6 +119,20 @@ describe("registration", () => {
     expect(registers(sw).length).toBe(n + 1);
   });
 
+  it("tries again at once when asked (Retry now), long before its next attempt", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const sw = new FakeSwitch();
+    let refuse = true;
+    sw.registerOverride = () => (refuse ? { status: 503, headers: ["Retry-After: 600"] } : undefined);
+    const { phone } = await rig(sw, { registered: false, env: { random: () => 0 } });
+    await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
+    refuse = false;
+    const n = registers(sw).length;
+    phone.retryNow();
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    expect(registers(sw).length).toBe(n + 1);
+  });
+
   it("refuses unusable settings with a reason", async () => {
     const phone = new Phone({ mediaDevices: null, storage: null, createAudioElement: null, window: null, document: null });
     await expect(phone.start({ server: "https://pbx.test/sip", address: "1001@pbx.test", password: "x" })).rejects.toMatchObject({ kind: "invalid-settings" });
