@@ -42,7 +42,10 @@ function instrument() {
     registeredAt: [] as number[],
     firstAudio: [] as number[],
     pcs: { created: 0, closed: 0, collected: 0 },
+    /** Each step of a call's media setup, as it happens: [step, time]. */
+    steps: [] as [string, number][],
   };
+  const step = (name: string) => b.steps.push([name, performance.now()]);
   (window as unknown as { __bench: typeof b }).__bench = b;
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
@@ -53,6 +56,15 @@ function instrument() {
         if (typeof e.data === "string" && e.data.startsWith("INVITE ") && !/^(To|t):[^\r\n]*;tag=/im.test(e.data)) b.invites.push(performance.now());
       });
     }
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+      if (typeof data === "string" && data.startsWith("SIP/2.0 200") && /^CSeq:\s*\d+\s+INVITE/im.test(data)) step("200 OK sent");
+      super.send(data);
+    }
+  };
+  const gum = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = (c) => {
+    step("microphone asked");
+    return gum(c).then((s) => (step("microphone open"), s));
   };
   const NativePc = window.RTCPeerConnection;
   const registry = new FinalizationRegistry(() => b.pcs.collected++);
@@ -71,6 +83,15 @@ function instrument() {
         live.splice(live.indexOf(this), 1);
       };
       this.addEventListener("signalingstatechange", onClose);
+      this.addEventListener("icegatheringstatechange", () => this.iceGatheringState === "complete" && step("ICE gathered"));
+      this.addEventListener("iceconnectionstatechange", () => this.iceConnectionState === "connected" && step("ICE connected"));
+      this.addEventListener("connectionstatechange", () => this.connectionState === "connected" && step("DTLS connected"));
+      const srd = this.setRemoteDescription.bind(this);
+      const answer = this.createAnswer.bind(this) as (o?: RTCAnswerOptions) => Promise<RTCSessionDescriptionInit>;
+      const sld = this.setLocalDescription.bind(this);
+      this.setRemoteDescription = ((d: RTCSessionDescriptionInit) => srd(d).then(() => void (d.type === "offer" && step("offer set")))) as typeof this.setRemoteDescription;
+      this.createAnswer = ((o?: RTCAnswerOptions) => answer(o).then((r) => (step("answer made"), r))) as typeof this.createAnswer;
+      this.setLocalDescription = ((d?: RTCLocalSessionDescriptionInit) => sld(d).then(() => void (d?.type === "answer" && step("answer set")))) as typeof this.setLocalDescription;
       const close = this.close.bind(this);
       this.close = () => {
         close();
@@ -85,15 +106,21 @@ function instrument() {
     let analyser: AnalyserNode | undefined;
     let source: MediaStreamAudioSourceNode | undefined;
     const samples = new Float32Array(256);
+    let firstPacket = false;
     const timer = setInterval(() => {
       if (performance.now() - since > 5000) return clearInterval(timer);
       if (!analyser) {
-        const track = live
+        const receiver = live
           .at(-1)
           ?.getReceivers()
-          .map((r) => r.track)
-          .find((t) => t.kind === "audio" && t.readyState === "live");
-        if (!track) return;
+          .find((r) => r.track.kind === "audio" && r.track.readyState === "live");
+        if (!receiver) return;
+        const track = receiver.track;
+        if (!firstPacket && receiver.getSynchronizationSources().length) {
+          firstPacket = true;
+          step("first packet");
+        }
+        if (!firstPacket) return;
         analyser = ctx!.createAnalyser();
         analyser.fftSize = 256;
         source = ctx!.createMediaStreamSource(new MediaStream([track]));
@@ -138,6 +165,7 @@ function instrument() {
 }
 
 interface Bench {
+  steps: [string, number][];
   invites: number[];
   ringingCards: number[];
   answerClicks: number[];
@@ -219,12 +247,25 @@ const pair = (from: number[], to: number[], count: number) => {
 const signIn = stats(pair(b.signInClicks, b.registeredAt, SIGN_INS));
 const ringing = stats(pair(b.invites, b.ringingCards, TIMED));
 const audio = stats(pair(b.answerClicks, b.firstAudio, TIMED));
+/** For each timed call, the first time of each step after its Answer click (before the next call's). */
+const STEPS = ["microphone asked", "microphone open", "offer set", "answer made", "answer set", "ICE gathered", "200 OK sent", "ICE connected", "DTLS connected", "first packet"];
+const breakdown = STEPS.map((name) => {
+  const after: number[] = [];
+  for (let i = 0; i < Math.min(TIMED, b.answerClicks.length); i++) {
+    const from = b.answerClicks[i]!;
+    const to = b.answerClicks[i + 1] ?? Infinity;
+    const at = b.steps.find(([n, t]) => n === name && t >= from && t < to);
+    if (at) after.push(at[1] - from);
+  }
+  return { name, ...stats(after) };
+});
 const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
 
 console.log(`JS the agent page downloaded (full layout, English, measured in Chromium): ${(jsLoaded / 1024).toFixed(1)} KB gzip in ${scripts.length} files`);
 console.log(`sign-in to registered: median ${ms(signIn.median)}, p95 ${ms(signIn.p95)} (${signIn.n} sign-ins)`);
 console.log(`INVITE to ringing card: median ${ms(ringing.median)}, p95 ${ms(ringing.p95)} (${ringing.n} calls)`);
-console.log(`Answer click to first remote audio: median ${ms(audio.median)}, p95 ${ms(audio.p95)} (${audio.n} calls; target: median under 300 ms)`);
+console.log(`Answer click to first remote audio: median ${ms(audio.median)}, p95 ${ms(audio.p95)} (${audio.n} calls; target: median ≤ 60 ms)`);
+console.log(`  where the time goes (median ms after the click; a step done before the click is not listed): ${breakdown.filter((s) => s.n).map((s) => `${s.name} ${s.median.toFixed(0)}`).join(", ")}; first audio heard ${audio.median.toFixed(0)}`);
 if (at20) {
   console.log(`page heap after GC: ${mb(at20.heap)} after 20 calls, ${mb(heap200)} after ${CALLS} (${((heap200 - at20.heap) / 1024 / ((CALLS - 20) / 100)).toFixed(0)} KB per 100 calls)`);
   console.log(`page heap along the way: ${series.map(([n, h]) => `${n}: ${mb(h)}`).join(", ")}`);

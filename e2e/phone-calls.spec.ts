@@ -98,15 +98,21 @@ test("while a dialled number rings, the agent hears the platform's ringback sent
   await expect.poll(async () => (await s.channels("55530450")).length, { message: "the ringing leg is cancelled" }).toBe(0);
 });
 
-test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY", async ({ newParty, platform }) => {
+test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY; the answer made while it rang leaves nothing open", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
+  type Probe = { __agentbarTest: { connections(): { open: number }; liveMicrophones(): number } };
+  const media = () => alice.page.evaluate(() => ({ pcs: (window as unknown as Probe).__agentbarTest.connections().open, mics: (window as unknown as Probe).__agentbarTest.liveMicrophones() }));
 
   const declined = await s.call("1001", 700, "5550171", "Rita Rejected");
   const ringing = alice.card("ringing");
   await expect(ringing).toContainText("Rita Rejected");
   await expect(ringing).toContainText("5550171");
+  // While it rings the phone makes its answer: a microphone and a peer connection, nothing sent.
+  await expect.poll(media, { message: "the answer is made while the call rings" }).toEqual({ pcs: 1, mics: 1 });
   await ringing.getByRole("button", { name: "Reject" }).click();
+  await expect.poll(() => alice.sip.flat().some((f) => f.sent && f.text.startsWith("SIP/2.0 603 ")), { message: "the phone answers 603" }).toBe(true);
+  await expect.poll(media, { message: "no microphone live, no peer connection open" }).toEqual({ pcs: 0, mics: 0 });
   await expect.poll(async () => (await s.channel(declined.uuid)).hangupCause).toBe("CALL_REJECTED");
   await expect.poll(async () => (await cdrs(platform.url, { cidNumber: "5550171" })).map((r) => r.hangup_cause)).toContain("CALL_REJECTED");
   expect((await cdrs(platform.url, { cidNumber: "5550171" })).every((r) => r.hangup_cause === "CALL_REJECTED")).toBe(true);

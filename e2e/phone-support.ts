@@ -50,6 +50,14 @@ function installAudioProbe() {
     }
   }
   window.RTCPeerConnection = Probed;
+  // Every microphone track the page opens, to tell which are still live (capturing).
+  const microphones: MediaStreamTrack[] = [];
+  const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = (constraints) =>
+    getUserMedia(constraints).then((stream) => {
+      microphones.push(...stream.getAudioTracks());
+      return stream;
+    });
   const analysers = new Map<string, { ctx: AudioContext; analyser: AnalyserNode }>();
   /** The tracks received over every open connection that are playing (a held call's track is disabled). */
   const playing = () =>
@@ -89,6 +97,7 @@ function installAudioProbe() {
     playing,
     peerConnections: () => pcs.slice(),
     connections: () => ({ created, closed, open: pcs.length, collected }),
+    liveMicrophones: () => microphones.filter((t) => t.readyState === "live").length,
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type Cancel,
   type Core,
   type Referral,
+  type SessionDescriptionHandler,
   type URI,
 } from "sip.js";
 import { answeredState, endKindForStatus, type Call, type CallDirection, type CallEnd, type CallId, type CallTransfer } from "./call";
@@ -211,9 +212,52 @@ export class CallSession {
 
   // ---- incoming ----
 
+  /** The answer made while the call rings (prepareAnswer): its microphone, or undefined when none was prepared. */
+  private prepared: Promise<MediaStream | undefined> | undefined;
+
+  /**
+   * While the call rings, does what Answer would do first: opens the microphone and makes the
+   * answer to the offer in hand on the call's own peer connection, ICE gathered, so that Answer
+   * only has to send it. Nothing goes out: no SIP, and no audio (the track stays off until
+   * Answer, and DTLS cannot finish before the far end has the answer). Turned away, cancelled or
+   * ended meanwhile, the call closes its peer connection and stops the microphone as any call
+   * does; a step that fails leaves Answer to do it all itself.
+   */
+  prepareAnswer(openMicrophone: () => Promise<MediaStream>): void {
+    const invitation = this.session;
+    if (!(invitation instanceof Invitation) || this.prepared) return;
+    const body = invitation.request.body;
+    const offer: string | undefined = typeof body === "string" ? body : (body as { body?: string } | undefined)?.body;
+    if (!offer || !/^v=0/m.test(offer)) return;
+    const ringing = () => !this.finished && invitation.state === SessionState.Initial;
+    this.prepared = (async () => {
+      const microphone = await openMicrophone().catch(() => undefined);
+      if (!microphone) return undefined;
+      if (!ringing()) {
+        microphone.getTracks().forEach((t) => t.stop());
+        return undefined;
+      }
+      this.microphone = microphone;
+      microphone.getAudioTracks().forEach((t) => (t.enabled = false));
+      // sip.js makes the call's handler when it first needs one; made now, Answer finds it ready
+      // and sip.js still closes it when the call ends.
+      const sdh = (invitation as unknown as { setupSessionDescriptionHandler(): SessionDescriptionHandler }).setupSessionDescriptionHandler();
+      const options: PhoneSdhOptions = { constraints: { audio: true, video: false }, microphone };
+      try {
+        await sdh.setDescription(offer, options);
+        const answer = await sdh.getDescription(options);
+        if (ringing()) answerWith(sdh, offer, answer);
+      } catch (e) {
+        if (ringing()) console.warn("softphone: preparing the answer failed; Answer makes it", e);
+      }
+      return microphone;
+    })();
+  }
+
   async answer(microphone: MediaStream | undefined): Promise<void> {
     if (!(this.session instanceof Invitation) || this.session.state !== SessionState.Initial) throw invalidState("the call is not ringing");
     this.microphone = microphone;
+    microphone?.getAudioTracks().forEach((t) => (t.enabled = true));
     this.update({ state: "connecting" });
     const options: PhoneSdhOptions = { constraints: { audio: true, video: false }, ...(microphone ? { microphone } : {}) };
     try {
@@ -222,6 +266,11 @@ export class CallSession {
       this.setEnd({ kind: "failed", by: "system", error: { kind: "sip", detail: message(e) } });
       throw new PhoneError({ kind: "sip", detail: `answering failed: ${message(e)}` });
     }
+  }
+
+  /** The microphone prepared while the call rang, once its preparation is over; undefined when none was. */
+  preparedMicrophone(): Promise<MediaStream | undefined> {
+    return this.prepared ?? Promise.resolve(undefined);
   }
 
   /** Turns a ringing call away: 603 Decline or 486 Busy Here, never sip.js's default 480. */
@@ -704,4 +753,20 @@ function reinviteError(o: Extract<ReinviteOutcome, { ok: false }>): PhoneErrorIn
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Makes sip.js's accept() use an answer prepared while the call rang: setting the same offer
+ * again does nothing, and the next description asked for is the prepared one. Once used, the
+ * handler is as before.
+ */
+function answerWith(sdh: SessionDescriptionHandler, offer: string, answer: Awaited<ReturnType<SessionDescriptionHandler["getDescription"]>>): void {
+  const setDescription = sdh.setDescription;
+  const getDescription = sdh.getDescription;
+  sdh.setDescription = (sdp, options, modifiers) => (sdp === offer ? Promise.resolve() : setDescription.call(sdh, sdp, options, modifiers));
+  sdh.getDescription = () => {
+    sdh.setDescription = setDescription;
+    sdh.getDescription = getDescription;
+    return Promise.resolve(answer);
+  };
 }

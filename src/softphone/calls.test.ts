@@ -1,5 +1,5 @@
 import { Inviter, SessionState, UserAgent, type Invitation } from "sip.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENDED_CALLS_KEPT } from "./calls-store";
 import { FakeSwitch, isRequest, isResponse, type RequestRecord, ServerCall, type WireRecord } from "./testing/fake-switch";
 import { startPeer, type Peer } from "./testing/peer";
@@ -169,6 +169,61 @@ describe("incoming calls", () => {
     expect(sw.records(responseFromAlice(480))).toEqual([]);
   });
 
+  it("makes the answer while the call rings (microphone off, nothing sent), so that Answer only sends it", async () => {
+    const { sw, alice, bob } = await setup();
+    const { id } = await bobCalls(alice, bob);
+    await vi.waitFor(() => expect(alice.sdh(id).answers).toHaveLength(1));
+    const sdh = alice.sdh(id);
+    expect(alice.devices.opened).toHaveLength(1);
+    expect(sdh.senderTrack).toBe(alice.devices.opened[0]!.getAudioTracks()[0]);
+    expect(sdh.senderTrack?.enabled).toBe(false);
+    expect(sw.records((r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200)).toEqual([]);
+
+    await alice.phone.answer(id);
+    const ok = await sw.waitFor(responseFromAlice(200));
+    expect(ok.message.body).toContain(sdh.answers[0]!.split("\r\n")[1]);
+    expect(sdh.answers).toHaveLength(1);
+    expect(sdh.remoteDescriptions).toHaveLength(1);
+    expect(alice.devices.opened).toHaveLength(1);
+    expect((await untilCall(alice.phone, id, (c) => c.state === "active")).answeredAt).toBeTypeOf("number");
+    expect(sdh.senderTrack?.enabled).toBe(true);
+  });
+
+  it("turns a call away as ever while its answer is made: 603 or 486, its microphone stopped, its peer connection closed", async () => {
+    const { sw, alice, bob } = await setup();
+    // Turned away while the microphone opens: the stream that comes after is stopped, no handler is made.
+    let release!: () => void;
+    alice.devices.holdNext = new Promise((r) => (release = r));
+    const first = await bobCalls(alice, bob);
+    await alice.phone.reject(first.id);
+    await sw.waitFor(responseFromAlice(603));
+    release();
+    await vi.waitFor(() => expect(alice.devices.opened).toHaveLength(1));
+    await settle();
+    expect(alice.devices.opened[0]!.getAudioTracks()[0]!.stopped).toBe(true);
+    expect(alice.media.handlers.filter((h) => !h.closed)).toEqual([]);
+
+    // Turned away once the answer is made: its peer connection and microphone go with the call.
+    const second = await bobCalls(alice, bob);
+    await vi.waitFor(() => expect(alice.sdh(second.id).answers).toHaveLength(1));
+    const sdh = alice.sdh(second.id);
+    await alice.phone.reject(second.id, 486);
+    await sw.waitFor(responseFromAlice(486));
+    await untilCall(alice.phone, second.id, (c) => c.state === "ended");
+    expect(sdh.closed).toBe(true);
+    expect(alice.devices.opened[1]!.getAudioTracks()[0]!.stopped).toBe(true);
+
+    // Cancelled by the caller: the same.
+    const third = await bobCalls(alice, bob);
+    await vi.waitFor(() => expect(alice.sdh(third.id).answers).toHaveLength(1));
+    const cancelled = alice.sdh(third.id);
+    await third.inviter.cancel();
+    await untilCall(alice.phone, third.id, (c) => c.state === "ended");
+    expect(cancelled.closed).toBe(true);
+    expect(alice.devices.opened[2]!.getAudioTracks()[0]!.stopped).toBe(true);
+    expect(sw.records(responseFromAlice(480))).toEqual([]);
+  });
+
   it("tells a caller who gave up from a call answered elsewhere", async () => {
     const { alice, bob, sw } = await setup();
     const { id, inviter } = await bobCalls(alice, bob);
@@ -185,8 +240,9 @@ describe("incoming calls", () => {
 
   it("keeps ringing when the microphone is refused, and sends no final answer", async () => {
     const { sw, alice, bob } = await setup();
-    const { id } = await bobCalls(alice, bob);
+    // Refused from the start: the answer made while the call rings finds no microphone either.
     alice.devices.failWith = { name: "NotAllowedError" };
+    const { id } = await bobCalls(alice, bob);
     await expect(alice.phone.answer(id)).rejects.toMatchObject({ kind: "microphone", detail: "permission-denied" });
     await settle();
     expect(alice.call(id).state).toBe("ringing");

@@ -224,7 +224,7 @@ export class Phone {
   async answer(id: CallId): Promise<void> {
     const cs = this.session(id);
     if (cs.direction !== "inbound" || cs.call?.state !== "ringing") throw new PhoneError({ kind: "invalid-state", detail: "the call is not ringing" });
-    const microphone = await this.openMicrophone(id);
+    const microphone = (await cs.preparedMicrophone()) ?? (await this.openMicrophone(id));
     if (cs.isFinished || cs.call?.state !== "ringing") {
       microphone?.getTracks().forEach((t) => t.stop());
       throw new PhoneError({ kind: "invalid-state", detail: "the call stopped ringing" });
@@ -532,6 +532,8 @@ export class Phone {
     this.events.emit("incoming-call", { call: findCall(this.callsStore.getState(), id) ?? call });
     if (replaced) replaced.setEnd({ kind: "replaced", by: "remote" }, true);
     if (auto && !answerNow) this.notice({ kind: "auto-answer-skipped", callId: id, reason: "busy" });
+    // While it rings, the answer is made ready (a microphone it cannot open is said on Answer).
+    if (!answerNow || !auto || auto.afterSec > 0) cs.prepareAnswer(() => this.devices.openMicrophone());
     if (!answerNow || !auto) return;
     this.events.emit("auto-answer", { callId: id, afterSec: auto.afterSec, ...(auto.marker ? { marker: auto.marker } : {}) });
     const answer = () => void this.answer(id).catch(() => {});

@@ -337,6 +337,8 @@ export class FakeMediaDevices implements MediaDevicesLike {
   readonly opened: FakeStream[] = [];
   /** Error name to fail getUserMedia with (e.g. "NotAllowedError"); for exact-device requests only when `onlyExact`. */
   failWith: { name: string; onlyExact?: boolean } | undefined;
+  /** Holds the next getUserMedia until this is settled, as a slow device would. */
+  holdNext: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
 
   constructor(devices: FakeDevice[] = defaultDevices()) {
@@ -349,6 +351,9 @@ export class FakeMediaDevices implements MediaDevicesLike {
 
   async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
     this.requests.push(constraints);
+    const held = this.holdNext;
+    this.holdNext = undefined;
+    if (held) await held;
     const audio = constraints.audio as { deviceId?: { exact?: string } } | boolean;
     const exact = typeof audio === "object" ? audio.deviceId?.exact : undefined;
     if (this.failWith && (!this.failWith.onlyExact || exact)) throw Object.assign(new Error(this.failWith.name), { name: this.failWith.name });
