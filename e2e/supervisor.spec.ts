@@ -7,10 +7,14 @@ import { queueCaller, statusOf } from "./toolbar-support";
  * A supervisor's story on the local platform, with tones proving who hears whom: the customer
  * says 660 Hz, the agent 880 Hz, the supervisor 1300 Hz. The supervisor monitors the agent's
  * queue call (hears both, nobody hears it), whispers (the agent hears it, the customer does not),
- * barges in (all three), intercepts (the customer and the supervisor talk; the agent's card says
- * why its call ended). Then pictures of the wallboard in each layout and both languages.
+ * speaks to the customer alone (the customer hears it), barges in (all three), intercepts (the
+ * customer and the supervisor talk; the agent's card says why its call ended). The platform tells
+ * agents they are supervised here (its default is not to): the agent's card says so, and the
+ * supervisor's card says what its leg does. Then the supervisor's history names the leg for what
+ * it was, the action log is still there after a reload, and pictures of the wallboard in each
+ * layout and both languages.
  */
-test.use({ platformOptions: { simRingMs: 300 } });
+test.use({ platformOptions: { simRingMs: 300, tellMonitoredAgents: true } });
 
 const CUSTOMER = 660;
 const ALICE = 880;
@@ -57,6 +61,9 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   let since = Date.now();
   await row.getByRole("button", { name: "Monitor" }).click();
   await expect(sam.page.getByTestId("supervision-mode")).toHaveText("Listening: neither hears you");
+  await expect(sam.page.getByTestId("agent-told")).toHaveText("Alice Agent is told that you are on the call.");
+  await expect(sam.page.getByTestId("cc-supervising")).toHaveText("Listening to Alice Agent's call");
+  await expect(alice.card("active").getByTestId("cc-supervised")).toHaveText("Sam Supervisor is listening to this call");
   await expectDetects(sam.page, CUSTOMER, "the supervisor hears the customer");
   await expectDetects(sam.page, ALICE, "the supervisor hears the agent");
   await screenshot(sam.page, "supervisor-en-full-monitor");
@@ -69,9 +76,16 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   since = Date.now();
   await sam.page.getByTestId("supervising").getByRole("button", { name: "Whisper" }).click();
   await expect(sam.page.getByTestId("supervision-mode")).toHaveText("Whispering: only the agent hears you");
+  await expect(sam.page.getByTestId("cc-supervising")).toHaveText("Whispering to Alice Agent");
+  await expect(alice.card("active").getByTestId("cc-supervised")).toHaveText("Sam Supervisor is speaking to you; the customer does not hear");
   await expectDetects(alice.page, SAM, "whisper: the agent hears the supervisor");
   await expectDetects(sam.page, CUSTOMER, "whisper: the supervisor still hears the customer");
   expect(await customerHeard(since), "whisper: the customer does not hear the supervisor").toBe(0);
+
+  // Speak to the customer only (the eavesdrop key 1): the customer hears the supervisor.
+  await sam.page.getByTestId("supervising").getByRole("button", { name: "Speak to customer" }).click();
+  await expect(sam.page.getByTestId("supervision-mode")).toHaveText("Speaking to the customer: only the customer hears you");
+  await expectSimHears(s, caller.uuid, SAM, "speaking to the customer: the customer hears the supervisor");
 
   // Barge in: all three hear each other.
   await sam.page.getByTestId("supervising").getByRole("button", { name: "Barge in" }).click();
@@ -89,8 +103,14 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
 
   // Every action is in the log, with who, whom and what.
   await board.getByTestId("action-log").locator("summary").click();
-  await expect(board.getByTestId("action-log").locator("li")).toHaveText([/supervisor · Intercept · Alice Agent/, /supervisor · Barge in · Alice Agent/, /supervisor · Whisper · Alice Agent/, /supervisor · Monitor · Alice Agent/]);
+  const logLines = [/supervisor · Intercept · Alice Agent/, /supervisor · Barge in · Alice Agent/, /supervisor · Speak to customer · Alice Agent/, /supervisor · Whisper · Alice Agent/, /supervisor · Monitor · Alice Agent/];
+  await expect(board.getByTestId("action-log").locator("li")).toHaveText(logLines);
+  await expect(sam.page.getByTestId("cc-supervising")).toHaveText("Taken over from Alice Agent");
   await screenshot(sam.page, "supervisor-en-full-log");
+
+  // The supervisor hangs up: the history names the leg for what it was, not as a plain call.
+  await sam.card("active").getByRole("button", { name: "Hang up" }).click();
+  await expect(sam.page.getByTestId("history-supervision").first()).toHaveText("Monitor → Whisper → Speak to customer → Barge in → Intercept");
 
   // The other layouts and the other language.
   for (const [layout, language] of [["side", "en"], ["bar", "en"], ["full", "zh-CN"], ["side", "zh-CN"], ["bar", "zh-CN"]] as const) {
@@ -102,6 +122,11 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
     await sam.page.goto(`/?layout=${layout}`);
     const summary = layout === "bar" ? sam.page.getByTestId("wallboard-summary") : sam.page.getByTestId("wallboard-count");
     await expect(summary).toBeVisible();
+    // The action log is kept across the reload.
+    if (layout === "side" && language === "en") {
+      await sam.page.getByTestId("action-log").locator("summary").click();
+      await expect(sam.page.getByTestId("action-log").locator("li")).toHaveText(logLines);
+    }
     await screenshot(sam.page, `supervisor-${language}-${layout}`);
     await expectAccessible(sam.page, `the wallboard, ${language} ${layout}`);
   }

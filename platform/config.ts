@@ -61,6 +61,12 @@ export interface PlatformOptions {
    * the platform's JavaScript thread. Without the /sim surface there is no relay.
    */
   simNetwork: boolean;
+  /**
+   * Whether an agent is told that a supervisor listens to, whispers in or joins its call (an
+   * event on the agent's event channel and its agent_state). Off by default: the supervisor
+   * decides nothing here, the deployment does.
+   */
+  tellMonitoredAgents: boolean;
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -86,6 +92,7 @@ export const defaultOptions: PlatformOptions = {
   embedHosts: [],
   allowedOrigins: [],
   simNetwork: false,
+  tellMonitoredAgents: false,
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];
@@ -115,12 +122,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
     // A refresh token must outlive the token it renews (spec, Authentication 6).
     out.refreshExpires = Math.max(defaultOptions.refreshExpires, 2 * sessionExpires);
   }
-  if (env.AGENTBAR_CAPTCHA) {
-    if (!["0", "1", "true", "false"].includes(env.AGENTBAR_CAPTCHA)) {
-      throw new Error(`AGENTBAR_CAPTCHA must be 1, 0, true or false, not '${env.AGENTBAR_CAPTCHA}'`);
-    }
-    out.captcha = env.AGENTBAR_CAPTCHA === "1" || env.AGENTBAR_CAPTCHA === "true";
-  }
+  const flag = (name: string): boolean | undefined => {
+    const text = env[name];
+    if (!text) return undefined;
+    if (!["0", "1", "true", "false"].includes(text)) throw new Error(`${name} must be 1, 0, true or false, not '${text}'`);
+    return text === "1" || text === "true";
+  };
+  const captcha = flag("AGENTBAR_CAPTCHA");
+  if (captcha !== undefined) out.captcha = captcha;
+  const tell = flag("AGENTBAR_TELL_MONITORED_AGENTS");
+  if (tell !== undefined) out.tellMonitoredAgents = tell;
   if (env.AGENTBAR_LOG_LEVEL) {
     const level = env.AGENTBAR_LOG_LEVEL as PlatformOptions["logLevel"];
     if (!LOG_LEVELS.includes(level)) throw new Error(`AGENTBAR_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${level}'`);

@@ -37,11 +37,13 @@ export function startCallCenter(o: {
   /** Whether the /sim surface is served (the platform's simApi option). */
   simApi?: "loopback" | "on" | "off";
   rpc?: Partial<RpcOptions>;
+  /** The platform's tellMonitoredAgents option. */
+  tellMonitoredAgents?: boolean;
 }): CallCenterModule {
   const sw = o.sw ?? new NoSwitch();
   const directory = new CallCenterDirectory(o.ctx.db);
   const engine = new CallCenter(directory, sw);
-  const control = new CallControl(engine, sw);
+  const control = new CallControl(engine, sw, { tellAgents: o.tellMonitoredAgents ?? false });
   const service = new CcService(engine, control, sw, o.sw !== undefined);
   const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
   const queueCallers = o.world ? new QueueCallers(o.world) : undefined;

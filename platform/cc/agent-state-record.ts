@@ -48,6 +48,12 @@ export interface AgentStateRecord {
   ready_time: string;
   wrap_up_until: string;
   call: AgentStateCall | null;
+  /**
+   * The local platform's addition, present only when it tells agents (tellMonitoredAgents): a
+   * supervisor's leg on this agent's call and what it does (listen, whisper, whisper-partner,
+   * three-way), or null.
+   */
+  supervision?: { mode: string; by: string; by_name: string } | null;
 }
 
 export function agentStateRecord(o: {
@@ -79,6 +85,7 @@ export function agentStateRecord(o: {
     ready_time: agent.readyTime > now ? timestamp(new Date(agent.readyTime)) : "",
     wrap_up_until: wrapUpUntil > now ? timestamp(new Date(wrapUpUntil)) : "",
     call: call?.record ?? null,
+    ...(o.control.options.tellAgents ? { supervision: o.control.toldSupervisionOf(agent.call) } : {}),
   };
 }
 

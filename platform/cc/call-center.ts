@@ -539,6 +539,20 @@ export class CallCenter {
     this.scheduleDispatch();
   }
 
+  /**
+   * Tells an agent what a supervisor's leg does on its call (`none`: it left), when the platform
+   * tells agents. Only the agent (and supervisors, who see every event) get it: it names no queue.
+   */
+  supervisionChanged(call: AgentCall, mode: string, by: string): void {
+    this.emit("agent-supervision", {
+      "CC-Agent": call.agent.number,
+      "CC-Agent-UUID": call.leg.uuid,
+      "CC-Supervision-Mode": mode,
+      "CC-Supervisor": by,
+      "CC-Supervisor-Name": this.directory.agent(by)?.name ?? by,
+    });
+  }
+
   private emit(action: CcAction, headers: Record<string, string | undefined>): void {
     this.events.emit("event", ccEvent(action, headers));
   }

@@ -306,7 +306,7 @@ describe("supervision", () => {
   it("ccMonitor: the supervisor hears both sides and neither hears the supervisor", async () => {
     const [customer, leg] = await supervisedCall();
     const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
-    expect(res).toEqual({ ...ok, data: { uuid: expect.any(String) } });
+    expect(res).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: false } });
     const monitor = legTo("1010");
     expect(monitor.originate!.options.autoAnswer).toBe(true);
     monitor.remoteAnswer();
@@ -425,6 +425,56 @@ describe("supervision", () => {
     expect(stateOf("1010").callstate).toBe("MONITORING");
     for (const ch of [customer, leg, monitor]) expect(ch.state).toBe("answered");
     expect(f.sw.hears(monitor).sort()).toEqual([customer.uuid, leg.uuid].sort());
+  });
+
+  it("does not tell the agent by default: no event, nothing in its agent_state", async () => {
+    const [, leg] = await supervisedCall();
+    await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    legTo("1010").remoteAnswer();
+    legTo("1010").emit("dtmf", "2", "inband");
+    expect(stateOf("1001")).not.toHaveProperty("supervision");
+    legTo("1010").hangup("NORMAL_CLEARING");
+    expect(f.take().filter((l) => l.startsWith("agent-supervision"))).toEqual([]);
+  });
+
+  it("tells the agent, when the platform is set to, what the supervisor does on its call and when it leaves", async () => {
+    f.close();
+    f = new CallCenterFixture({ tellAgents: true });
+    const [, leg] = await supervisedCall();
+    f.take();
+    const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    expect(res).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: true } });
+    // Ringing at the supervisor's phone, nobody listens yet.
+    expect(f.take()).toEqual([]);
+    expect(stateOf("1001").supervision).toBeNull();
+    const monitor = legTo("1010");
+    monitor.remoteAnswer();
+    expect(f.take()).toEqual(["agent-supervision 1001 listen by 1010"]);
+    expect(f.events).toEqual([]);
+    expect(stateOf("1001").supervision).toEqual({ mode: "listen", by: "1010", by_name: "Sam Supervisor" });
+    for (const digit of ["2", "1", "3", "3", "0"]) monitor.emit("dtmf", digit, "inband");
+    expect(f.take()).toEqual(["whisper", "whisper-partner", "three-way", "listen"].map((m) => `agent-supervision 1001 ${m} by 1010`));
+    monitor.hangup("NORMAL_CLEARING");
+    expect(f.take()).toEqual(["agent-supervision 1001 none by 1010"]);
+    expect(stateOf("1001").supervision).toBeNull();
+    // Barging in from idle (ccThreeWay naming the supervisor's own phone) is told too.
+    expect(await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" })).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: true } });
+    legTo("1010").remoteAnswer();
+    const [barge] = f.events.splice(0);
+    // It names the agent's call and no queue: the queue's other agents do not get it.
+    expect(barge).toMatchObject({ "CC-Action": "agent-supervision", "CC-Agent": "1001", "CC-Agent-UUID": leg.uuid, "CC-Supervision-Mode": "three-way", "CC-Supervisor-Name": "Sam Supervisor" });
+    expect(barge).not.toHaveProperty("CC-Queue");
+  });
+
+  it("does not tell an agent about a party it brought into its own call itself", async () => {
+    f.close();
+    f = new CallCenterFixture({ tellAgents: true });
+    const [, leg] = await supervisedCall();
+    f.take();
+    expect(await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002", destExtn: "1002" })).toEqual({ ...ok, data: { uuid: expect.any(String) } });
+    legTo("1002").remoteAnswer();
+    expect(f.take()).toEqual([]);
+    expect(stateOf("1001").supervision).toBeNull();
   });
 
   it("ccIntercept works for every call an agent can have: click-to-dial, a transfer received, a consultation", async () => {

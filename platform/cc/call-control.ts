@@ -19,7 +19,16 @@ export interface Supervision {
   /** Who asked: an agent number, or the outside number for PSTN. */
   readonly by: string;
   readonly party: Party;
+  /** A supervisor watching the agent (ccMonitor, or barging in from its own phone), not a party the agent asked in. */
+  readonly supervising: boolean;
+  /** The mode the agent was last told; undefined: not told anything (the platform does not tell, or not yet). */
+  told?: EavesdropMode | "none";
   stop(): void;
+}
+
+export interface CallControlOptions {
+  /** Agents are told when a supervisor listens, whispers or joins (the platform's tellMonitoredAgents). */
+  tellAgents: boolean;
 }
 
 /**
@@ -45,6 +54,7 @@ export class CallControl {
   constructor(
     private readonly cc: CallCenter,
     private readonly sw: Switch,
+    readonly options: CallControlOptions = { tellAgents: false },
   ) {
     cc.agentLegEnded = (call, cause) => this.agentLeftConsultation(call, cause);
   }
@@ -292,14 +302,28 @@ export class CallControl {
     });
   }
 
-  /** ccThreeWay: the party joins the call; all three hear each other. */
-  threeWay(call: AgentCall, party: Party, by: string, autoAnswer: boolean): Supervision {
-    return this.supervise(call, party, by, "three-way", autoAnswer);
+  /** ccThreeWay: the party joins the call; all three hear each other. `supervising`: a supervisor barging in. */
+  threeWay(call: AgentCall, party: Party, by: string, autoAnswer: boolean, supervising = false): Supervision {
+    return this.supervise(call, party, by, "three-way", autoAnswer, supervising);
   }
 
   /** ccMonitor: the party hears the agent and the customer; neither hears it. */
   monitor(call: AgentCall, party: Party, by: string): Supervision {
-    return this.supervise(call, party, by, "listen", true);
+    return this.supervise(call, party, by, "listen", true, true);
+  }
+
+  /** What the agent of `call` is told a supervisor does on it now, when the platform tells agents. */
+  toldSupervisionOf(call: AgentCall | undefined): { mode: EavesdropMode; by: string; by_name: string } | null {
+    const s = call ? this.supervisionsOf(call).find((x) => x.told && x.told !== "none") : undefined;
+    if (!s || !s.told || s.told === "none") return null;
+    return { mode: s.told, by: s.by, by_name: this.cc.directory.agent(s.by)?.name ?? s.by };
+  }
+
+  /** Tells the agent the supervisor's leg's mode, if the platform tells agents and it changed. */
+  private tell(s: Supervision, mode: EavesdropMode | "none") {
+    if (!this.options.tellAgents || !s.supervising || s.told === mode || (mode === "none" && s.told === undefined)) return;
+    s.told = mode;
+    this.cc.supervisionChanged(s.call, mode, s.by);
   }
 
   /**
@@ -351,7 +375,7 @@ export class CallControl {
     return [...this.supervisions].filter((s) => s.call === call && s.leg.state !== "hungup");
   }
 
-  private supervise(call: AgentCall, party: Party, by: string, mode: EavesdropMode, autoAnswer: boolean): Supervision {
+  private supervise(call: AgentCall, party: Party, by: string, mode: EavesdropMode, autoAnswer: boolean, supervising: boolean): Supervision {
     this.requireAnswered(call);
     const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way", autoAnswer);
     // The listener goes when the call it listens to ends (eavesdrop ends with its target).
@@ -363,16 +387,21 @@ export class CallControl {
       call,
       by,
       party,
+      supervising,
       stop: () => {
         call.leg.off("hangup", endWithCall);
         this.supervisions.delete(supervision);
+        this.tell(supervision, "none");
       },
     };
     this.supervisions.add(supervision);
     call.leg.once("hangup", endWithCall);
     leg.once("answer", () => {
       if (call.ended || call.leg.state === "hungup") leg.hangup("NORMAL_CLEARING");
-      else this.sw.eavesdrop(leg, call.leg, mode);
+      else {
+        this.sw.eavesdrop(leg, call.leg, mode);
+        this.tell(supervision, mode);
+      }
       this.cc.events.emit("call-change", call.agent);
     });
     // The keys of FreeSWITCH's eavesdrop switch the mode without dropping anyone.
@@ -382,6 +411,7 @@ export class CallControl {
       if (call.ended || call.leg.state === "hungup") return;
       supervision.mode = next;
       this.sw.eavesdrop(leg, call.leg, next);
+      this.tell(supervision, next);
       this.cc.events.emit("call-change", call.agent);
     };
     leg.on("dtmf", onDigit);

@@ -13,7 +13,9 @@ export type CcAction =
   | "agent-max-no-answer"
   | "member-queue-start"
   | "member-queue-end"
-  | "members-count";
+  | "members-count"
+  /** The local platform's addition: a supervisor's leg on the agent's call changed (see CallControl). */
+  | "agent-supervision";
 
 export interface CcEvent {
   "Event-Name": "CUSTOM";

@@ -300,8 +300,10 @@ export class CcService {
     const extension = "extension" in party ? party.extension : undefined;
     if (extension === call.agent.contact) throw badRequest(`extension ${extension} is already in call ${call.leg.uuid}`);
     const ownPhone = extension !== undefined && caller.extensions.includes(extension);
-    const supervision = this.control.threeWay(call, party, label, ownPhone);
-    return { uuid: supervision.leg.uuid };
+    // A supervisor bringing its own phone into another agent's call is barging in: a supervision.
+    const bargingIn = ownPhone && isSupervisor(caller) && call.agent.number !== caller.agentNumber;
+    const supervision = this.control.threeWay(call, party, label, ownPhone, bargingIn);
+    return { uuid: supervision.leg.uuid, ...(bargingIn ? { agent_told: this.control.options.tellAgents } : {}) };
   }
 
   /** ccMonitor / ccIntercept: `agent` + `extn` is the supervising party, `destAgent` + `destUUID` the call. */
@@ -335,7 +337,8 @@ export class CcService {
     }
     if (by && call.agent === by) throw badRequest(`agent ${by.number} cannot ${func === "ccMonitor" ? "monitor" : "intercept"} its own call`);
     this.requireSwitch();
-    if (func === "ccMonitor") return { uuid: this.control.monitor(call, party, label).leg.uuid };
+    // The local platform's addition: whether the agent is told (tellMonitoredAgents), for the supervisor to know.
+    if (func === "ccMonitor") return { uuid: this.control.monitor(call, party, label).leg.uuid, agent_told: this.control.options.tellAgents };
     this.control.intercept(call, party, label, by);
     return undefined;
   }

@@ -49,6 +49,12 @@ const AgentStateRecordSchema = v.object({
   ready_time: text,
   wrap_up_until: text,
   call: v.optional(v.nullable(AgentStateCallSchema), null),
+  /**
+   * The local platform's addition, present only where the platform tells agents they are
+   * supervised: what a supervisor's leg does on the agent's call (listen, whisper,
+   * whisper-partner, three-way), or null. Absent: the platform does not say.
+   */
+  supervision: v.optional(v.nullable(v.object({ mode: text, by: text, by_name: text }))),
 });
 
 export type AgentStateRecord = v.InferOutput<typeof AgentStateRecordSchema>;
@@ -73,6 +79,20 @@ export interface AgentTarget {
   destExtn: string;
 }
 
+/**
+ * What ccMonitor and ccThreeWay answer about the leg they make: its uuid, and whether the agent
+ * is told (the local platform's `agent_told`); each is absent when the platform does not say.
+ */
+export interface SupervisionLeg {
+  uuid?: string;
+  agentTold?: boolean;
+}
+
+const SupervisionLegSchema = v.pipe(
+  v.optional(v.nullable(v.object({ uuid: v.optional(v.string()), agent_told: v.optional(v.boolean()) })), null),
+  v.transform((d): SupervisionLeg => ({ ...(d?.uuid ? { uuid: d.uuid } : {}), ...(d?.agent_told !== undefined ? { agentTold: d.agent_told } : {}) })),
+);
+
 export const cc = {
   login: (client: PlatformClient, b: { agent: string; extn: string; queue: string }) => run(client, "ccLogin", b),
   logout: (client: PlatformClient, b: { agent: string; queue: string }) => run(client, "ccLogout", b),
@@ -90,11 +110,9 @@ export const cc = {
   transfer: (client: PlatformClient, b: { callID: string; destNumber: string }) => run(client, "ccTransfer", b),
   consult: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccConsult", b),
   cancelConsult: (client: PlatformClient, b: { callID: string }) => run(client, "ccCancelConsult", b),
-  threeWay: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccThreeWay", b),
-  /** Answers the new leg's uuid when the platform gives it (the spec does not show it). */
-  monitor: async (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }): Promise<{ uuid?: string }> => {
-    const data = await ccc(client, "ccMonitor", b, v.optional(v.nullable(v.object({ uuid: v.optional(v.string()) })), null));
-    return data?.uuid ? { uuid: data.uuid } : {};
-  },
+  /** Answers the new leg (see SupervisionLeg) when the platform says it. */
+  threeWay: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget): Promise<SupervisionLeg> => ccc(client, "ccThreeWay", b, SupervisionLegSchema),
+  /** Answers the new leg (see SupervisionLeg) when the platform says it (the spec does not show it). */
+  monitor: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }): Promise<SupervisionLeg> => ccc(client, "ccMonitor", b, SupervisionLegSchema),
   intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccIntercept", b),
 };

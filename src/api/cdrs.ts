@@ -28,6 +28,14 @@ export interface CallRecord {
   /** The recording's media file, when the call was recorded. */
   recordingId: string | null;
   sipCallId: string;
+  /**
+   * The call-center side of the leg (the channel variable `cc_side`: `agent`, `monitor`,
+   * `three-way`, `intercept`, ...) and the agent whose call a supervisor's leg joined
+   * (`cc_target_agent`), where the record carries its variables (the local platform's addition:
+   * the spec's record has none); absent otherwise.
+   */
+  ccSide?: string;
+  ccTargetAgent?: string;
 }
 
 /** Numbers and stamps come as numbers, numeric strings, "" or null depending on the version. */
@@ -57,6 +65,7 @@ const CdrSchema = v.object({
   hangup_cause: text,
   media_file_id: text,
   sip_call_id: text,
+  variables: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
 });
 
 type RawCdr = v.InferOutput<typeof CdrSchema>;
@@ -100,6 +109,8 @@ function toRecord(r: RawCdr): CallRecord {
     hangupCause: r.hangup_cause,
     recordingId,
     sipCallId: r.sip_call_id,
+    ...(typeof r.variables?.cc_side === "string" ? { ccSide: r.variables.cc_side } : {}),
+    ...(typeof r.variables?.cc_target_agent === "string" ? { ccTargetAgent: r.variables.cc_target_agent } : {}),
   };
 }
 

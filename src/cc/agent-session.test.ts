@@ -577,6 +577,34 @@ describe("calls through the call center", () => {
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" } });
   });
 
+  it("tells the agent a supervisor is on its call where the platform says so: by event, then by agent_state, and when the supervisor leaves", async () => {
+    const t = setup();
+    await t.working();
+    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
+    const card = () => {
+      const live = t.callsStore.getState().calls;
+      return ccCallOf(live[0]!, t.store.getState(), live)?.supervised;
+    };
+    expect(card()).toBeNull();
+    t.fcc.emit({ "CC-Action": "agent-supervision", "CC-Agent": "1001", "CC-Agent-UUID": "leg-1", "CC-Supervision-Mode": "listen", "CC-Supervisor": "1010", "CC-Supervisor-Name": "Sam Supervisor" });
+    expect(t.store.getState().supervised).toEqual({ mode: "listen", by: "Sam Supervisor", callId: "leg-1" });
+    expect(card()).toEqual({ mode: "listen", by: "Sam Supervisor" });
+    // Another agent's supervision is not this agent's; another call of this agent's is not this card's.
+    t.fcc.emit({ "CC-Action": "agent-supervision", "CC-Agent": "1002", "CC-Agent-UUID": "leg-2", "CC-Supervision-Mode": "whisper", "CC-Supervisor": "1010" });
+    expect(card()).toEqual({ mode: "listen", by: "Sam Supervisor" });
+    t.fcc.emit({ "CC-Action": "agent-supervision", "CC-Agent": "1001", "CC-Agent-UUID": "leg-1", "CC-Supervision-Mode": "none", "CC-Supervisor": "1010" });
+    expect(t.store.getState().supervised).toBeNull();
+
+    // Without events, agent_state tells it (on a platform that lists it), and its absence clears it.
+    t.fcc.supervision = { mode: "whisper", by: "1010", by_name: "Sam Supervisor" };
+    await t.actions.refresh();
+    expect(card()).toEqual({ mode: "whisper", by: "Sam Supervisor" });
+    t.fcc.supervision = undefined;
+    await t.actions.refresh();
+    expect(card()).toBeNull();
+  });
+
   it("the card shows who the platform says the agent talks to", () => {
     const c = { ...call({ context: { [CC.action]: "consult", [CC.callId]: "leg-9" } }), state: "active" as const };
     const platformCall = { uuid: "leg-9", kind: "handover", direction: "inbound", queue: "support", member_uuid: "", customer_uuid: "c9", cid_name: "Carla Customer", cid_number: "5550100", answered: true, held: false, consult: null };

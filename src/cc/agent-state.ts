@@ -22,6 +22,11 @@ export interface AgentState {
   feed: "events" | "polling";
   /** The agent's current call as the platform reports it. */
   platformCall: AgentStateCall | null;
+  /**
+   * A supervisor on the agent's call, where the platform tells agents (a local-platform addition,
+   * off unless the platform is set to): null when nobody is, or the platform does not say.
+   */
+  supervised: Supervised | null;
   /** The status command under way, until the platform confirms it. */
   pending: { command: AgentCommand; reason?: string } | null;
   error: CommandError | null;
@@ -54,6 +59,18 @@ export interface QueueView {
   name: string;
   /** Callers waiting, from `members-count` events; null until one arrives. */
   waiting: number | null;
+}
+
+/**
+ * What a supervisor does on the agent's call: FreeSWITCH's eavesdrop modes (`listen`, `whisper`
+ * to the agent, `whisper-partner` to the customer, `three-way`), as the platform names them.
+ */
+export interface Supervised {
+  mode: string;
+  /** The supervisor's name (else its number). */
+  by: string;
+  /** The agent's call it is on (its callID); "" when not said. */
+  callId: string;
 }
 
 /** Another agent of the agent's queues: a transfer or consultation target. */
@@ -149,6 +166,7 @@ export function initialAgentState(): AgentState {
     agent: null,
     feed: "polling",
     platformCall: null,
+    supervised: null,
     pending: null,
     error: null,
     wrapUpSec: 10,

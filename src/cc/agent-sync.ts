@@ -84,7 +84,11 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
         agent = { ...view, since: sinceOf(view.status, view.reason, now()) };
       }
       const platformCall = own?.call ?? null;
-      store.setState({ agent, platformCall });
+      // What the platform tells of a supervisor, unless an event told something newer.
+      const told = own?.supervision;
+      const supervised =
+        before && tracking.statusEventAt > askedAt ? store.getState().supervised : told ? { mode: told.mode, by: told.by_name || told.by, callId: platformCall?.uuid ?? "" } : null;
+      store.setState({ agent, platformCall, supervised });
       deps.onRead(platformCall, askedAt);
     } catch (e) {
       if (myRun === ctx.run) console.info("agentbar: agent_state failed", e instanceof Error ? e.message : e);
@@ -155,6 +159,12 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
       case "agent-state-change":
         store.setState({ agent: { ...agent, state: e["CC-Agent-State"] ?? agent.state }, tracking });
         break;
+      case "agent-supervision": {
+        const mode = e["CC-Supervision-Mode"] ?? "none";
+        const supervised = mode === "none" ? null : { mode, by: e["CC-Supervisor-Name"] || e["CC-Supervisor"] || "", callId: e["CC-Agent-UUID"] ?? "" };
+        store.setState({ supervised, tracking });
+        break;
+      }
       case "bridge-agent-start":
       case "bridge-agent-end":
       case "bridge-agent-fail":

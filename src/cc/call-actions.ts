@@ -167,7 +167,7 @@ export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; syn
       const view = platformView(callId);
       // The phone makes no conference of its own.
       if (!view) throw commandError("not-available", "three-way", now());
-      await onPlatform("three-way", view, (c, id) => cc.threeWay(c, { agent: store.getState().number, callID: id, ...agentTarget("three-way", target) }));
+      await onPlatform("three-way", view, (c, id) => cc.threeWay(c, { agent: store.getState().number, callID: id, ...agentTarget("three-way", target) }).then(() => undefined));
     },
     acceptRefer: async (callId) => void (await phone.acceptRefer(callId)),
     rejectRefer: async (callId) => phone.rejectRefer(callId),

@@ -54,7 +54,7 @@ export interface CallView {
 const ANSWERED = new Set<Call["state"]>(["active", "held", "remote-held"]);
 
 /** The view of `call` among the phone's `calls`, with the agent's state as the platform reports it. */
-export function callViewOf(call: Call, s: Pick<AgentState, "platformCall" | "agent">, calls: readonly Call[]): CallView {
+export function callViewOf(call: Call, s: Pick<AgentState, "platformCall" | "agent"> & Partial<Pick<AgentState, "supervised">>, calls: readonly Call[]): CallView {
   const live = calls.filter(isLive);
   const cc = ccCallOf(call, s, live);
   const via = cc?.callId ? "platform" : "phone";

@@ -18,6 +18,34 @@ export interface CcCall {
   /** Who the agent is talking to, as the platform sees it (after a handover it is not who SIP says). */
   party: { name: string; number: string } | null;
   callstate: string;
+  /** A supervisor on this call, when the platform tells the agent (see AgentState's `supervised`). */
+  supervised: { mode: string; by: string } | null;
+  /** The supervisor's own leg listening to, whispering in or joining an agent's call (see supervisionOf). */
+  supervising: LegSupervision | null;
+}
+
+/**
+ * What the supervisor's own leg does (the supervisor's call card says it): the mode the
+ * supervisor chose last (`monitor`, `whisper`, `whisper-customer`, `barge`) and whose call it is.
+ * The supervision writes it into the phone call's context; the leg's INVITE tells at least what
+ * it was made for (`monitor`, `three-way`, `intercept`).
+ */
+export interface LegSupervision {
+  mode: string;
+  agent: string;
+}
+
+/** Keys of the supervision in a phone call's context. */
+export const SUPERVISION = { mode: "cc.supervision", agent: "cc.supervisedAgent" } as const;
+
+const LEG_MODES: Record<string, string> = { monitor: "monitor", "three-way": "barge", intercept: "intercept" };
+
+function supervisingOf(call: Call, action: string): LegSupervision | null {
+  const mode = call.context[SUPERVISION.mode];
+  if (mode) return { mode, agent: call.context[SUPERVISION.agent] ?? "" };
+  // A leg the platform made for a supervisor answers by itself; a three-way leg that rings is a colleague's call.
+  const fromLeg = LEG_MODES[action];
+  return fromLeg && call.direction === "inbound" && (action !== "three-way" || !!call.autoAnswer) ? { mode: fromLeg, agent: call.remote.name || call.remote.number } : null;
 }
 
 /**
@@ -25,21 +53,28 @@ export interface CcCall {
  * labels (queue-calls.ts), and the platform's current call when it is this one (by its callID, or
  * as the only live call).
  */
-export function ccCallOf(call: Call, s: Pick<AgentState, "platformCall" | "agent">, liveCalls: readonly Call[]): CcCall | undefined {
+export function ccCallOf(call: Call, s: Pick<AgentState, "platformCall" | "agent"> & Partial<Pick<AgentState, "supervised">>, liveCalls: readonly Call[]): CcCall | undefined {
   const labels = ccLabelsOf(call);
   const pc = s.platformCall;
   const onlyCall = liveCalls.length === 1 && liveCalls[0]!.id === call.id;
   const platform = pc && (labels?.callId ? pc.uuid === labels.callId : onlyCall && pc.kind !== "direct") ? pc : null;
-  if (!labels && !platform) return undefined;
+  // A supervisor's leg is labelled by the supervision even where the call center labelled nothing.
+  if (!labels && !platform && !call.context[SUPERVISION.mode]) return undefined;
+  const callId = labels?.callId || platform?.uuid || "";
+  const action = labels?.action ?? platform?.kind ?? "";
+  const told = s.supervised;
+  const supervised = told && call.state !== "ended" && (told.callId ? told.callId === callId : !!platform) ? { mode: told.mode, by: told.by } : null;
   return {
-    action: labels?.action ?? platform?.kind ?? "",
-    callId: labels?.callId || platform?.uuid || "",
+    action,
+    callId,
     queue: labels?.queue || platform?.queue || "",
     joinedAt: labels?.joinedAt ?? 0,
     held: platform?.held ?? false,
     consult: platform?.consult ? { target: platform.consult.target, answered: platform.consult.answered } : null,
     party: platform && (platform.cid_name || platform.cid_number) ? { name: platform.cid_name, number: platform.cid_number } : null,
     callstate: platform ? (s.agent?.callstate ?? "") : "",
+    supervised,
+    supervising: supervisingOf(call, action),
   };
 }
 

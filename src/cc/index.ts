@@ -23,3 +23,7 @@ export * from "./event-feed";
 // Who may watch a wallboard. The supervisor's own part (the wallboard, what a supervisor does to
 // agents' calls) is ./supervisor: the page loads it for supervisors only.
 export * from "./supervisor/supervisor-role";
+// The supervisor's action log (kept in this browser) and the supervision legs of a call history,
+// which the history (on every signed-in page) reads.
+export * from "./supervisor/action-log";
+export * from "./supervisor/supervision-legs";

@@ -3,7 +3,7 @@ import { openDatabase, type Db } from "../../store/db";
 import { readDemoData, seedDemoData } from "../../store/seed";
 import { parseAgentInfo } from "../../store/users";
 import { CallCenter } from "../call-center";
-import { CallControl } from "../call-control";
+import { CallControl, type CallControlOptions } from "../call-control";
 import { ccCaller, type CcCaller } from "../cc-caller";
 import { CcService } from "../cc-functions";
 import type { CcEvent } from "../cc-event";
@@ -24,12 +24,12 @@ export class CallCenterFixture {
   readonly service: CcService;
   readonly events: CcEvent[] = [];
 
-  constructor() {
+  constructor(options?: CallControlOptions) {
     this.db = openDatabase(":memory:", (fresh) => seedDemoData(fresh, readDemoData(defaultOptions.demoFile))).db;
     this.directory = new CallCenterDirectory(this.db);
     for (const extn of ["1001", "1002", "1003", "1004", "1010"]) this.sw.registered.add(extn);
     this.cc = new CallCenter(this.directory, this.sw);
-    this.control = new CallControl(this.cc, this.sw);
+    this.control = new CallControl(this.cc, this.sw, options);
     this.service = new CcService(this.cc, this.control, this.sw);
     this.cc.events.on("event", (e) => this.events.push(e));
   }
@@ -127,6 +127,8 @@ export function describe(e: CcEvent): string {
     case "bridge-agent-fail":
     case "bridge-agent-end":
       return `${a} ${e["CC-Agent"]} ${e["CC-Hangup-Cause"]}`;
+    case "agent-supervision":
+      return `${a} ${e["CC-Agent"]} ${e["CC-Supervision-Mode"]} by ${e["CC-Supervisor"]}`;
     case "agent-max-no-answer":
       return `${a} ${e["CC-Agent"]} ${e["CC-Agent-No-Answer-Count"]}`;
     default:

@@ -3,7 +3,9 @@ import { createSessionStore, createSettingsStore, memoryStorage } from "../../se
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { addCall, createCallsStore, updateCall } from "../../softphone/calls-store";
 import { testCall } from "../../softphone/testing/test-call";
+import { SUPERVISION } from "../cc-call";
 import { CC } from "../queue-calls";
+import { createActionLog, LOG_SIZE } from "./action-log";
 import { createSupervision } from "./supervision";
 import { emptyWallboard, WallboardDraft, type WallboardAgent } from "./wallboard";
 import { createWallboard } from "./wallboard-store";
@@ -33,7 +35,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function setup() {
+async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStorage> } = {}) {
+  const told = o.told ?? false;
   const platform = fakePlatform([sam]);
   const asked: { func: string; body: Record<string, unknown> }[] = [];
   const calls = createCallsStore();
@@ -48,11 +51,11 @@ async function setup() {
         addCall(calls, testCall({ id: leg, state: "ringing", startedAt: Date.now(), autoAnswer: { decidedBy: "policy", afterSec: 0, answerAt: Date.now() }, context: { [CC.action]: func === "ccMonitor" ? "monitor" : "three-way", [CC.callId]: leg, [CC.customerUuid]: String(body.destUUID ?? body.callID) } }));
         updateCall(calls, leg, { state: "active", answeredAt: Date.now() });
       });
-      return json(200, { code: 200, message: "success", data: { uuid: leg } });
+      return json(200, { code: 200, message: "success", data: { uuid: leg, ...(func === "ccMonitor" ? { agent_told: told } : {}) } });
     }
     return json(200, { code: 200, message: "success" });
   });
-  const device = memoryStorage();
+  const device = o.device ?? memoryStorage();
   const settings = createSettingsStore(device);
   const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
   await session.getState().signIn({ login: sam.login, password: sam.password, platformUrl: "https://pbx.example.com" });
@@ -71,10 +74,16 @@ async function setup() {
       hungUp.push(id);
       updateCall(calls, id, { state: "ended" });
     },
+    decorate: (id: string, context: Record<string, string>) => void updateCall(calls, id, (c) => ({ context: { ...c.context, ...context } })),
   };
-  const supervision = createSupervision({ session, phone, wallboard: wallboard.store, confirmTimeoutMs: 1000 });
+  const log = createActionLog({ session, storage: device });
+  const supervision = createSupervision({ session, phone, wallboard: wallboard.store, log, confirmTimeoutMs: 1000 });
   cleanups.push(() => supervision.dispose(), () => wallboard.dispose());
-  return { asked, dtmf, hungUp, calls, wallboard, supervision, s: () => supervision.store.getState(), a: supervision.actions };
+  const label = (id: string) => {
+    const c = calls.getState().calls.find((x) => x.id === id)!.context;
+    return `${c[SUPERVISION.mode]} ${c[SUPERVISION.agent]}`;
+  };
+  return { asked, dtmf, hungUp, calls, wallboard, supervision, session, device, label, s: () => supervision.store.getState(), a: supervision.actions };
 }
 
 describe("supervising a call", () => {
@@ -102,6 +111,57 @@ describe("supervising a call", () => {
     await t.a.stop();
     expect(t.hungUp).toEqual(["sup-2"]);
     expect(t.s().current).toBeNull();
+  });
+
+  it("speaks to the customer only with 1 on the same leg; the supervisor's call says each mode; the log keeps the leg", async () => {
+    const t = await setup();
+    await t.a.monitor("1001");
+    expect(t.label("sup-2")).toBe("monitor Alice Agent");
+    await t.a.whisperCustomer("1001");
+    expect(t.dtmf).toEqual(["1 info"]);
+    expect(t.s().current).toMatchObject({ mode: "whisper-customer", phoneCall: "sup-2", leg: "sup-2" });
+    expect(t.label("sup-2")).toBe("whisper-customer Alice Agent");
+    await t.a.barge("1001");
+    expect(t.label("sup-2")).toBe("barge Alice Agent");
+    await t.a.intercept("1001");
+    expect(t.label("sup-2")).toBe("intercept Alice Agent");
+    expect(t.s().log.map((l) => `${l.command} ${l.leg}`).reverse()).toEqual(["monitor sup-2", "whisper-customer sup-2", "barge sup-2", "intercept sup-2"]);
+  });
+
+  it("says whether the platform tells the agent: told, not told, or not said (a barge leg's answer has no word on it)", async () => {
+    const told = await setup({ told: true });
+    await told.a.monitor("1001");
+    expect(told.s().current?.agentTold).toBe(true);
+    const notTold = await setup();
+    await notTold.a.monitor("1001");
+    expect(notTold.s().current?.agentTold).toBe(false);
+    await notTold.a.stop();
+    await notTold.a.barge("1001");
+    expect(notTold.s().current?.agentTold).toBeNull();
+  });
+
+  it("keeps the action log across a reload, per supervisor, bounded", async () => {
+    const device = memoryStorage();
+    const before = await setup({ device });
+    await before.a.monitor("1001");
+    await before.a.whisper("1001");
+    await expect(before.a.monitor("9999")).rejects.toMatchObject({ kind: "unknown-call" });
+    // A reload: a new session and supervision on the same browser storage.
+    const after = await setup({ device });
+    expect(after.s().log.map((l) => `${l.by} ${l.command} ${l.agent} ${l.outcome}`)).toEqual([
+      "supervisor monitor 9999 failed",
+      "supervisor whisper 1001 done",
+      "supervisor monitor 1001 done",
+    ]);
+    expect(after.s().log[1]).toMatchObject({ agentName: "Alice Agent", detail: "5550100", leg: "sup-2", at: expect.any(Number) });
+    // Bounded: the newest LOG_SIZE lines stay.
+    await after.a.monitor("1001");
+    for (let i = 0; i < LOG_SIZE; i++) await after.a.whisper("1001").then(() => after.a.monitor("1001"));
+    expect(after.s().log).toHaveLength(LOG_SIZE);
+    expect(JSON.parse(device.getItem("agentbar.supervisor-log.supervisor@https://pbx.example.com")!)).toHaveLength(LOG_SIZE);
+    // Anything unreadable in storage is left out, not shown.
+    device.setItem("agentbar.supervisor-log.supervisor@https://pbx.example.com", JSON.stringify([{ at: "soon", command: "monitor" }, { at: 1, command: "explode", outcome: "done" }]));
+    expect((await setup({ device })).s().log).toEqual([]);
   });
 
   it("whispers straight away: a monitor leg, then 2; barges straight away with ccThreeWay naming the supervisor's own phone", async () => {

@@ -4,8 +4,10 @@ import type { SessionStore } from "../../session";
 import type { Call, CallId, Phone } from "../../softphone";
 import { statusKind } from "../agent-status";
 import { commandError, commandErrorOf, type CommandError } from "../command-error";
+import { SUPERVISION } from "../cc-call";
 import { CC } from "../queue-calls";
 import { matches, sendStatus, type StatusChoice } from "../status-commands";
+import { actionLogOf, type ActionLog, type SupervisorCommand, type SupervisorLogEntry } from "./action-log";
 import type { WallboardAgent } from "./wallboard";
 import type { WallboardStore } from "./wallboard-store";
 
@@ -14,16 +16,17 @@ import type { WallboardStore } from "./wallboard-store";
  * take the customer, and set an agent's status. The platform's functions where the spec has them
  * (ccMonitor, ccThreeWay, ccIntercept, ccGoReady/ccGoBreak/ccLogout), and where it has none
  * (whisper, switching modes) the keys of FreeSWITCH's eavesdrop on the supervisor's own leg:
- * `2` speaks to the agent, `3` to both, `0` listens again — so switching never drops the call.
+ * `2` speaks to the agent, `1` to the customer, `3` to both, `0` listens again — so switching
+ * never drops the call.
  */
 
-/** What the supervisor's leg does now. */
-export type SupervisionMode = "monitor" | "whisper" | "barge";
+/** What the supervisor's leg does now: listen, speak to the agent only, to the customer only, to both. */
+export type SupervisionMode = "monitor" | "whisper" | "whisper-customer" | "barge";
 
-export type SupervisorCommand = SupervisionMode | "intercept" | "stop" | "agent-status";
+export type { SupervisorCommand, SupervisorLogEntry } from "./action-log";
 
 /** The digit of FreeSWITCH's eavesdrop that puts a listening leg in each mode. */
-export const MODE_DIGITS: Record<SupervisionMode, string> = { monitor: "0", whisper: "2", barge: "3" };
+export const MODE_DIGITS: Record<SupervisionMode, string> = { monitor: "0", whisper: "2", "whisper-customer": "1", barge: "3" };
 
 export interface Supervising {
   /** The agent whose call it is. */
@@ -36,41 +39,31 @@ export interface Supervising {
   mode: SupervisionMode;
   /** The supervisor's phone call carrying it, once it arrived. */
   phoneCall: CallId | null;
+  /** The platform's uuid of that leg, when known (its call record). */
+  leg: string;
   since: number;
-}
-
-/** One line of the supervisor's action log: who did what to whom, when, and how it went. */
-export interface SupervisorLogEntry {
-  at: number;
-  /** The supervisor (login). */
-  by: string;
-  agent: string;
-  agentName: string;
-  command: SupervisorCommand;
-  /** The status asked for, the customer of the call: what the line is about. */
-  detail: string;
-  outcome: "done" | "failed";
-  error?: string;
+  /** Whether the platform tells the agent (ccMonitor's answer); null: the platform does not say. */
+  agentTold: boolean | null;
 }
 
 export interface SupervisionState {
   current: Supervising | null;
   pending: { command: SupervisorCommand; agent: string } | null;
   error: CommandError<SupervisorCommand> | null;
-  /** Newest first, at most LOG_SIZE. */
+  /** The action log (action-log.ts): newest first, bounded, kept across reloads. */
   log: readonly SupervisorLogEntry[];
 }
 
-export const LOG_SIZE = 200;
-
 export type SupervisionStore = StoreApi<SupervisionState>;
 
-export type SupervisorPhone = Pick<Phone, "callsStore" | "sendDtmf" | "hangup">;
+export type SupervisorPhone = Pick<Phone, "callsStore" | "sendDtmf" | "hangup" | "decorate">;
 
 export interface SupervisionDeps {
   session: SessionStore;
   phone: SupervisorPhone;
   wallboard: WallboardStore;
+  /** Where actions are recorded (default: the session's log in localStorage). */
+  log?: ActionLog;
   now?: () => number;
   /** How long the supervisor's leg may take to reach and be answered by the phone. */
   legTimeoutMs?: number;
@@ -81,6 +74,8 @@ export interface SupervisionDeps {
 export interface SupervisorActions {
   monitor(agent: string): Promise<void>;
   whisper(agent: string): Promise<void>;
+  /** Speaks to the customer only (the eavesdrop key `1`): the agent does not hear it. */
+  whisperCustomer(agent: string): Promise<void>;
   barge(agent: string): Promise<void>;
   intercept(agent: string): Promise<void>;
   /** Hangs up the supervisor's leg: back to watching. */
@@ -101,7 +96,9 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
   const now = deps.now ?? Date.now;
   const legTimeoutMs = deps.legTimeoutMs ?? 20_000;
   const confirmTimeoutMs = deps.confirmTimeoutMs ?? 10_000;
-  const store = createStore<SupervisionState>()(() => ({ current: null, pending: null, error: null, log: [] }));
+  const actionLog = deps.log ?? actionLogOf(deps.session);
+  const store = createStore<SupervisionState>()(() => ({ current: null, pending: null, error: null, log: actionLog.store.getState().entries }));
+  const unsubscribeLog = actionLog.store.subscribe((s) => store.setState({ log: s.entries }));
   const { phone } = deps;
 
   const me = () => {
@@ -110,13 +107,8 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     return { client: s.client, user: s.user };
   };
 
-  const log = (entry: Omit<SupervisorLogEntry, "at" | "by">) => {
-    const by = deps.session.getState().user?.login ?? "";
-    store.setState((s) => ({ log: [{ at: now(), by, ...entry }, ...s.log].slice(0, LOG_SIZE) }));
-  };
-
-  /** Runs a command: pending while it runs, logged and kept as the error when it fails. */
-  const perform = async (command: SupervisorCommand, agent: string, detail: string, work: (o: { client: PlatformClient; ext: string; row: WallboardAgent | undefined }) => Promise<void>) => {
+  /** Runs a command: pending while it runs, logged (with the leg it used) and kept as the error when it fails. */
+  const perform = async (command: SupervisorCommand, agent: string, detail: string, work: (o: { client: PlatformClient; ext: string; row: WallboardAgent | undefined }) => Promise<string | void>) => {
     const row = deps.wallboard.getState().board.agents.get(agent);
     const agentName = row?.name ?? "";
     store.setState({ pending: { command, agent }, error: null });
@@ -124,12 +116,12 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       const who = me();
       if (!who) throw commandError("not-working", command, now());
       if (!who.user.extension) throw { ...commandError("not-available", command, now()), message: "you have no extension to listen on" };
-      await work({ client: who.client, ext: who.user.extension, row });
-      log({ agent, agentName, command, detail, outcome: "done" });
+      const leg = await work({ client: who.client, ext: who.user.extension, row });
+      actionLog.add({ agent, agentName, command, detail, outcome: "done", ...(leg ? { leg } : {}) });
       store.setState({ pending: null });
     } catch (e) {
       const error = commandErrorOf(command, e, now());
-      log({ agent, agentName, command, detail, outcome: "failed", error: error.message });
+      actionLog.add({ agent, agentName, command, detail, outcome: "failed", error: error.message });
       store.setState({ pending: null, error });
       throw error;
     }
@@ -184,18 +176,34 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     if (store.getState().current) await stopCurrent();
     await signedIn(o.client, o.ext, o.row);
     const since = now();
-    let legUuid: string | undefined;
-    if (mode === "barge") {
-      // The agent's call, with the supervisor's own phone as the third party: it answers by itself.
-      await cc.threeWay(o.client, { agent, callID: call.uuid, destAgent: o.ext, destExtn: o.ext });
-    } else {
-      legUuid = (await cc.monitor(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid })).uuid;
-    }
-    const leg = await awaitLeg(call.uuid, legUuid, since, mode);
-    store.setState({ current: { agent, agentName: o.row?.name ?? "", callUuid: call.uuid, customer: call.number, mode: "monitor", phoneCall: leg.id, since: now() } });
+    // Barge in: the agent's call, with the supervisor's own phone as the third party (it answers by itself).
+    const made =
+      mode === "barge"
+        ? await cc.threeWay(o.client, { agent, callID: call.uuid, destAgent: o.ext, destExtn: o.ext })
+        : await cc.monitor(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid });
+    const leg = await awaitLeg(call.uuid, made.uuid, since, mode);
+    const agentName = o.row?.name ?? "";
+    const legUuid = made.uuid ?? leg.context[CC.callId] ?? "";
+    store.setState({
+      current: { agent, agentName, callUuid: call.uuid, customer: call.number, mode: "monitor", phoneCall: leg.id, leg: legUuid, since: now(), agentTold: made.agentTold ?? null },
+    });
+    label(leg.id, "monitor", agentName || agent);
     follow(leg);
     if (mode !== "barge" && mode !== "monitor") await switchMode(mode);
-    else store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
+    else {
+      store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
+      label(leg.id, mode);
+    }
+    return legUuid;
+  };
+
+  /** Writes what the leg does into the phone call, for the supervisor's call card. */
+  const label = (id: CallId, mode: string, agentName?: string) => {
+    try {
+      phone.decorate(id, { [SUPERVISION.mode]: mode, ...(agentName ? { [SUPERVISION.agent]: agentName } : {}) });
+    } catch {
+      // The call has gone meanwhile: nothing to label.
+    }
   };
 
   const switchMode = async (mode: SupervisionMode) => {
@@ -204,6 +212,8 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     // By SIP INFO: a key in the audio could be lost in what the supervisor is saying.
     if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, MODE_DIGITS[mode], "info");
     store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
+    label(current.phoneCall, mode);
+    return current.leg;
   };
 
   const stopCurrent = async () => {
@@ -218,14 +228,15 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     return perform(mode, agent, row?.call?.number ?? "", async (o) => {
       const current = store.getState().current;
       // Same call: the keys switch the mode; nobody is dropped.
-      if (current && current.agent === agent && current.callUuid === liveCallOf(o.row)?.uuid && current.phoneCall) await switchMode(mode);
-      else await startSupervising(agent, mode, o);
+      if (current && current.agent === agent && current.callUuid === liveCallOf(o.row)?.uuid && current.phoneCall) return switchMode(mode);
+      return startSupervising(agent, mode, o);
     });
   };
 
   const actions: SupervisorActions = {
     monitor: supervise("monitor"),
     whisper: supervise("whisper"),
+    whisperCustomer: supervise("whisper-customer"),
     barge: supervise("barge"),
     intercept: (agent) => {
       const row = deps.wallboard.getState().board.agents.get(agent);
@@ -237,15 +248,24 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
         const since = now();
         await cc.intercept(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid });
         // Monitoring this call: the platform takes the customer on that leg; else the phone rings first.
-        if (!(current?.callUuid === call.uuid && current.phoneCall)) await awaitLeg(call.uuid, undefined, since, "intercept");
+        let leg = { id: current?.phoneCall ?? "", uuid: current?.leg ?? "" };
+        if (!(current?.callUuid === call.uuid && current.phoneCall)) {
+          const rang = await awaitLeg(call.uuid, undefined, since, "intercept");
+          leg = { id: rang.id, uuid: rang.context[CC.callId] ?? "" };
+        }
+        label(leg.id, "intercept", o.row?.name || agent);
         // The supervisor's leg is now a call with the customer, no longer a supervision.
         store.setState({ current: null });
+        return leg.uuid;
       });
     },
     stop: async () => {
       const current = store.getState().current;
       if (!current) return;
-      await perform("stop", current.agent, current.customer, stopCurrent);
+      await perform("stop", current.agent, current.customer, async () => {
+        await stopCurrent();
+        return current.leg;
+      });
     },
     setAgentStatus: (agent, next) =>
       perform("agent-status", agent, next.kind === "break" ? `break: ${next.reason}` : next.kind, async (o) => {
@@ -277,6 +297,7 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     store,
     actions,
     dispose() {
+      unsubscribeLog();
       store.setState({ current: null, pending: null });
     },
   };

@@ -13,6 +13,8 @@ export class FakeCallCenter {
   state = "Waiting";
   callstate = "IDLE";
   call: AgentStateCall | null = null;
+  /** A supervisor on the call, as a platform that tells agents lists it; undefined: the platform does not say. */
+  supervision: { mode: string; by: string; by_name: string } | null | undefined;
   /** When the status last changed here, ms since epoch. */
   statusChangedAt = Date.now();
   /**
@@ -148,6 +150,7 @@ export class FakeCallCenter {
       ready_time: "",
       wrap_up_until: "",
       call: this.call,
+      ...(this.supervision !== undefined ? { supervision: this.supervision } : {}),
     };
   }
 }

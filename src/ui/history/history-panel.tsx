@@ -1,10 +1,12 @@
 import { useEffect, useId, useState } from "preact/hooks";
+import { actionLogOf, supervisionLegOf } from "../../cc";
 import type { SessionStore } from "../../session";
 import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore, type CallRecord } from "../../session/call-history";
 import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon } from "../icons";
 import { useModel, usePhone } from "../model/model";
 import { storeSignal } from "../model/store-signal";
 import { formatDuration, formatMoment } from "../shared/format";
+import { supervisionWord } from "../words/call-words";
 
 type Period = "all" | "1" | "7" | "30" | "dates";
 
@@ -18,7 +20,8 @@ function useHistory() {
   const { sessionStore } = useModel();
   let store = stores.get(sessionStore);
   if (!store) stores.set(sessionStore, (store = createCallHistory({ session: sessionStore })));
-  return { history: store, state: storeSignal(store) };
+  // A supervisor's legs are told apart with the action log where the records cannot tell.
+  return { history: store, state: storeSignal(store), log: storeSignal(actionLogOf(sessionStore).store) };
 }
 
 function Filters() {
@@ -90,17 +93,22 @@ function Filters() {
 function Row({ record }: { record: CallRecord }) {
   const { t, language, session, agent } = useModel();
   const p = usePhone();
-  const { history, state } = useHistory();
+  const { history, state, log } = useHistory();
   const h = t.value.history;
   const me = session.value.user?.extension ?? "";
   const other = otherPartyOf(record, me);
+  const supervision = supervisionLegOf(record, log.value.entries);
   const playback = state.value.playback;
   const playing = playback?.uuid === record.uuid ? playback : null;
   const answered = record.billsec > 0 || record.answeredAt !== null;
   // A call that ended normally without being answered was not answered, whoever hung up.
   const normal = !record.hangupCause || record.hangupCause === "NORMAL_CLEARING";
   const outcome = answered ? (normal ? h.cause.NORMAL_CLEARING : (h.cause[record.hangupCause] ?? record.hangupCause)) : normal ? h.notAnswered : (h.cause[record.hangupCause] ?? record.hangupCause);
-  const who = other.name && other.name !== other.number ? other.name : other.number || t.value.phone.unknownCaller;
+  const who = supervision
+    ? supervision.agentName || supervision.agent
+    : other.name && other.name !== other.number
+      ? other.name
+      : other.number || t.value.phone.unknownCaller;
   // The outcome and notes of the after-call work, kept in this browser (the platform has no place for them).
   // (Reading lastDisposition re-renders the row when a wrap-up saves one.)
   const wrapped = agent && agent.lastDisposition.value !== undefined ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
@@ -111,6 +119,11 @@ function Row({ record }: { record: CallRecord }) {
         <span class="sr-only">{other.direction === "incoming" ? h.incoming : h.outgoing}</span>
       </span>
       <span class="history-who">
+        {supervision && (
+          <span class="history-supervision" data-testid="history-supervision">
+            {supervision.modes.map((mode) => supervisionWord(mode, t.value)).join(" → ")}
+          </span>
+        )}
         <span class="history-name">{who}</span>
         {who !== other.number && other.number && <span class="history-number">{other.number}</span>}
       </span>

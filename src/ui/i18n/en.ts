@@ -357,6 +357,23 @@ export const en = {
     consulting: (who: string) => `Consulting ${who}; the customer hears music`,
     consultRinging: (who: string) => `${who} is ringing; the customer hears music`,
     heldByPlatform: "On hold: the customer hears music",
+    /** A supervisor on the agent's call, as the platform tells it (when it tells agents). */
+    supervised: {
+      listen: (by: string) => `${by} is listening to this call`,
+      whisper: (by: string) => `${by} is speaking to you; the customer does not hear`,
+      "whisper-partner": (by: string) => `${by} is speaking to the customer; you do not hear`,
+      "three-way": (by: string) => `${by} has joined this call`,
+    } as Record<string, ((by: string) => string) | undefined>,
+    supervisedOther: (by: string, mode: string) => `${by} is on this call (${mode})`,
+    supervisorLeft: "The supervisor has left the call.",
+    /** The supervisor's own leg, on the supervisor's call card. */
+    supervising: {
+      monitor: (agent: string) => `Listening to ${agent}'s call`,
+      whisper: (agent: string) => `Whispering to ${agent}`,
+      "whisper-customer": (agent: string) => `Speaking to ${agent}'s customer`,
+      barge: (agent: string) => `In ${agent}'s call`,
+      intercept: (agent: string) => `Taken over from ${agent}`,
+    } as Record<string, ((agent: string) => string) | undefined>,
     completeTransfer: "Complete transfer",
     cancelConsult: "Cancel consultation",
     transferTitle: "Transfer or consult",
@@ -455,6 +472,7 @@ export const en = {
     noAnswerCount: (n: number) => (n === 1 ? "1 call not answered" : `${n} calls not answered`),
     monitor: "Monitor",
     whisper: "Whisper",
+    whisperCustomer: "Speak to customer",
     barge: "Barge in",
     intercept: "Intercept",
     stop: "Stop",
@@ -467,12 +485,17 @@ export const en = {
     mode: {
       monitor: "Listening: neither hears you",
       whisper: "Whispering: only the agent hears you",
+      "whisper-customer": "Speaking to the customer: only the customer hears you",
       barge: "In the call: both hear you",
     } as Record<string, string>,
     supervising: (agent: string, customer: string) => `${agent} with ${customer}`,
+    agentTold: (agent: string) => `${agent} is told that you are on the call.`,
+    agentNotTold: (agent: string) => `${agent} is not told that you are on the call.`,
+    agentToldUnknown: "The platform does not say whether the agent is told.",
     pending: {
       monitor: "Calling your phone to listen…",
       whisper: "Calling your phone to whisper…",
+      "whisper-customer": "Calling your phone to speak to the customer…",
       barge: "Joining the call…",
       intercept: "Taking the call…",
       stop: "Leaving the call…",
@@ -481,6 +504,7 @@ export const en = {
     failed: {
       monitor: "Could not monitor",
       whisper: "Could not whisper",
+      "whisper-customer": "Could not speak to the customer",
       barge: "Could not barge in",
       intercept: "Could not intercept",
       stop: "Could not leave the call",

@@ -3,6 +3,7 @@ import type { AgentActions, AgentSession, AgentState } from "../../cc";
 import type { SettingsState } from "../../session";
 import type { Messages } from "../i18n";
 import { errorText, nextLabel, statusLabel } from "../words/agent-words";
+import { supervisedText } from "../words/call-words";
 import { shallowEqual, storeSignal } from "./store-signal";
 
 /** What the toolbar's components see of the agent session. */
@@ -67,6 +68,9 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     if (s.dialling?.failed && !before.dialling?.failed) deps.announce(t.agent.failure(s.dialling.number, t.agent.dialFailed[s.dialling.failed]));
     if (s.wrapUp && s.wrapUp.id !== before.wrapUp?.id) deps.announce(t.agent.wrapUp.announceStart(Math.round((s.wrapUp.endsAt - Date.now()) / 1000)));
     if (!s.wrapUp && before.wrapUp && s.phase === "on") deps.announce(t.agent.wrapUp.announceEnd);
+    // Being listened to (where the platform tells it) is said as well as shown on the card.
+    if (s.supervised && (s.supervised.mode !== before.supervised?.mode || s.supervised.by !== before.supervised.by)) deps.announce(supervisedText(s.supervised, t));
+    if (!s.supervised && before.supervised) deps.announce(t.agent.supervisorLeft);
   });
   return ui;
 }

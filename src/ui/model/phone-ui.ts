@@ -57,7 +57,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   const sessionState = storeSignal(deps.session.store);
   const live = computed(() => calls.value.calls.filter((c) => c.state !== "ended"));
   // What the calls' views read of the agent: a status change elsewhere does not redraw the cards.
-  const ccState = storeSignal(deps.agent.store, (s) => ({ platformCall: s.platformCall, agent: s.agent }), shallowEqual);
+  const ccState = storeSignal(deps.agent.store, (s) => ({ platformCall: s.platformCall, agent: s.agent, supervised: s.supervised }), shallowEqual);
   const now = signal(Date.now());
   const tones = new TonePlayer();
   const doc = deps.document;

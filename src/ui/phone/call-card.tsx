@@ -7,7 +7,7 @@ import { useModel, usePhone } from "../model/model";
 import { Field } from "../shared/field";
 import { formatDuration } from "../shared/format";
 import { Avatar } from "../shell/identity";
-import { ccStateText, dialProblemText, displayTarget, partyLines, stateText, whoOf } from "../words/call-words";
+import { ccStateText, dialProblemText, displayTarget, partyLines, stateText, supervisedText, supervisingText, whoOf } from "../words/call-words";
 import { QualityMark, QualityWarning } from "./call-quality";
 import { Keypad } from "./keypad";
 import { QueueLine } from "./queue-line";
@@ -153,6 +153,16 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
 
       {answered && <QualityWarning quality={call.quality} now={now} />}
       {cc && !compact && <QueueLine call={call} cc={cc} />}
+      {cc?.supervising && (
+        <p class="call-note supervision-note" data-testid="cc-supervising" data-mode={cc.supervising.mode}>
+          {supervisingText(cc.supervising, t.value)}
+        </p>
+      )}
+      {cc?.supervised && (
+        <p class="call-note supervision-note" data-testid="cc-supervised" data-mode={cc.supervised.mode}>
+          {supervisedText(cc.supervised, t.value)}
+        </p>
+      )}
       {cc?.held && call.state !== "ended" && <p class="call-note" data-testid="cc-held">{t.value.agent.heldByPlatform}</p>}
       {cc?.consult && call.state !== "ended" && (
         <p class="call-note" role="status" data-testid="cc-consult">

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { statusKind, type StatusChoice } from "../../cc";
 import { DEFAULT_QUERY, selectAgents, summarizeQueue, type AgentQuery, type WallboardAgent } from "../../cc/supervisor";
 import { statusLabel } from "../words/agent-words";
-import type { Messages } from "../i18n";
+import { supervisionWord } from "../words/call-words";
 import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
 import { storeSignal } from "../model/store-signal";
@@ -257,6 +257,7 @@ function RowActions({ row }: { row: WallboardAgent }) {
         <>
           {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
           {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
+          {button(m.whisperCustomer, () => s.actions.whisperCustomer(row.number), mine?.mode === "whisper-customer")}
           {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
           {button(m.intercept, () => s.actions.intercept(row.number))}
         </>
@@ -339,10 +340,13 @@ function Supervising() {
         <div class="supervising-now" data-mode={current.mode}>
           <strong>{m.supervising(current.agentName || current.agent, current.customer)}</strong>
           <span data-testid="supervision-mode">{m.mode[current.mode]}</span>
+          <span class="muted small" data-testid="agent-told">
+            {current.agentTold === null ? m.agentToldUnknown : current.agentTold ? m.agentTold(current.agentName || current.agent) : m.agentNotTold(current.agentName || current.agent)}
+          </span>
           <span class="supervising-actions">
-            {(["monitor", "whisper", "barge"] as const).map((mode) => (
-              <button key={mode} type="button" class={`small${current.mode === mode ? " active" : " secondary"}`} aria-pressed={current.mode === mode} disabled={!!sup.pending} onClick={() => s.act(s.actions[mode](current.agent))}>
-                {m[mode]}
+            {MODES.map(([mode, action]) => (
+              <button key={mode} type="button" class={`small${current.mode === mode ? " active" : " secondary"}`} aria-pressed={current.mode === mode} disabled={!!sup.pending} onClick={() => s.act(s.actions[action](current.agent))}>
+                {supervisionWord(mode, t.value)}
               </button>
             ))}
             <button type="button" class="small secondary" disabled={!!sup.pending} onClick={() => s.act(s.actions.intercept(current.agent))}>
@@ -366,9 +370,13 @@ function Supervising() {
   );
 }
 
-function commandWord(command: string, m: Messages["supervisor"]): string {
-  return command === "agent-status" ? m.setStatus : ((m as unknown as Record<string, string>)[command] ?? command);
-}
+/** The modes a supervisor switches between on the same leg, and the action that asks for each. */
+const MODES = [
+  ["monitor", "monitor"],
+  ["whisper", "whisper"],
+  ["whisper-customer", "whisperCustomer"],
+  ["barge", "barge"],
+] as const;
 
 function ActionLog() {
   const { t, language } = useModel();
@@ -386,7 +394,7 @@ function ActionLog() {
         <ol>
           {log.map((l) => (
             <li key={`${l.at}-${l.command}-${l.agent}`} class={l.outcome}>
-              {m.logLine(formatMoment(l.at, language.value), l.by, commandWord(l.command, m), `${l.agentName || l.agent}${l.detail ? ` (${l.detail})` : ""}`)}
+              {m.logLine(formatMoment(l.at, language.value), l.by, supervisionWord(l.command, t.value), `${l.agentName || l.agent}${l.detail ? ` (${l.detail})` : ""}`)}
               {l.outcome === "failed" && ` · ${m.logFailed(l.error ?? "")}`}
             </li>
           ))}

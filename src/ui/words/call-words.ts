@@ -57,6 +57,24 @@ export function ccStateText(call: Call, cc: CcCall, t: Messages, waiting: boolea
   return stateText(call, t, waiting);
 }
 
+/** A supervisor on the agent's call, as the platform tells the agent. */
+export function supervisedText(s: NonNullable<CcCall["supervised"]>, t: Messages): string {
+  const by = s.by || t.phone.unknownCaller;
+  return t.agent.supervised[s.mode]?.(by) ?? t.agent.supervisedOther(by, s.mode);
+}
+
+/** What the supervisor's own leg does, on the supervisor's card. */
+export function supervisingText(s: NonNullable<CcCall["supervising"]>, t: Messages): string {
+  return t.agent.supervising[s.mode]?.(s.agent) ?? s.mode;
+}
+
+/** A supervisor's action in a word: Monitor, Whisper, Speak to customer, Barge in, Intercept, Stop, Set status. */
+export function supervisionWord(command: string, t: Messages): string {
+  const m = t.supervisor;
+  const words: Record<string, string> = { monitor: m.monitor, whisper: m.whisper, "whisper-customer": m.whisperCustomer, barge: m.barge, intercept: m.intercept, stop: m.stop, "agent-status": m.setStatus };
+  return words[command] ?? command;
+}
+
 /** Why what was typed cannot be dialled. */
 export function dialProblemText(p: DialInputProblem, t: Messages): string {
   const m = t.phone.dialProblem;
