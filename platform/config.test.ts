@@ -40,6 +40,11 @@ describe("optionsFromEnv", () => {
     }
   });
 
+  it("takes the profile: the full platform by default, or only what the spec shows", () => {
+    expect(defaultOptions.profile).toBe("full");
+    expect(optionsFromEnv({ AGENTBAR_PLATFORM_PROFILE: "spec-minimal" })).toEqual({ profile: "spec-minimal" });
+  });
+
   it("asks for the captcha by default", () => {
     expect(defaultOptions.captcha).toBe(true);
   });
@@ -51,5 +56,6 @@ describe("optionsFromEnv", () => {
     expect(() => optionsFromEnv({ AGENTBAR_SESSION_EXPIRES: "0" })).toThrow(/AGENTBAR_SESSION_EXPIRES/);
     expect(() => optionsFromEnv({ AGENTBAR_CAPTCHA: "yes" })).toThrow(/AGENTBAR_CAPTCHA/);
     expect(() => optionsFromEnv({ AGENTBAR_LOG_LEVEL: "loud" })).toThrow(/AGENTBAR_LOG_LEVEL/);
+    expect(() => optionsFromEnv({ AGENTBAR_PLATFORM_PROFILE: "minimal" })).toThrow(/AGENTBAR_PLATFORM_PROFILE.*'minimal'/);
   });
 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import type { EmbedHostEntry } from "./app-config";
+import { PLATFORM_PROFILES, type PlatformProfile } from "./profile";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -67,6 +68,11 @@ export interface PlatformOptions {
    * decides nothing here, the deployment does.
    */
   tellMonitoredAgents: boolean;
+  /**
+   * `full`, or `spec-minimal`: only what the spec shows (platform/profile.ts), to prove the toolbar
+   * against a platform that offers no more.
+   */
+  profile: PlatformProfile;
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -93,6 +99,7 @@ export const defaultOptions: PlatformOptions = {
   allowedOrigins: [],
   simNetwork: false,
   tellMonitoredAgents: false,
+  profile: "full",
 };
 
 const LOG_LEVELS: readonly PlatformOptions["logLevel"][] = ["silent", "error", "warn", "info", "debug"];
@@ -141,6 +148,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
     const mode = env.AGENTBAR_SIM_API as PlatformOptions["simApi"];
     if (!["loopback", "on", "off"].includes(mode)) throw new Error(`AGENTBAR_SIM_API must be loopback, on or off, not '${mode}'`);
     out.simApi = mode;
+  }
+  if (env.AGENTBAR_PLATFORM_PROFILE) {
+    const profile = env.AGENTBAR_PLATFORM_PROFILE as PlatformProfile;
+    if (!PLATFORM_PROFILES.includes(profile)) throw new Error(`AGENTBAR_PLATFORM_PROFILE must be ${PLATFORM_PROFILES.join(" or ")}, not '${profile}'`);
+    out.profile = profile;
   }
   if (env.AGENTBAR_ALLOWED_ORIGINS !== undefined) {
     out.allowedOrigins = env.AGENTBAR_ALLOWED_ORIGINS.split(/[\s,]+/)

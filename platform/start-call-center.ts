@@ -42,12 +42,14 @@ export function startCallCenter(o: {
 }): CallCenterModule {
   const sw = o.sw ?? new NoSwitch();
   const directory = new CallCenterDirectory(o.ctx.db);
-  const engine = new CallCenter(directory, sw);
+  const { profile } = o.ctx.options;
+  const full = profile === "full";
+  const engine = new CallCenter(directory, sw, full);
   const control = new CallControl(engine, sw, { tellAgents: o.tellMonitoredAgents ?? false });
-  const service = new CcService(engine, control, sw, o.sw !== undefined);
-  const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
+  const service = new CcService(engine, control, sw, o.sw !== undefined, profile);
+  const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, events: full, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
   const queueCallers = o.world ? new QueueCallers(o.world) : undefined;
-  callCenterRoutes(o.http, service, directory);
+  callCenterRoutes(o.http, service, directory, profile);
   if (o.simApi !== "off") simQueueCallerRoutes(o.http, directory, queueCallers);
   o.upgrades.onRpc(rpc.accept);
   return {

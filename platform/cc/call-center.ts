@@ -46,9 +46,16 @@ export class CallCenter {
    */
   agentLegEnded?: (call: AgentCall, cause: HangupCause) => boolean;
 
+  /** The `X-CC-*` headers of a leg to a phone, or none when the platform keeps to the spec. */
+  legHeaders(headers: string[]): string[] {
+    return this.sendLegHeaders ? headers : [];
+  }
+
   constructor(
     readonly directory: CallCenterDirectory,
     readonly sw: Switch,
+    /** False: legs to phones go without the `X-CC-*` headers (the spec shows none). */
+    private readonly sendLegHeaders = true,
   ) {
     // Statuses survive a restart through agent_info (mod_callcenter keeps them in its database);
     // states, offers and calls do not (mod_callcenter resets them to Waiting on start too).
@@ -343,7 +350,7 @@ export class CallCenter {
           callerIdNumber: member.cidNumber,
           timeoutSeconds: settings.timeout,
           uuid,
-          headers: agentLegHeaders({ queue: queue.name, member, agentUuid: uuid, agent: agent.number }),
+          headers: this.legHeaders(agentLegHeaders({ queue: queue.name, member, agentUuid: uuid, agent: agent.number })),
           variables: agentLegVariables({ queue: queue.name, member, agent: agent.number }),
         },
       );

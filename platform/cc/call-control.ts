@@ -74,7 +74,7 @@ export class CallControl {
         autoAnswer: true,
         uuid,
         timeoutSeconds: this.cc.directory.settings(agent.number).timeout,
-        headers: controlLegHeaders({ purpose: "dial", agent: agent.number, agentUuid: uuid }),
+        headers: this.cc.legHeaders(controlLegHeaders({ purpose: "dial", agent: agent.number, agentUuid: uuid })),
         variables: { cc_side: "agent", cc_agent: agent.number, cc_dial_destination: destination },
       },
     );
@@ -192,7 +192,7 @@ export class CallControl {
         callerIdName: call.remoteName,
         callerIdNumber: call.remoteNumber,
         uuid,
-        headers: controlLegHeaders({ purpose: "transfer", agent: to.number, agentUuid: uuid, targetUuid: customer.uuid, queue: call.queue }),
+        headers: this.cc.legHeaders(controlLegHeaders({ purpose: "transfer", agent: to.number, agentUuid: uuid, targetUuid: customer.uuid, queue: call.queue })),
         variables: { cc_side: "transfer", cc_agent: to.number },
       },
     );
@@ -220,7 +220,7 @@ export class CallControl {
       callerIdName: identity?.cidName ?? call.agent.name,
       callerIdNumber: identity?.cidNumber ?? call.agent.number,
       uuid: randomUUID(),
-      headers: controlLegHeaders({ purpose: "consult", agent: call.agent.number, agentUuid: call.leg.uuid, targetUuid: customer.uuid, queue: call.queue }),
+      headers: this.cc.legHeaders(controlLegHeaders({ purpose: "consult", agent: call.agent.number, agentUuid: call.leg.uuid, targetUuid: customer.uuid, queue: call.queue })),
       variables: { cc_side: "consult", cc_agent: call.agent.number },
     });
     const consult = { leg, target: label, answered: false };
@@ -430,7 +430,7 @@ export class CallControl {
       callerIdNumber: call.agent.number,
       autoAnswer,
       uuid,
-      headers: controlLegHeaders({ purpose, agent: by, agentUuid: uuid, targetUuid: call.leg.uuid, queue: call.queue }),
+      headers: this.cc.legHeaders(controlLegHeaders({ purpose, agent: by, agentUuid: uuid, targetUuid: call.leg.uuid, queue: call.queue })),
       variables: { cc_side: purpose, cc_agent: by, cc_target_agent: call.agent.number },
     });
   }

@@ -4,6 +4,7 @@ import type { Channel, Switch } from "../switch/types";
 import type { Agent, AgentCall } from "./agent";
 import { DIALABLE, parseAgentAddress } from "./agent-address";
 import { agentStateRecord, type AgentStateRecord } from "./agent-state-record";
+import type { PlatformProfile } from "../profile";
 import type { CallCenter } from "./call-center";
 import type { CallControl, Party } from "./call-control";
 import { CcError, NOT_SIGNED_IN_DIAL, badRequest, noPermission, notFound, wrongState } from "./cc-error";
@@ -69,6 +70,7 @@ export class CcService {
     private readonly sw: Switch,
     /** False while no soft-switch runs: functions that need calls answer 503. */
     private readonly switchRunning = true,
+    private readonly profile: PlatformProfile = "full",
   ) {}
 
   isFunction(name: string): name is CcFunctionName {
@@ -83,7 +85,8 @@ export class CcService {
       const data = input ?? {};
       if (!validate(data)) throw badRequest(describeSchemaError(validate.errors ?? [], "body"));
       const result = await this.dispatch(func, data as Body, caller);
-      return result === undefined ? { code: 200, message: "success" } : { code: 200, message: "success", data: result };
+      // The spec shows every function answering `{code:200, message:'success'}`, nothing more.
+      return result === undefined || this.profile === "spec-minimal" ? { code: 200, message: "success" } : { code: 200, message: "success", data: result };
     } catch (e) {
       if (e instanceof CcError) return { code: e.code, message: e.message };
       throw e;

@@ -187,7 +187,7 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
   });
 
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AuthError) error = authRefusal(error);
+    if (error instanceof AuthError) error = authRefusal(error, ctx.options.profile);
     if (error instanceof HttpError) return reply.status(error.status).send(error.body);
     const e = error as { statusCode?: number; code?: string; message?: string };
     if (e.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError) {

@@ -1,4 +1,5 @@
 import type { AuthError } from "../auth/auth-error";
+import type { PlatformProfile } from "../profile";
 
 /**
  * An error answered to the HTTP client with `status` and a JSON body. The spec's error bodies are
@@ -27,11 +28,14 @@ export const envelope = <T>(data: T) => ({ code: 200, message: "success", data }
 
 /**
  * A refused sign-in or token as the spec answers it: 400 when the request lacks what a sign-in
- * needs, else 403 `{code, text}` with the fields the toolbar explains without parsing the text.
+ * needs, else 403 `{code, text}`, with (`full` profile) the fields the toolbar explains without
+ * parsing the text.
  */
-export function authRefusal(e: AuthError): HttpError {
+export function authRefusal(e: AuthError, profile: PlatformProfile): HttpError {
   const d = e.details;
-  return fail(e.kind === "incomplete" ? 400 : 403, e.message, {
+  const status = e.kind === "incomplete" ? 400 : 403;
+  if (profile === "spec-minimal") return fail(status, e.message);
+  return fail(status, e.message, {
     ...(d.attemptsLeft !== undefined ? { attempts_left: d.attemptsLeft } : {}),
     ...(d.captchaRequired ? { captcha_required: true } : {}),
     ...(d.lockedUntil !== undefined ? { locked: true, locked_until: d.lockedUntil } : {}),

@@ -23,6 +23,11 @@ export interface RpcServerDeps {
   cc: CallCenter;
   service: CcService;
   sw: Switch;
+  /**
+   * False: no events are pushed (the spec shows no event names or payloads on `/ws`): the channel
+   * still logs in, subscribes, answers jsapi and pings, and stays quiet.
+   */
+  events?: boolean;
   options: RpcOptions;
 }
 
@@ -39,6 +44,7 @@ export class RpcServer implements SessionHost {
   constructor(private readonly deps: RpcServerDeps) {
     this.options = deps.options;
     deps.auth.onSessionsEnded((userId) => void this.endSessionsOf(userId));
+    if (deps.events === false) return;
     deps.cc.events.on("event", (e) => this.publishCcEvent(e));
     const { sw } = deps;
     sw.on("channel-create", (ch) => this.publishChannelEvent("FSevent.channel_create", [ch], channelEventData("CHANNEL_CREATE", ch)));

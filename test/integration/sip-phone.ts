@@ -284,6 +284,11 @@ export class TestCall {
     return this.session instanceof Invitation ? this.session.request.getHeader(name) : undefined;
   }
 
+  /** The names of the INVITE's headers, lower case. */
+  headerNames(): string[] {
+    return this.session instanceof Invitation ? Object.keys(this.session.request.headers).map((h) => h.toLowerCase()) : [];
+  }
+
   get requestUri(): string {
     return this.session instanceof Invitation ? (this.session.request.ruri?.toString() ?? "") : "";
   }

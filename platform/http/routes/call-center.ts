@@ -6,6 +6,7 @@ import { ccCaller } from "../../cc/cc-caller";
 import { CcError } from "../../cc/cc-error";
 import type { CcService } from "../../cc/cc-functions";
 import type { CallCenterDirectory } from "../../cc/directory";
+import { specAgentStateRecord, type PlatformProfile } from "../../profile";
 
 const agentStateQuery = {
   type: "object",
@@ -22,7 +23,7 @@ const agentStateQuery = {
  * function and answers its envelope (`{code:200, message:'success'}`, or `{code, message}` with
  * the same HTTP status), `GET /api/cc/agent_state` lists agent state records.
  */
-export function callCenterRoutes(app: FastifyInstance, service: CcService, directory: CallCenterDirectory) {
+export function callCenterRoutes(app: FastifyInstance, service: CcService, directory: CallCenterDirectory, profile: PlatformProfile) {
   app.post<{ Params: { func: string }; Body: unknown }>("/api/cc/ccc/:func", { config: SIGNED_IN }, async (req, reply) => {
     const caller = ccCaller(principalOf(req).user, directory);
     const envelope = await service.run(req.params.func, req.body, caller);
@@ -40,7 +41,8 @@ export function callCenterRoutes(app: FastifyInstance, service: CcService, direc
     async (req, reply) => {
       const caller = ccCaller(principalOf(req).user, directory);
       try {
-        return service.agentState(req.query.queue || undefined, caller);
+        const records = service.agentState(req.query.queue || undefined, caller);
+        return profile === "spec-minimal" ? records.map(specAgentStateRecord) : records;
       } catch (e) {
         if (e instanceof CcError) return reply.status(e.code).send({ code: e.code, message: e.message });
         throw e;
