@@ -16,7 +16,7 @@ import { admin, hangUpCaller, queueCaller } from "./toolbar-support";
  * src/embed/protocol.test.ts and src/embed/bridge.test.ts.
  */
 
-const FULL: Scope[] = ["dial", "call-control", "status", "caller-data"];
+const FULL: Scope[] = ["dial", "call-control", "status", "caller-data", "diagnostics"];
 const LIMITED: Scope[] = ["status", "caller-data"];
 
 interface Crms {
@@ -172,6 +172,14 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
   expect(agent.secrets.length).toBeGreaterThanOrEqual(2);
   for (const secret of agent.secrets) expect(everything).not.toContain(secret);
   expect(everything).not.toMatch(/token|recording|media_files|dev_key/i);
+
+  // The diagnostics file support asks the CRM for: the SIP of the call just made, no secret.
+  const file = await command(agent.page, "bar.getDiagnosticsFile()");
+  expect(file).toMatchObject({ ok: true, result: { name: expect.stringMatching(/^agentbar-diagnostics-1001-\d{8}-\d{6}Z\.json$/), type: "application/json" } });
+  const text = file.ok ? String(file.result.text) : "";
+  const trace = (JSON.parse(text) as { phone: { sipTrace: { summary: string }[] } }).phone.sipTrace.map((m) => m.summary);
+  expect(trace).toEqual(expect.arrayContaining([expect.stringMatching(/^REGISTER /), expect.stringMatching(/^BYE /)]));
+  for (const secret of agent.secrets) expect(text).not.toContain(secret);
 
   // A script of the page talking to the app by hand, past the SDK, with forged shapes: each is
   // refused as invalid, and none dials or changes the status.

@@ -70,5 +70,5 @@ session.subscribe((s) => {
 
 // Framed by a CRM: the host page may talk to the app (docs/embedding.md). Loaded only in a frame.
 if (framed) {
-  void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) => m.startEmbedding({ session, phoneSession: w.phoneSession, agentSession: w.agentSession }));
+  void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) => m.startEmbedding({ session, settings, phoneSession: w.phoneSession, agentSession: w.agentSession }));
 }

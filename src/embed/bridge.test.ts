@@ -22,7 +22,7 @@ afterEach(async () => {
 function setup(o: { confirmTimeoutMs?: number } = {}) {
   const t = agentRig(cleanups, o);
   const phoneSession = createStore<PhoneSessionStatus>()(() => ({ status: "on", problem: null }));
-  const bridge = createBridge({ session: t.session, phoneSession: { store: phoneSession, phone: t.phone }, agentSession: { store: t.store, actions: t.actions }, storage: "browser", appVersion: "0.1.0", confirmTimeoutMs: o.confirmTimeoutMs ?? 3000 });
+  const bridge = createBridge({ session: t.session, phoneSession: { store: phoneSession, phone: t.phone }, agentSession: { store: t.store, actions: t.actions }, storage: "browser", diagnosticsFile: async () => ({ name: "agentbar-diagnostics.json", type: "application/json", text: "{}" }), appVersion: "0.1.0", confirmTimeoutMs: o.confirmTimeoutMs ?? 3000 });
   cleanups.push(() => bridge.dispose());
   const events: { event: EventName; data: unknown }[] = [];
   bridge.subscribe((event, data) => {

@@ -4,7 +4,7 @@ import type { SessionStore } from "../session";
 import { PhoneError, isLive, isTalking, type Call, type CallId, type Phone } from "../softphone";
 import { agentOf, callOf, endOf, nextStatusOf, registrationOf, snapshotOf, userOf, wrapUpOf, type AppStates, type PhoneSessionStatus } from "./app-view";
 import type { CommandArgs } from "./host/commands";
-import { PROTOCOL_VERSIONS, type CallInfo, type CommandName, type CommandResult, type ErrorCode, type EventData, type EventName, type UserInfo, type WrapUpInfo, type RegistrationInfo, type AgentInfo } from "./host/protocol";
+import { PROTOCOL_VERSIONS, type DiagnosticsFile, type CallInfo, type CommandName, type CommandResult, type ErrorCode, type EventData, type EventName, type UserInfo, type WrapUpInfo, type RegistrationInfo, type AgentInfo } from "./host/protocol";
 import { EmbedCommandError, type EmbedApp } from "./endpoint";
 
 export interface BridgeDeps {
@@ -15,6 +15,8 @@ export interface BridgeDeps {
   agentSession: Pick<AgentSession, "store" | "actions">;
   /** Whether the browser lets the framed app keep its storage, for getDiagnostics. */
   storage: "browser" | "memory";
+  /** The diagnostics file the devices panel downloads, made now. */
+  diagnosticsFile: () => Promise<DiagnosticsFile>;
   appVersion: string;
   now?: () => number;
   /** How long a command waits for the state it asked for. */
@@ -222,6 +224,11 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
         eventFeed: s.agent.phase === "on" ? s.agent.feed : "off",
         storage: deps.storage,
       };
+    },
+
+    async getDiagnosticsFile() {
+      requireSignedIn();
+      return deps.diagnosticsFile();
     },
 
     async dial({ number }) {

@@ -1,5 +1,5 @@
 import { parseDialInput } from "../softphone/dial-input";
-import { COMMAND_SCOPE, checkCommand, chooseVersion, connectMessage, type CommandArgs, type CommandMessage } from "./host/commands";
+import { COMMAND_SCOPES, checkCommand, chooseVersion, connectMessage, type CommandArgs, type CommandMessage } from "./host/commands";
 import { CONNECT, PROTOCOL_VERSIONS, type CommandName, type CommandResult, type ErrorCode, type EventData, type EventName, type Scope, type Snapshot } from "./host/protocol";
 import { isRecord } from "./host/schema";
 import { hostRuleFor, type EmbedConfig, type EmbedHostRule } from "./embed-config";
@@ -97,8 +97,8 @@ export function startEndpoint(o: EndpointOptions): () => void {
       const checked = checkCommand(e.data);
       if (!checked.ok) return postError("invalid-message", checked.problem, checked.id);
       const m = checked.value;
-      const needed = COMMAND_SCOPE[m.command];
-      if (needed && !scopes.has(needed)) return postError("not-permitted", `${m.command} needs the '${needed}' scope, which this page's origin does not have`, m.id);
+      const missing = COMMAND_SCOPES[m.command].filter((scope) => !scopes.has(scope));
+      if (missing.length) return postError("not-permitted", `${m.command} needs the ${missing.map((x) => `'${x}'`).join(" and ")} scope, which this page's origin does not have`, m.id);
       const args = checkDestination(m, rule, o.app.snapshot());
       if (args instanceof EmbedCommandError) return postError(args.code, args.message, m.id);
       if (underWay >= MAX_COMMANDS_UNDER_WAY) return postError("busy", `${MAX_COMMANDS_UNDER_WAY} commands are under way: wait for their replies`, m.id);

@@ -26,6 +26,7 @@ const validCommands: Record<string, Record<string, unknown>> = {
   getState: {},
   setDisposition: { callId: "c1", outcome: "Sold", notes: "", done: true },
   getDiagnostics: {},
+  getDiagnosticsFile: {},
 };
 
 describe("message schemas", () => {
@@ -176,13 +177,23 @@ describe("scopes", () => {
       ["answer", {}],
       ["transfer", { destination: "1002" }],
       ["getDiagnostics", {}],
+      ["getDiagnosticsFile", {}],
     ] as const) {
       await expect(connection.send(command, args as never), command).rejects.toMatchObject({ code: "not-permitted" });
     }
     expect(app.runs).toEqual([]);
-    expect(events.filter((e) => e.event === "error")).toHaveLength(4);
+    expect(events.filter((e) => e.event === "error")).toHaveLength(5);
     await expect(connection.send("setStatus", { status: "ready" })).resolves.toBeDefined();
     await expect(connection.send("getState", {})).resolves.toMatchObject({ agent: { status: "ready" } });
+  });
+
+  it("the diagnostics file, which holds who called, needs caller-data besides diagnostics", async () => {
+    const without = await connectPair({ scopes: ["diagnostics"] });
+    await expect(without.connection.send("getDiagnosticsFile", {})).rejects.toMatchObject({ code: "not-permitted", message: expect.stringContaining("'caller-data'") });
+    await expect(without.connection.send("getDiagnostics", {})).resolves.toMatchObject({ appVersion: "0.1.0" });
+    expect(without.app.runs.map((r) => r.command)).toEqual(["getDiagnostics"]);
+    const both = await connectPair({ scopes: ["diagnostics", "caller-data"] });
+    await expect(both.connection.send("getDiagnosticsFile", {})).resolves.toMatchObject({ type: "application/json" });
   });
 
   it("without caller-data a host sees that calls come and go, but not who calls nor the notes", async () => {

@@ -1,12 +1,14 @@
 import type { AgentSession } from "../cc";
-import type { PhoneSession, SessionStore } from "../session";
+import type { PhoneSession, SessionStore, SettingsStore } from "../session";
 import { version } from "../../package.json";
 import { createBridge } from "./bridge";
 import { NO_HOSTS, parseEmbedConfig, type EmbedConfig } from "./embed-config";
 import { startEndpoint } from "./endpoint";
+import type { DiagnosticsFile } from "./host/protocol";
 
 export interface EmbeddingDeps {
   session: SessionStore;
+  settings: SettingsStore;
   phoneSession: PhoneSession;
   agentSession: AgentSession;
 }
@@ -19,7 +21,12 @@ export interface EmbeddingDeps {
 export async function startEmbedding(deps: EmbeddingDeps): Promise<void> {
   const config = await loadEmbedConfig(new URL("config.json", document.baseURI));
   if (!config.hosts.length) return;
-  const app = createBridge({ ...deps, storage: storageKind(), appVersion: version });
+  const { session, settings, phoneSession } = deps;
+  const diagnosticsFile = async (): Promise<DiagnosticsFile> => {
+    const d = await import("../session/diagnostics-bundle");
+    return d.diagnosticsFile(d.buildDiagnosticsBundle({ session, settings, phoneSession }));
+  };
+  const app = createBridge({ ...deps, storage: storageKind(), diagnosticsFile, appVersion: version });
   startEndpoint({ window, config, app, appVersion: version });
 }
 

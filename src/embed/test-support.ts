@@ -47,6 +47,7 @@ export function fakeApp(snapshot: Snapshot = sampleSnapshot) {
       setStatus: { agent: snapshot.agent!, applied: "now" },
       setDisposition: { callId: "c0" },
       getDiagnostics: { appVersion: "0.1.0", protocolVersion: 1, registration: snapshot.registration, eventFeed: "events", storage: "browser" },
+      getDiagnosticsFile: { name: "agentbar-diagnostics-1001.json", type: "application/json", text: "{}" },
     };
     return (results[command] ?? { call: snapshot.calls[0]! }) as CommandResult<typeof command>;
   };

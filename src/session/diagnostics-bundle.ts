@@ -104,7 +104,7 @@ export function buildDiagnosticsBundle(src: DiagnosticsSources): DiagnosticsBund
 }
 
 /** The bundle as a file: pretty JSON, named after the extension and the time. */
-export function diagnosticsFile(bundle: DiagnosticsBundle): { name: string; type: string; text: string } {
+export function diagnosticsFile(bundle: DiagnosticsBundle): { name: string; type: "application/json"; text: string } {
   const stamp = bundle.createdAt.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "").replace("T", "-");
   const who = bundle.account?.extension || bundle.account?.login || "agentbar";
   return { name: `agentbar-diagnostics-${who.replace(/[^\w.-]/g, "_")}-${stamp}.json`, type: "application/json", text: JSON.stringify(bundle, null, 2) };

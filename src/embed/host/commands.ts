@@ -28,26 +28,29 @@ export const COMMAND_ARGS = {
   /** Outcome and notes of a call's after-call work; `done` ends the after-call work too. */
   setDisposition: obj({ callId: id, outcome: text, notes: str(4000) }, { done: bool }),
   getDiagnostics: obj({}),
+  getDiagnosticsFile: obj({}),
 } satisfies Record<CommandName, Schema<unknown>>;
 export type CommandArgs<C extends CommandName> = Infer<(typeof COMMAND_ARGS)[C]>;
 export const COMMAND_NAMES = Object.keys(COMMAND_ARGS) as CommandName[];
 
-/** The scope each command needs (null: any allowed host). */
-export const COMMAND_SCOPE: Record<CommandName, Scope | null> = {
-  dial: "dial",
-  answer: "call-control",
-  reject: "call-control",
-  hangUp: "call-control",
-  hold: "call-control",
-  resume: "call-control",
-  mute: "call-control",
-  unmute: "call-control",
-  sendDtmf: "call-control",
-  transfer: "call-control",
-  setStatus: "status",
-  getState: null,
-  setDisposition: "call-control",
-  getDiagnostics: "diagnostics",
+/** The scopes each command needs, all of them (none: any allowed host). */
+export const COMMAND_SCOPES: Record<CommandName, readonly Scope[]> = {
+  dial: ["dial"],
+  answer: ["call-control"],
+  reject: ["call-control"],
+  hangUp: ["call-control"],
+  hold: ["call-control"],
+  resume: ["call-control"],
+  mute: ["call-control"],
+  unmute: ["call-control"],
+  sendDtmf: ["call-control"],
+  transfer: ["call-control"],
+  setStatus: ["status"],
+  getState: [],
+  setDisposition: ["call-control"],
+  getDiagnostics: ["diagnostics"],
+  // The file holds the recent SIP messages, and with them who called.
+  getDiagnosticsFile: ["diagnostics", "caller-data"],
 };
 
 export interface CommandMessage<C extends CommandName = CommandName> {

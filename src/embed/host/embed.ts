@@ -159,6 +159,10 @@ export class Agentbar {
   getDiagnostics(): Promise<CommandResult<"getDiagnostics">> {
     return this.send("getDiagnostics", {});
   }
+  /** The diagnostics file the agent would download for support (needs `diagnostics` and `caller-data`). */
+  getDiagnosticsFile(): Promise<CommandResult<"getDiagnosticsFile">> {
+    return this.send("getDiagnosticsFile", {});
+  }
 
   /**
    * Opt-in: clicks on `tel:` and `sip:` links inside `root` (default: the whole page) dial with

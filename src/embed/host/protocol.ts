@@ -27,7 +27,8 @@ export const SCOPES = ["dial", "call-control", "status", "caller-data", "diagnos
  * - `call-control`: answer, reject, hang up, hold, resume, mute, keypad tones, transfer, outcome and notes;
  * - `status`: set the agent's status;
  * - `caller-data`: see who calls (numbers, names) and the notes written after a call;
- * - `diagnostics`: see why the phone is not connected, and `getDiagnostics`.
+ * - `diagnostics`: see why the phone is not connected, and `getDiagnostics`; with `caller-data`
+ *   too, `getDiagnosticsFile` (the file the agent downloads for support).
  * Every host sees the agent's status and that calls come and go, without who is calling.
  */
 export type Scope = (typeof SCOPES)[number];
@@ -69,6 +70,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Ids of commands. */
 export const MAX_ID = 2 ** 31 - 1;
+/** The longest diagnostics file (300 SIP messages of at most 8,000 characters, the stats, pretty-printed). */
+export const MAX_DIAGNOSTICS_FILE = 8 * 1024 * 1024;
 // Times are epoch milliseconds.
 const time = int(0, 8.64e15);
 export const id = str(128);
@@ -162,6 +165,13 @@ export const diagnosticsInfo = obj({
 });
 export type Diagnostics = Infer<typeof diagnosticsInfo>;
 
+/**
+ * The diagnostics file the devices panel downloads (recent SIP messages, registration history,
+ * the last calls' stats, devices, settings; no password, token or digest answer), as JSON text.
+ */
+export const diagnosticsFileInfo = obj({ name: str(200), type: literal("application/json"), text: str(MAX_DIAGNOSTICS_FILE) });
+export type DiagnosticsFile = Infer<typeof diagnosticsFileInfo>;
+
 // ---- Replies: what each command resolves with ----
 
 const withCall = obj({ call: callInfo });
@@ -185,6 +195,7 @@ export const COMMAND_RESULTS = {
   getState: snapshotInfo,
   setDisposition: obj({ callId: id }),
   getDiagnostics: diagnosticsInfo,
+  getDiagnosticsFile: diagnosticsFileInfo,
 };
 export type CommandName = keyof typeof COMMAND_RESULTS;
 export type CommandResult<C extends CommandName> = Infer<(typeof COMMAND_RESULTS)[C]>;
