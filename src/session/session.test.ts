@@ -38,7 +38,7 @@ describe("sign-in", () => {
 
     const s = session.getState();
     expect(s.status).toBe("signed-in");
-    expect(s.user).toEqual({ id: "3", login: "agent1", name: "Alice Agent", extension: "1001", domain: "agentbar.local", role: "agent" });
+    expect(s.user).toEqual({ id: "3", login: "agent1", name: "Alice Agent", extension: "1001", domain: "agentbar.local", role: "agent", isAdmin: false, systemRoles: ["agent"] });
     expect(s.error).toBeNull();
     expect(s.client?.baseUrl).toBe(BASE);
     expect(platform.calls[0]).toMatchObject({ method: "POST", path: "/api/sessions", body: { login: "agent1", jwt: true } });
@@ -230,6 +230,8 @@ describe("the session across a reload", () => {
     expect(session.getState().status).toBe("restoring");
     await session.getState().restore();
     expect(session.getState()).toMatchObject({ status: "signed-in", user: { login: "agent1", name: "Alice Agent", role: "agent" }, platformUrl: BASE });
+    // The roles of the sign-in's system_roles are kept for the reload: users/info does not repeat them.
+    expect(session.getState().user?.systemRoles).toEqual(["agent"]);
     expect(platform.calls.at(-1)).toMatchObject({ path: "/api/users/info", token: "token-1" });
     expect(platform.calls.filter((c) => c.path === "/api/sessions")).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 // From the REST client's files, not its index: the sign-in screen's code needs only these.
 import { PlatformClient, type Credentials } from "../api/client";
 import { PlatformError } from "../api/errors";
-import { captchaPictureUrl, credentialsOf, getCaptcha, refreshSession, signIn as requestSession, signOut as endSession } from "../api/sessions";
+import { captchaPictureUrl, credentialsOf, getCaptcha, refreshSession, signIn as requestSession, signOut as endSession, type Session } from "../api/sessions";
 import { getCurrentUser, type User } from "../api/users";
 import { checkPlatformAddress, displayAddress } from "./platform-address";
 import type { SettingsStore } from "./settings";
@@ -23,8 +23,15 @@ export interface SessionUser {
   /** The user's default extension; "" when they have none. */
   extension: string;
   domain: string;
-  /** "admin", "supervisor", "agent", "user", or whatever the platform calls it. */
+  /** "admin", "supervisor", "agent", "user", or whatever the platform calls it: a label to show. */
   role: string;
+  /** The user's `is_admin` (GET /api/users/info). */
+  isAdmin: boolean;
+  /**
+   * The roles of the sign-in's `system_roles` (`roles_str` and `senior_roles_str`, split at
+   * commas); empty when the session came from a token handed over (no sign-in answer to read).
+   */
+  systemRoles: readonly string[];
 }
 
 /** The picture the platform asks about; `pictureUrl` is null when it could not be fetched. */
@@ -102,6 +109,7 @@ export const SESSION_ENDED_KEY = "agentbar.session-ended";
 interface StoredSession extends Credentials {
   platformUrl: string;
   role: string;
+  systemRoles: string[];
 }
 
 function readStoredSession(storage: KeyValueStorage): StoredSession | undefined {
@@ -113,7 +121,14 @@ function readStoredSession(storage: KeyValueStorage): StoredSession | undefined 
     expires: raw.expires,
     ...(typeof raw.refreshToken === "string" ? { refreshToken: raw.refreshToken } : {}),
     role: typeof raw.role === "string" ? raw.role : "",
+    systemRoles: Array.isArray(raw.systemRoles) ? raw.systemRoles.filter((r): r is string => typeof r === "string") : [],
   };
+}
+
+/** The roles `system_roles` lists: `roles_str` and `senior_roles_str`, each a comma-separated list. */
+function systemRolesOf(session: Session): string[] {
+  const { roles_str, senior_roles_str } = session.system_roles;
+  return [...new Set(`${roles_str},${senior_roles_str}`.split(/[,;\s]+/).filter(Boolean))];
 }
 
 function roleOf(info: User, fromSession: string): string {
@@ -126,10 +141,11 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   /** The client whose session is (being) established; anything else reporting back is stale. */
   let current: PlatformClient | null = null;
   let role = stored?.role ?? "";
+  let systemRoles: string[] = stored?.systemRoles ?? [];
   const signOutSteps = new Set<(client: PlatformClient) => Promise<void>>();
 
   const keep = (platformUrl: string, credentials: Credentials | null) => {
-    if (credentials) deps.tabStorage.setItem(SESSION_KEY, JSON.stringify({ platformUrl, ...credentials, role } satisfies StoredSession));
+    if (credentials) deps.tabStorage.setItem(SESSION_KEY, JSON.stringify({ platformUrl, ...credentials, role, systemRoles } satisfies StoredSession));
     else deps.tabStorage.removeItem(SESSION_KEY);
   };
 
@@ -178,6 +194,8 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       extension: info.extn,
       domain: info.domain,
       role,
+      isAdmin: info.is_admin === 1,
+      systemRoles,
     };
     store.setState({ status: "signed-in", user, client, platformUrl, login: info.login, error: null, captcha: null });
   };
@@ -239,6 +257,7 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       await establish(platformUrl, login, captcha, async (client) => {
         const session = await requestSession(client, { login, password: input.password, jwt: true, ...(captcha ? { captcha } : {}) });
         role = session.currentAuthority;
+        systemRoles = systemRolesOf(session);
         client.setCredentials(credentialsOf(session));
       });
     },
@@ -246,7 +265,17 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
     async signInWithToken(token) {
       const { status, platformUrl, login } = get();
       if (status !== "signed-out" && status !== "session-expired") return;
-      await establish(platformUrl, login, "", async (client) => client.setCredentials({ token, expires: tokenExpiry(token) }), true);
+      await establish(
+        platformUrl,
+        login,
+        "",
+        async (client) => {
+          // No sign-in answer: the platform's system_roles are not known for this session.
+          systemRoles = [];
+          client.setCredentials({ token, expires: tokenExpiry(token) });
+        },
+        true,
+      );
     },
 
     async signOut() {
@@ -280,8 +309,9 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       const client = makeClient(record.platformUrl, true);
       current = client;
       role = record.role;
+      systemRoles = record.systemRoles;
       set({ status: "restoring", platformUrl: record.platformUrl });
-      const { platformUrl: _, role: __, ...credentials } = record;
+      const { platformUrl: _, role: __, systemRoles: ___, ...credentials } = record;
       client.setCredentials(credentials);
       try {
         const info = await getCurrentUser(client);

@@ -1,5 +1,5 @@
 import type { ComponentType } from "preact";
-import { isSupervisorRole } from "../cc";
+import { isSupervisor } from "../cc";
 import { agentRegions } from "./agent/agent-regions";
 import type { Layout } from "./layout";
 import { lazy } from "./lazy";
@@ -25,7 +25,7 @@ export function AgentScreen({ Wallboard }: { Wallboard: ComponentType<{ layout: 
               phone: <PhonePanel layout={layout} />,
               ...(layout === "bar" ? {} : { history: <HistoryPanel /> }),
               ...(agent ? agentRegions(layout) : {}),
-              ...(isSupervisorRole(session.value.user?.role ?? "") ? { wallboard: <Wallboard layout={layout} /> } : {}),
+              ...(isSupervisor(session.value.user) ? { wallboard: <Wallboard layout={layout} /> } : {}),
             }
           : {}
       }

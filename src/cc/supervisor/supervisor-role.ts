@@ -1,7 +1,14 @@
+import type { SessionUser } from "../../session";
+
 /**
- * Who may watch a wallboard: a supervisor or an administrator, by the role the platform gave.
+ * Who may watch a wallboard: an administrator (`is_admin`) or a user whose `system_roles` name
+ * a supervisor or an administrator, as the spec's session shows them; never the label
+ * `currentAuthority` (a name to show, which a platform may word as it likes). A session whose
+ * roles are not known (a token handed over by a CRM) is a supervisor only as an administrator.
  * A file of its own: the agent's screen asks it without loading the wallboard.
  */
-export function isSupervisorRole(role: string): boolean {
-  return /\b(admin|administrator|supervisor|manager|super[\s_-]?admin)\b/i.test(role);
+export function isSupervisor(user: Pick<SessionUser, "isAdmin" | "systemRoles"> | null | undefined): boolean {
+  return !!user && (user.isAdmin || user.systemRoles.some((r) => SUPERVISOR_ROLES.has(r.trim().toLowerCase())));
 }
+
+const SUPERVISOR_ROLES = new Set(["supervisor", "admin", "administrator"]);

@@ -3,7 +3,7 @@ import { getAgentState, getUserQueueNames, type AgentStateRecord, type PlatformC
 import type { SessionStore, SessionUser } from "../../session";
 import type { CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
-import { isSupervisorRole } from "./supervisor-role";
+import { isSupervisor } from "./supervisor-role";
 import { applyEvent, applyRecords, DEFAULT_SERVICE_LEVEL_SECONDS, emptyWallboard, WallboardDraft, type WallboardData } from "./wallboard";
 
 /**
@@ -168,7 +168,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
 
   const userOf = (): { client: PlatformClient; user: SessionUser } | null => {
     const s = deps.session.getState();
-    return s.status === "signed-in" && s.client && s.user && isSupervisorRole(s.user.role) ? { client: s.client, user: s.user } : null;
+    return s.status === "signed-in" && s.client && s.user && isSupervisor(s.user) ? { client: s.client, user: s.user } : null;
   };
 
   const stop = () => {
@@ -193,8 +193,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     store.setState({ board: emptyWallboard(now()), loading: true, readError: null, updatedAt: 0, stale: false, source: "polling" });
     unsubscribeFeed = deps.feed.subscribe({}, onEvent);
     // An administrator watches every queue; a supervisor its own, or every one when it has none.
-    const admin = /admin/i.test(who.user.role);
-    const scope = admin ? [] : await userQueues(who.client, who.user.id).catch(() => [] as string[]);
+    const scope = who.user.isAdmin ? [] : await userQueues(who.client, who.user.id).catch(() => [] as string[]);
     if (myRun !== run) return;
     store.setState({ scope });
     await read();

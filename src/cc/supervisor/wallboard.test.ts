@@ -5,7 +5,7 @@ import { fakePlatform, json, type FakeUser } from "../../session/test-support/fa
 import { createEventFeed, type EventConnector } from "../event-feed";
 import { summarizeQueue } from "./wallboard";
 import { idleAgentRecords } from "./testing/agent-records";
-import { isSupervisorRole } from "./supervisor-role";
+import { isSupervisor } from "./supervisor-role";
 import { createWallboard } from "./wallboard-store";
 
 const sam: FakeUser = { id: 2, login: "supervisor", password: "Agentbar@2026", name: "Sam Supervisor", extn: "1010", domain: "agentbar.local", authority: "supervisor" };
@@ -247,7 +247,17 @@ describe("the supervisor's wallboard", () => {
   });
 
   it("runs only for supervisors and administrators", async () => {
-    expect([isSupervisorRole("supervisor"), isSupervisorRole("admin"), isSupervisorRole("agent"), isSupervisorRole("user"), isSupervisorRole("")]).toEqual([true, true, false, false, false]);
+    // From the spec's system_roles and is_admin, never from the label currentAuthority.
+    const user = (systemRoles: string[], isAdmin = false) => ({ systemRoles, isAdmin });
+    expect([isSupervisor(user(["supervisor"])), isSupervisor(user([], true)), isSupervisor(user(["Administrator"])), isSupervisor(user(["agent"])), isSupervisor(user(["user"])), isSupervisor(user([])), isSupervisor(null)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
     const t = await setup({ agents: 5, user: alice });
     expect(t.state()).toMatchObject({ source: "off" });
     expect(t.center.reads).toBe(0);

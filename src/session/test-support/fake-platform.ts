@@ -38,7 +38,7 @@ export function fakePlatform(users: FakeUser[] = [alice]) {
       user_id: user.id,
       extn: user.extn,
       currentAuthority: user.authority,
-      system_roles: { senior_roles_str: "", roles_str: user.authority },
+      system_roles: { senior_roles_str: user.authority === "admin" ? "admin" : "", roles_str: user.authority },
       ...(refresh ? { refresh_token: refresh } : {}),
     });
   };
@@ -78,6 +78,7 @@ export function fakePlatform(users: FakeUser[] = [alice]) {
         extn: user.extn,
         domain: user.domain,
         type: "AGENT",
+        is_admin: user.authority === "admin" ? 1 : 0,
         currentAuthority: user.authority,
       });
     }

@@ -1,6 +1,6 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import type { CommandError } from "../../cc";
-import { isSupervisorRole, type Supervision, type SupervisionState, type SupervisorActions, type SupervisorCommand, type Wallboard, type WallboardState } from "../../cc/supervisor";
+import { isSupervisor, type Supervision, type SupervisionState, type SupervisorActions, type SupervisorCommand, type Wallboard, type WallboardState } from "../../cc/supervisor";
 import type { SessionState, SettingsState } from "../../session";
 import type { Messages } from "../i18n";
 import type { UiModel } from "../model/model";
@@ -55,7 +55,7 @@ export function createSupervisorUi(deps: SupervisorUiDeps): SupervisorUi {
     board: storeSignal(deps.wallboard.store),
     supervision,
     actions: deps.supervision.actions,
-    allowed: computed(() => isSupervisorRole(deps.session.value.user?.role ?? "")),
+    allowed: computed(() => isSupervisor(deps.session.value.user)),
     breakReasons: computed(() => (deps.settings.value.breakReasons.length ? deps.settings.value.breakReasons : deps.t.value.agent.defaultReasons)),
     now,
     show() {
