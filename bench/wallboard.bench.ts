@@ -1,9 +1,13 @@
 /**
  * The supervisor's wallboard in Chromium: 2,000 agents, 200 changes a second.
+ * - frame time: the interval between the page's animation frames while the changes stream in
+ *   (median, p95), the frames that took over 33 ms (one frame dropped at 60 Hz) and over 50 ms,
+ *   and Chromium's long animation frames (50 ms and more) with the longest;
  * - cost per update batch: from the moment the board's batch timer fires to the end of the work it
  *   caused (the store change, the rows re-rendered, the page's layout), median and p95;
- * - the page's JS heap after a garbage collection, each minute, for `--minutes` (default 10):
- *   flat, not growing.
+ * - the page's JS heap after a garbage collection, each minute, for `--minutes` (default 10, the
+ *   figure reported; CI does not run benchmarks): flat, not growing.
+ * Timings are kept in fixed histograms in the page, so that measuring adds nothing to the heap.
  * The supervisor signs in to the local platform; `GET /api/cc/agent_state` answers 2,000 agents and
  * the event channel is a stand-in in the page that speaks mod_verto's login and subscribe and
  * pushes mod_callcenter's events at the rate asked for.
@@ -15,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform } from "../platform/platform";
 import { idleAgentRecords } from "../src/cc/supervisor/testing/agent-records";
-import { buildApp, initScript, launchChromium, option, stats } from "./chromium-page";
+import { buildApp, initScript, launchChromium, option } from "./chromium-page";
 
 const MINUTES = option("minutes", 10);
 const AGENTS = option("agents", 2000);
@@ -25,8 +29,47 @@ const BATCH_MS = 100;
 /** In the page before the app: the events stand-in and the timing of the board's batches. */
 function instrument() {
   const cfg = (window as unknown as { __benchConfig: { agents: number; rate: number; batchMs: number } }).__benchConfig;
-  const b = { batches: [] as number[] };
+  /** Counts per `step` ms up to `max` (the last bucket takes everything above), the number, the longest. */
+  const histogram = (step: number, max: number) => ({ step, counts: new Uint32Array(Math.ceil(max / step) + 1), n: 0, longest: 0 });
+  type Histogram = ReturnType<typeof histogram>;
+  const add = (h: Histogram, v: number) => {
+    h.counts[Math.min(h.counts.length - 1, Math.floor(v / h.step))]!++;
+    h.n++;
+    if (v > h.longest) h.longest = v;
+  };
+  const b = {
+    batches: histogram(0.1, 200),
+    frames: histogram(0.5, 1000),
+    longFrames: { n: 0, longest: 0 },
+    /** Starts counting again (after the first read and the warm-up). */
+    reset() {
+      b.batches = histogram(0.1, 200);
+      b.frames = histogram(0.5, 1000);
+      b.longFrames = { n: 0, longest: 0 };
+    },
+    read: () => ({ batches: { ...b.batches, counts: [...b.batches.counts] }, frames: { ...b.frames, counts: [...b.frames.counts] }, longFrames: b.longFrames }),
+  };
   (window as unknown as { __bench: typeof b }).__bench = b;
+
+  // Frame time: the interval between animation frames, as the page draws while the changes stream in.
+  let lastFrame = 0;
+  const frame = (t: number) => {
+    if (lastFrame) add(b.frames, t - lastFrame);
+    lastFrame = t;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  // Chromium's long animation frames (the work of a frame that took 50 ms or more).
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        b.longFrames.n++;
+        b.longFrames.longest = Math.max(b.longFrames.longest, e.duration);
+      }
+    }).observe({ type: "long-animation-frame", buffered: false });
+  } catch {
+    // A browser without the API: the frame intervals still tell.
+  }
 
   // Each batch timer of the board (its delay is the batch time): its task, the renders it queued, and the layout.
   const nativeSetTimeout = window.setTimeout.bind(window);
@@ -40,7 +83,7 @@ function instrument() {
       (fn as (...a: unknown[]) => void)(...args);
       waiting.push(() => {
         void document.body.offsetHeight;
-        b.batches.push(performance.now() - start);
+        add(b.batches, performance.now() - start);
       });
       channel.port2.postMessage(0);
     }, delay);
@@ -113,6 +156,37 @@ function instrument() {
   Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
 }
 
+interface Histogram {
+  step: number;
+  counts: number[];
+  n: number;
+  longest: number;
+}
+interface Reading {
+  frames: Histogram;
+  batches: Histogram;
+  longFrames: { n: number; longest: number };
+}
+const readings: Reading[] = [];
+
+function merge(hs: Histogram[]): Histogram {
+  const first = hs[0]!;
+  return { step: first.step, counts: first.counts.map((_, i) => hs.reduce((a, h) => a + h.counts[i]!, 0)), n: hs.reduce((a, h) => a + h.n, 0), longest: Math.max(...hs.map((h) => h.longest)) };
+}
+
+/** Median and p95 of a histogram: the upper edge of the bucket the quantile falls in. */
+function quantiles(h: Histogram): { median: number; p95: number } {
+  const at = (q: number) => {
+    let seen = 0;
+    for (let i = 0; i < h.counts.length; i++) {
+      seen += h.counts[i]!;
+      if (seen >= q * h.n) return (i + 1) * h.step;
+    }
+    return h.longest;
+  };
+  return { median: at(0.5), p95: at(0.95) };
+}
+
 async function main() {
   buildApp();
   const dataDir = mkdtempSync(join(tmpdir(), "agentbar-bench-"));
@@ -138,14 +212,29 @@ async function main() {
     const heaps: number[] = [await heap()];
     console.log(`${AGENTS} agents, ${RATE} changes/s, batches every ${BATCH_MS} ms, ${MINUTES} min`);
     console.log(`heap at start: ${heaps[0]!.toFixed(1)} MB`);
+    // The garbage collection above is a long frame of its own: counting starts after it.
+    await page.waitForTimeout(2_000);
+    await page.evaluate(() => (window as unknown as { __bench: { reset(): void } }).__bench.reset());
     for (let minute = 1; minute <= MINUTES; minute++) {
       await page.waitForTimeout(60_000);
+      // Each reading's garbage collection stalls the page: the frames are read and counted again around it.
+      const r = await page.evaluate(() => (window as unknown as { __bench: { read(): Reading } }).__bench.read());
+      readings.push(r);
       heaps.push(await heap());
+      await page.waitForTimeout(2_000);
+      await page.evaluate(() => (window as unknown as { __bench: { reset(): void } }).__bench.reset());
       console.log(`heap after ${minute} min: ${heaps.at(-1)!.toFixed(1)} MB`);
     }
-    const batches = await page.evaluate(() => (window as unknown as { __bench: { batches: number[] } }).__bench.batches);
-    const s = stats(batches);
-    console.log(`cost per update batch: median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (${s.n} batches)`);
+    const frames = merge(readings.map((r) => r.frames));
+    const batches = merge(readings.map((r) => r.batches));
+    const f = quantiles(frames);
+    const over = (ms: number) => frames.counts.slice(Math.ceil(ms / frames.step)).reduce((a, c) => a + c, 0);
+    const longFrames = readings.reduce((a, r) => ({ n: a.n + r.longFrames.n, longest: Math.max(a.longest, r.longFrames.longest) }), { n: 0, longest: 0 });
+    console.log(`frame time: median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, longest ${frames.longest.toFixed(0)} ms (${frames.n} frames)`);
+    console.log(`frames over 33 ms (a frame dropped at 60 Hz): ${over(33.5)} (${((100 * over(33.5)) / Math.max(1, frames.n)).toFixed(2)} %); over 50 ms: ${over(50)}`);
+    console.log(`long animation frames (Chromium, 50 ms and more): ${longFrames.n}, longest ${longFrames.longest.toFixed(0)} ms`);
+    const s = quantiles(batches);
+    console.log(`cost per update batch: median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (${batches.n} batches)`);
     const growth = heaps.length > 2 ? heaps.at(-1)! - heaps[1]! : 0;
     console.log(`heap growth from minute 1 to the end: ${growth.toFixed(1)} MB`);
   } finally {

@@ -251,13 +251,13 @@ function RowActions({ row }: { row: WallboardAgent }) {
       {label}
     </button>
   );
+  // Speaking to the customer alone is a switch of a leg already listening: it is in the supervising bar, not in every row.
   return (
     <div class="agent-actions" role="group" aria-label={m.actionsFor(row.name || row.number)}>
       {live && (
         <>
           {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
           {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
-          {button(m.whisperCustomer, () => s.actions.whisperCustomer(row.number), mine?.mode === "whisper-customer")}
           {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
           {button(m.intercept, () => s.actions.intercept(row.number))}
         </>
