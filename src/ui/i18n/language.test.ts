@@ -45,7 +45,7 @@ describe("catalogues", () => {
   }
 
   it("every language has every message, none empty", () => {
-    const keys = flatten(en).map(([k]) => k);
+    const keys = flatten(catalogues.en).map(([k]) => k);
     for (const [language, messages] of Object.entries(catalogues)) {
       const entries = flatten(messages);
       expect(entries.map(([k]) => k), language).toEqual(keys);

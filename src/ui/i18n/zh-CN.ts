@@ -51,6 +51,10 @@ export const zhCN: Messages = {
     notAPlatform: (address: string) => `${address} 的响应不像电话平台，请检查平台地址。`,
     other: (message: string) => `平台拒绝了登录：${message}`,
   },
+  announce: {
+    signedIn: (name: string) => `已登录：${name}。`,
+    signedOut: "已退出登录。",
+  },
   shell: {
     account: "账号",
     signOut: "退出登录",
@@ -68,10 +72,6 @@ export const zhCN: Messages = {
       agent: "坐席",
       user: "用户",
     },
-  },
-  announce: {
-    signedIn: (name: string) => `已登录：${name}。`,
-    signedOut: "已退出登录。",
   },
   phone: {
     region: "电话",

@@ -1,5 +1,7 @@
 import type { AgentSession } from "../../cc";
 import type { PhoneSession } from "../../session";
+import { completeEnglish } from "../i18n";
+import { enWorkspace } from "../i18n/en-workspace";
 import { createAgentUi } from "./agent-ui";
 import { installShortcuts } from "./keyboard-shortcuts";
 import type { UiModel } from "./model";
@@ -18,6 +20,7 @@ export interface WorkspaceModelDeps {
  * screen does not wait for sip.js.
  */
 export function withWorkspace(model: UiModel, deps: WorkspaceModelDeps): UiModel {
+  completeEnglish(enWorkspace);
   const { settings, t, language, announce } = model;
   // The phone's calls are acted on through the agent session, which chooses the platform or the phone for each.
   const phone = createPhoneUi({ session: deps.phoneSession, agent: deps.agentSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) });
