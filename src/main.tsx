@@ -14,7 +14,8 @@ import "./ui/styles.css";
 const deviceStorage = browserStorage("localStorage");
 const settings = createSettingsStore(deviceStorage);
 followOtherTabs(settings, window);
-const session = createSessionStore({ settings, tabStorage: browserStorage("sessionStorage"), deviceStorage, pageOrigin: location.origin });
+const tabStorage = browserStorage("sessionStorage");
+const session = createSessionStore({ settings, tabStorage, deviceStorage, pageOrigin: location.origin });
 
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;
@@ -36,7 +37,7 @@ let workspace: Promise<Workspace> | undefined;
 const loadWorkspace = (): Promise<Workspace> =>
   (workspace ??= import("./workspace").then(
     (m) => {
-      const w = m.startWorkspace({ session, settings, deviceStorage, model });
+      const w = m.startWorkspace({ session, settings, deviceStorage, tabStorage, model });
       workspaceScreen.value = w.Workspace;
       return w;
     },

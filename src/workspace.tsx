@@ -10,6 +10,8 @@ export interface WorkspaceDeps {
   session: SessionStore;
   settings: SettingsStore;
   deviceStorage: KeyValueStorage;
+  /** sessionStorage: what a reload of this tab needs (the live call). */
+  tabStorage: KeyValueStorage;
   /** The sign-in screen's model, which the signed-in screen's extends. */
   model: UiModel;
 }
@@ -20,13 +22,13 @@ export interface WorkspaceDeps {
  * screen shows, or at once when the tab kept its session.
  */
 export function startWorkspace(deps: WorkspaceDeps) {
-  const { session, settings, deviceStorage } = deps;
+  const { session, settings, deviceStorage, tabStorage } = deps;
   // One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out.
   const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
 
   // The call-center toolbar: the agent's queues, status, queue calls and after-call work.
   const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
-  const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, feed });
+  const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, tabStorage, feed });
 
   const model = withWorkspace(deps.model, { phoneSession, agentSession, document });
   // A supervisor's wallboard (on the same event feed) and what a supervisor does to agents' calls.

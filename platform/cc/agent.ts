@@ -75,8 +75,8 @@ export type AgentCallKind =
 export interface AgentCall {
   readonly kind: AgentCallKind;
   readonly agent: Agent;
-  /** The agent's leg (callID). */
-  readonly leg: Channel;
+  /** The agent's leg (callID); a new one when the agent takes the call back after losing its phone. */
+  leg: Channel;
   /** The other party: the customer, or the number dialled. Unset while a ccDial leg rings. */
   peer?: Channel;
   /** The number dialled (ccDial) or the customer's number. */

@@ -401,7 +401,7 @@ export class CallCenter {
     agent.callsAnswered++;
     agent.noAnswerCount = 0;
     agent.lastBridgeStart = now;
-    leg.on("hangup", (cause) => this.agentLegHungUp(call, cause));
+    this.followLeg(call, leg);
 
     this.emit("bridge-agent-start", bridgeHeaders(call, member, now));
     member.channel.variables.set("cc_agent", agent.number);
@@ -472,8 +472,21 @@ export class CallCenter {
   /** Starts tracking a call an agent is in that the engine did not offer (ccDial, ccIntercept). */
   track(call: AgentCall): void {
     call.agent.call = call;
-    call.leg.on("hangup", (cause) => this.agentLegHungUp(call, cause));
+    this.followLeg(call, call.leg);
     this.events.emit("call-change", call.agent);
+  }
+
+  /** The call goes on with a new agent leg (the agent took it back on a fresh leg); the old one's end no longer ends it. */
+  replaceLeg(call: AgentCall, leg: Channel): void {
+    call.leg = leg;
+    this.followLeg(call, leg);
+    this.events.emit("call-change", call.agent);
+  }
+
+  private followLeg(call: AgentCall, leg: Channel): void {
+    leg.on("hangup", (cause) => {
+      if (call.leg === leg) this.agentLegHungUp(call, cause);
+    });
   }
 
   /** The call whose agent leg or other party has this channel uuid (the spec's callID). */

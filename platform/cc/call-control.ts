@@ -366,6 +366,47 @@ export class CallControl {
     });
   }
 
+  /**
+   * An agent takes its own call back (its page reloaded, its phone's connection was lost): a new
+   * leg to `extension`, answering by itself and showing the customer as the caller, takes the
+   * customer over; the call goes on as the same call with the new leg as its callID, and the old
+   * leg ends as picked off. Until the new leg answers the customer stays where it was (hearing
+   * music while the old leg's phone is away); a call that ends meanwhile cancels the new leg.
+   */
+  takeBack(call: AgentCall, extension: string): Channel {
+    this.requireAnswered(call);
+    const uuid = randomUUID();
+    const old = call.leg;
+    const variables = Object.fromEntries([...old.variables].filter(([k]) => k.startsWith("cc_")));
+    const leg = this.sw.originate(
+      { extension },
+      {
+        callerIdName: call.remoteName,
+        callerIdNumber: call.remoteNumber,
+        autoAnswer: true,
+        uuid,
+        headers: controlLegHeaders({ purpose: "intercept", agent: call.agent.number, agentUuid: uuid, targetUuid: old.uuid, ...(call.queue ? { queue: call.queue } : {}) }),
+        variables: { ...variables, cc_side: variables.cc_side ?? "agent", cc_agent: call.agent.number, cc_taken_back_from: old.uuid },
+      },
+    );
+    const endIfCallEnds = () => leg.hangup("ORIGINATOR_CANCEL");
+    old.once("hangup", endIfCallEnds);
+    leg.once("answer", () => {
+      old.off("hangup", endIfCallEnds);
+      const customer = call.peer;
+      if (call.ended || call.leg !== old || !customer || customer.state === "hungup") {
+        leg.hangup("NORMAL_CLEARING");
+        return;
+      }
+      this.sw.unbridge(old);
+      this.sw.bridge(leg, customer);
+      call.held = false;
+      this.cc.replaceLeg(call, leg);
+      old.hangup("PICKED_OFF");
+    });
+    return leg;
+  }
+
   /** Legs listening to or talking in calls, for agent_state of the supervisor. */
   supervisionsBy(agentNumber: string): Supervision[] {
     return [...this.supervisions].filter((s) => s.by === agentNumber && s.leg.state !== "hungup");

@@ -309,8 +309,13 @@ export class CcService {
     return { uuid: supervision.leg.uuid, ...(bargingIn ? { agent_told: this.control.options.tellAgents } : {}) };
   }
 
-  /** ccMonitor / ccIntercept: `agent` + `extn` is the supervising party, `destAgent` + `destUUID` the call. */
+  /**
+   * ccMonitor / ccIntercept: `agent` + `extn` is the supervising party, `destAgent` + `destUUID` the
+   * call. An agent may not supervise, but may intercept its own call (named by either leg's uuid):
+   * a page that reloaded takes its customer back on a fresh leg to its own phone (`takeBack`).
+   */
   private supervise(func: "ccMonitor" | "ccIntercept", b: Body, caller: CcCaller) {
+    if (!isSupervisor(caller) && func === "ccIntercept") return this.takeBack(b, caller);
     if (!isSupervisor(caller)) throw noPermission(`${func} needs a supervisor or an administrator`);
     const address = parseAgentAddress(str(b.agent), "agent");
     let by: Agent | undefined;
@@ -330,6 +335,20 @@ export class CcService {
       party = { extension };
       label = by.number;
     }
+    const call = this.namedCall(b);
+    if (by && call.agent === by) {
+      if (func === "ccMonitor") throw badRequest(`agent ${by.number} cannot monitor its own call`);
+      return this.takeBack(b, caller);
+    }
+    this.requireSwitch();
+    // The local platform's addition: whether the agent is told (tellMonitoredAgents), for the supervisor to know.
+    if (func === "ccMonitor") return { uuid: this.control.monitor(call, party, label).leg.uuid, agent_told: this.control.options.tellAgents };
+    this.control.intercept(call, party, label, by);
+    return undefined;
+  }
+
+  /** The call `destUUID` names (either of its legs), checked against `destAgent` when given. */
+  private namedCall(b: Body): AgentCall {
     const call = this.cc.callByUuid(str(b.destUUID));
     if (!call) throw notFound(`call '${str(b.destUUID)}' not found`);
     if (str(b.destAgent)) {
@@ -338,12 +357,25 @@ export class CcService {
         throw badRequest(`call ${call.leg.uuid} is agent ${call.agent.number}'s, not ${str(b.destAgent)}'s`);
       }
     }
-    if (by && call.agent === by) throw badRequest(`agent ${by.number} cannot ${func === "ccMonitor" ? "monitor" : "intercept"} its own call`);
+    return call;
+  }
+
+  /**
+   * ccIntercept of the caller's own call: the customer comes back to the agent on a new leg to one
+   * of its own phones (answering by itself), and the call goes on as the same call (its queue, its
+   * member, its talk time); the old leg ends as picked off. Another agent's call is refused.
+   */
+  private takeBack(b: Body, caller: CcCaller) {
+    const by = this.ownAgent(b.agent, caller);
+    const call = this.cc.callByUuid(str(b.destUUID));
+    if (!call) throw notFound(`call '${str(b.destUUID)}' not found`);
+    if (call.agent !== by) throw noPermission(`ccIntercept of another agent's call needs a supervisor or an administrator`);
+    this.namedCall(b);
+    const extension = str(b.extn) || by.contact;
+    if (!this.cc.directory.extension(extension)) throw notFound(`extension '${extension}' not found`);
+    if (!isSupervisor(caller) && !caller.extensions.includes(extension)) throw noPermission(`extension ${extension} is not one of yours`);
     this.requireSwitch();
-    // The local platform's addition: whether the agent is told (tellMonitoredAgents), for the supervisor to know.
-    if (func === "ccMonitor") return { uuid: this.control.monitor(call, party, label).leg.uuid, agent_told: this.control.options.tellAgents };
-    this.control.intercept(call, party, label, by);
-    return undefined;
+    return { uuid: this.control.takeBack(call, extension).uuid };
   }
 
   // ---- agent_state ----------------------------------------------------------------------------

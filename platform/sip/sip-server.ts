@@ -340,6 +340,7 @@ export class SipServer implements PhoneLegs {
         if (ch instanceof SipOutboundChannel && ch.answeredContact !== contactUser) continue;
         if (this.graceTimers.has(ch)) continue;
         ch.lostSince = new Date();
+        this.sw.phoneAway(ch, true);
         const timer = setTimeout(() => {
           this.graceTimers.delete(ch);
           if (ch.lostSince && !this.hub.connectionOfContact(contactUser)) ch.connectionGone(LOST_CONNECTION_CAUSE);
@@ -356,6 +357,7 @@ export class SipServer implements PhoneLegs {
       if (timer) clearTimeout(timer);
       this.graceTimers.delete(ch);
       ch.lostSince = undefined;
+      this.sw.phoneAway(ch, false);
     }
   }
 }

@@ -79,6 +79,8 @@ export abstract class ChannelBase implements Channel {
   endpoint?: MediaEndpoint;
   heldByPlatform = false;
   heldByRemote = false;
+  /** The leg's phone lost its connection (a page reload, a network drop): its partner hears music until it is back or taken over. */
+  phoneAway = false;
 
   protected current: ChannelState = "ringing";
   private readonly emitter = new EventEmitter();
@@ -106,7 +108,7 @@ export abstract class ChannelBase implements Channel {
   }
 
   get isHeld(): boolean {
-    return this.heldByPlatform || this.heldByRemote;
+    return this.heldByPlatform || this.heldByRemote || this.phoneAway;
   }
 
   get isUp(): boolean {

@@ -354,6 +354,19 @@ export class SoftSwitch implements Switch, ChannelHost {
     await x.signalHold(false);
   }
 
+  /**
+   * The phone of a leg lost its connection (`away`), or got it back: meanwhile the leg counts as
+   * held, so its partner hears music on hold rather than silence (FreeSWITCH plays music to a
+   * partner whose media stopped only with a hold; a customer should not think the line is dead).
+   */
+  phoneAway(ch: Channel, away: boolean): void {
+    const x = ch as ChannelBase;
+    if (!x.isUp || x.phoneAway === away) return;
+    x.phoneAway = away;
+    this.refreshRole(x);
+    this.fire("channel-hold", x, x.isHeld);
+  }
+
   playMusic(ch: Channel): void {
     this.playTo(ch as ChannelBase, new HoldMusic(), "music on hold");
   }

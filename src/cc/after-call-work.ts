@@ -36,8 +36,21 @@ export interface AfterCallWork {
   extend(seconds?: number): Promise<void>;
   /** Ends it now, records the outcome and applies the next status. */
   finish(): Promise<void>;
+  /** After-call work of a queue call that ended while no page had it (a reload left it to the platform). */
+  startFor(ended: EndedCall): void;
   /** What was recorded after a call (outcome, notes), by the uuid of either of its legs. */
   disposition(uuid: string): CallDisposition | undefined;
+}
+
+/** A call that ended, as after-call work names it. */
+export interface EndedCall {
+  /** The agent leg's uuid, else the phone's call id. */
+  id: string;
+  customerUuid: string;
+  queue: string;
+  customerName: string;
+  customerNumber: string;
+  endedAt: number;
 }
 
 export interface AfterCallWorkDeps {
@@ -67,18 +80,28 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
 
   /** After-call work of a call that ended, seen as the call center saw it while it was live. */
   const startWrapUp = (call: Call, view: CcCall | undefined) => {
-    const s = store.getState();
-    if (!storage) return;
-    const endedAt = call.endedAt ?? now();
     const party = view?.party ?? call.remote;
-    const w: WrapUp = {
+    startFor({
       id: view?.callId || call.id,
       customerUuid: call.context[CC.customerUuid] ?? "",
       queue: view?.queue ?? "",
       customerName: party.name ?? "",
       customerNumber: party.number ?? "",
-      callEndedAt: endedAt,
-      endsAt: endedAt + s.wrapUpSec * 1000,
+      endedAt: call.endedAt ?? now(),
+    });
+  };
+
+  const startFor = (ended: EndedCall) => {
+    const s = store.getState();
+    if (!storage) return;
+    const w: WrapUp = {
+      id: ended.id,
+      customerUuid: ended.customerUuid,
+      queue: ended.queue,
+      customerName: ended.customerName,
+      customerNumber: ended.customerNumber,
+      callEndedAt: ended.endedAt,
+      endsAt: ended.endedAt + s.wrapUpSec * 1000,
       wrapUpSec: s.wrapUpSec,
       extendedSec: 0,
       heldOnBreak: false,
@@ -148,6 +171,9 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
       for (const c of calls) {
         const old = before.find((o) => o.id === c.id);
         if (c.state !== "ended" || !old || old.state === "ended") continue;
+        // The page is going away and left the call to the platform: the next page takes it back,
+        // or starts its after-call work if it ended meanwhile (call-recovery.ts).
+        if (c.end?.kind === "connection-lost") continue;
         const labels = ccLabelsOf(c);
         const s = store.getState();
         const handover = deps.handovers.ended(c.id);
@@ -183,6 +209,9 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
       }
     },
     finish,
+    startFor(ended) {
+      if (store.getState().wrapUpSec > 0 && !store.getState().wrapUp) startFor(ended);
+    },
     disposition: (uuid) => dispositionFor(deps.deviceStorage, uuid),
   };
 }

@@ -1,11 +1,12 @@
 import { getUser, getUserQueueNames } from "../api";
-import type { KeyValueStorage, PhoneSession, PhoneSessionState, SessionState, SessionStore, SettingsStore } from "../session";
+import { memoryStorage, type KeyValueStorage, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
 import type { Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
 import { createAgentStore, initialAgentState, track, type AgentStore, type CallDisposition } from "./agent-state";
 import { POLL_MS, createAgentSync, type PollMs } from "./agent-sync";
 import { createCallActions, type CallPhone } from "./call-actions";
+import { createCallRecovery } from "./call-recovery";
 import { createHandovers } from "./cc-call";
 import { createClickToDial } from "./click-to-dial";
 import { loadColleagues } from "./colleagues";
@@ -26,6 +27,8 @@ export interface AgentSessionDeps {
   settings: SettingsStore;
   /** localStorage: the wrap-up, the dispositions and when the status began. */
   deviceStorage: KeyValueStorage;
+  /** sessionStorage: the live call, so that a reload of the page takes it back. */
+  tabStorage?: KeyValueStorage;
   /** The platform's events, shared with the page's other consumers; without it the session polls. */
   feed?: EventFeed;
   now?: () => number;
@@ -68,6 +71,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     onRead: (platformCall, askedAt) => {
       clickToDial.follow(platformCall, askedAt);
       handovers.note(platformCall);
+      recovery.onRead(platformCall);
     },
     confirmTimeoutMs: deps.confirmTimeoutMs ?? 10_000,
     pollMs: deps.pollMs ?? POLL_MS,
@@ -75,6 +79,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   const clickToDial = createClickToDial({ ctx, sync });
   const status = createStatusCommands({ ctx, sync, afterCall: { active: () => afterCall.active(), chooseNext: (next) => afterCall.chooseNext(next) } });
   const afterCall = createAfterCallWork({ ctx, deviceStorage: deps.deviceStorage, handovers, applyStatus: status.apply });
+  const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
   let listening: (() => void)[] = [];
 
   const actions: AgentActions = {
@@ -145,6 +150,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     sync.stop();
     afterCall.stop();
     clickToDial.stop();
+    recovery.stop();
     listening.forEach((stop) => stop());
     listening = [];
     store.setState(initialAgentState());
@@ -169,13 +175,18 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   };
 
   // Every INVITE is looked at before it shows: queue calls are labelled (and answered by
-  // themselves when the agent asked for it); the leg of a cancelled click-to-dial is declined.
+  // themselves when the agent asked for it); the leg of a cancelled click-to-dial is declined; the
+  // leg of a call taken back after a reload continues that call; calls with a customer outlive
+  // the page, so that the next one can take them back.
   phoneSession.setCallCenterHook((incoming) => {
     const s = store.getState();
     if (s.phase !== "on") return undefined;
+    const back = recovery.decide(incoming);
+    if (back) return back;
     const queueAutoAnswerSec = settings.getState().queueAutoAnswerSec;
     const decision = decideIncomingCall(incoming, { offering: s.tracking.offering, now: now(), queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec });
-    return decision && clickToDial.turnsAway(decision.context) ? { ...decision, reject: 603 } : decision;
+    if (!decision) return decision;
+    return clickToDial.turnsAway(decision.context) ? { ...decision, reject: 603 } : recovery.keep(decision);
   });
   // Calls typed in the dial pad go through the call center while the agent works in it.
   phoneSession.setDialer(clickToDial.dialer);
@@ -187,6 +198,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       if (store.getState().phase !== "on") return;
       afterCall.onCalls(s.calls, before.calls);
       clickToDial.onCalls(s.calls);
+      recovery.onCalls(s.calls);
       sync.schedulePoll(0);
     }),
   ];

@@ -14,7 +14,9 @@ export type AgentCommand =
   | "cancel-consult"
   | "three-way"
   | "dial"
-  | "cancel-dial";
+  | "cancel-dial"
+  /** Taking back the live call a page reload left with the platform (ccIntercept of its own call). */
+  | "take-back";
 
 /**
  * Why a command failed, for the UI to put into words:

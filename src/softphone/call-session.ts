@@ -87,6 +87,10 @@ export class CallSession {
   private remoteReinvitesDone = 0;
   private readonly remoteReinviteWaiters = new Set<() => void>();
   private stopQualityWatch: (() => void) | undefined;
+  /** The conversation began before this session (a call given back after a reload): answered then. */
+  continuesFrom: number | undefined;
+  /** Left to the server when the page goes away, rather than hung up. */
+  keepOnUnload = false;
 
   constructor(
     private readonly ctx: CallSessionContext,
@@ -573,7 +577,8 @@ export class CallSession {
 
   private onSessionState(s: SessionState): void {
     if (s === SessionState.Established) {
-      const c = this.update((c) => ({ answeredAt: this.ctx.now(), state: answeredState(c.held, c.remoteHeld), holdPending: false }));
+      const at = Math.min(this.continuesFrom ?? Infinity, this.ctx.now());
+      const c = this.update((c) => ({ answeredAt: at, state: answeredState(c.held, c.remoteHeld), holdPending: false }));
       if (c) this.applyTracks(c);
       this.attachAudio();
       this.stopQualityWatch ??= this.ctx.watchQuality(this.watched(c?.remote.uri ?? ""));

@@ -21,12 +21,18 @@ export interface IncomingCall {
  * - `context`: labels shown with the call (queue, customer, ...);
  * - `autoAnswer`: true to answer now, `{ afterSec }` to answer after a delay, false to let it
  *   ring even if the policy would have answered; absent keeps the policy's decision;
- * - `reject`: turn it away at once with 486 (busy) or 603 (decline).
+ * - `reject`: turn it away at once with 486 (busy) or 603 (decline);
+ * - `answeredAt`: the call goes on with a conversation that began earlier (ms since epoch; a call
+ *   the server gives back after a page reload): once answered, its timer counts from then;
+ * - `keepOnUnload`: when the page goes away the call is left to the server (no BYE), which can
+ *   give it back to the page that comes next; otherwise it is hung up.
  */
 export interface IncomingCallDecision {
   context?: Record<string, string>;
   autoAnswer?: boolean | { afterSec: number };
   reject?: 486 | 603;
+  answeredAt?: number;
+  keepOnUnload?: boolean;
 }
 
 export type IncomingCallHandler = (incoming: IncomingCall) => IncomingCallDecision | void;

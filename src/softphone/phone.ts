@@ -529,6 +529,8 @@ export class Phone {
       cs.reject(decision.reject).catch(() => {});
       return;
     }
+    cs.continuesFrom = decision?.answeredAt;
+    cs.keepOnUnload = !!decision?.keepOnUnload;
     this.events.emit("incoming-call", { call: findCall(this.callsStore.getState(), id) ?? call });
     if (replaced) replaced.setEnd({ kind: "replaced", by: "remote" }, true);
     if (auto && !answerNow) this.notice({ kind: "auto-answer-skipped", callId: id, reason: "busy" });
@@ -689,8 +691,9 @@ export class Phone {
     if (!this.connection) return;
     for (const cs of this.sessions.values()) {
       const c = cs.call;
-      // Ringing incoming calls are left to the server, which sees the socket close.
-      if (cs.isEstablished || (cs.direction === "outbound" && c && (c.state === "dialing" || c.state === "early"))) void cs.hangup().catch(() => {});
+      // Ringing incoming calls are left to the server, which sees the socket close; so are calls
+      // the server can give back to the next page (keepOnUnload).
+      if ((cs.isEstablished && !cs.keepOnUnload) || (cs.direction === "outbound" && c && (c.state === "dialing" || c.state === "early"))) void cs.hangup().catch(() => {});
     }
     this.connection.unload();
     this.connection = undefined;

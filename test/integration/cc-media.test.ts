@@ -531,6 +531,70 @@ describe("supervision", () => {
     expect((await agentState("1010")).callstate).toBe("IDLE");
   });
 
+  it("an agent whose phone went away takes its own call back on a fresh leg: music meanwhile, then the same call goes on", async () => {
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support", { callerIdNumber: "5550177" });
+    const callID = (await answerQueueCall(alice, c)).header("x-cc-agent-uuid")!;
+    // The page reloads: its socket closes without a BYE.
+    alice.dropConnection();
+    const away = Date.now();
+    await customerHearsMusic(c, away);
+    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { uuid: callID, kind: "queue" } });
+
+    const reloaded = await f.phone("1001", ALICE);
+    reloaded.incomingPolicy = "answer";
+    const res = await cc("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: callID });
+    expect(res).toMatchObject({ code: 200, message: "success" });
+    const leg = await reloaded.incoming();
+    expect(leg.header("from")).toMatch(/^"Carla Customer" <sip:5550177@/);
+    expect(leg.header("x-cc-action")).toBe("intercept");
+    expect(leg.header("x-cc-target-uuid")).toBe(callID);
+    expect(leg.header("call-info")).toMatch(/answer-after=0/);
+    const newID = leg.header("x-cc-agent-uuid")!;
+    expect(res.data).toEqual({ uuid: newID });
+    await leg.waitHears(CUSTOMER, "the agent hears the customer again");
+    await customerHears(c, ALICE, "the customer hears the agent again");
+    // The same queue call, on its new leg; the old one ended as picked off.
+    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { uuid: newID, kind: "queue", queue: "support", customer_uuid: c.uuid } });
+    expect((await f.cdr(callID)).hangup_cause).toBe("PICKED_OFF");
+
+    await leg.hangup();
+    const customerRecord = await f.cdr(c.uuid);
+    expect(customerRecord.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "member" });
+    expect((await f.cdr(newID)).variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "agent", cc_taken_back_from: callID });
+    // One customer call in the records: the customer's leg, and the agent's two legs of it.
+    const legs = f.ctx.db.prepare("SELECT uuid, variables FROM cdrs WHERE caller_id_number = '5550177'").all() as { uuid: string; variables: string }[];
+    const sides = legs.map((r) => (JSON.parse(r.variables) as Record<string, string>).cc_side).sort();
+    expect(sides).toEqual(["agent", "agent", "member"]);
+  });
+
+  it("an agent may not intercept another agent's call, nor take it as its own", async () => {
+    const alice = await f.phone("1001", ALICE);
+    await ready("agent1", "1001");
+    const c = await customer("support");
+    const call = await answerQueueCall(alice, c);
+    const callID = call.header("x-cc-agent-uuid")!;
+    const bob = await f.phone("1002", BOB);
+    await ready("agent2", "1002");
+    for (const body of [
+      { agent: "1002", extn: "1002", destAgent: "1001", destUUID: callID },
+      { agent: "1002", extn: "1002", destUUID: c.uuid },
+      { agent: "1001", extn: "1002", destUUID: callID },
+    ]) {
+      const res = await cc("agent2", "ccIntercept", body);
+      expect(res.code).toBe(403);
+    }
+    expect((await cc("agent1", "ccIntercept", { agent: "1001", extn: "1002", destUUID: callID })).code).toBe(403);
+    // Nothing rang, nobody was moved: the agent and the customer still hear each other.
+    expect(bob.calls).toHaveLength(0);
+    const after = Date.now();
+    await until("the customer still hears the agent", () => customerHeardSince(c, after).some((hz) => near(hz, ALICE)));
+    await call.waitHears(CUSTOMER);
+    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { uuid: callID } });
+    await call.hangup();
+  });
+
   it("an agent may not monitor", async () => {
     const { call, callID } = await supervised();
     const res = await cc("agent2", "ccMonitor", { agent: "1002", destAgent: "1001", destUUID: callID });

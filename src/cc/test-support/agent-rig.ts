@@ -15,7 +15,7 @@ import { fakePhoneSession } from "./fake-phone";
  * HTTP shapes and event feed, and a fake phone whose calls the test sets. `cleanups` are run by
  * the test file after each test.
  */
-export function agentRig(cleanups: Array<() => unknown>, o: { cc?: FakeCallCenter; storage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number } = {}) {
+export function agentRig(cleanups: Array<() => unknown>, o: { cc?: FakeCallCenter; storage?: KeyValueStorage; tabStorage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number } = {}) {
   const fcc = o.cc ?? new FakeCallCenter();
   const platform = fakePlatform();
   platform.overrides.push(fcc.route);
@@ -30,6 +30,7 @@ export function agentRig(cleanups: Array<() => unknown>, o: { cc?: FakeCallCente
     phoneSession,
     settings,
     deviceStorage: device,
+    tabStorage: o.tabStorage ?? memoryStorage(),
     feed,
     confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
     pollMs: { events: 60_000, call: 60_000, polling: 100, setup: 100 },

@@ -31,8 +31,8 @@ export class FakeCallCenter {
   /** The callID ccDial answers with. */
   dialLeg = "dial-leg-1";
   private heldDial: { asked: () => void; answered: Promise<void> } | undefined;
-  /** The next command is refused with this envelope. */
-  refuse: { code: number; message: string } | undefined;
+  /** The next command (or the next of this function, with `func`) is refused with this envelope. */
+  refuse: { code: number; message: string; func?: string } | undefined;
   readonly commands: { func: string; body: Record<string, unknown> }[] = [];
   stateReads = 0;
   /** The query of each agent_state read (`queue=support`). */
@@ -84,10 +84,10 @@ export class FakeCallCenter {
   }
 
   private command(func: string, body: Record<string, unknown>): Response {
-    if (this.refuse) {
-      const r = this.refuse;
+    if (this.refuse && (!this.refuse.func || this.refuse.func === func)) {
+      const { code, message } = this.refuse;
       this.refuse = undefined;
-      return json(200, r);
+      return json(200, { code, message });
     }
     if (this.applies) {
       if (func === "ccGoReady") this.setStatus(body.onDemand ? "Available (On Demand)" : "Available");

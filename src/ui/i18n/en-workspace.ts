@@ -261,6 +261,7 @@ export const enWorkspace = {
       "three-way": "Could not add the third party",
       dial: "Could not place the call",
       "cancel-dial": "Could not cancel the call",
+      "take-back": "Could not take your call back after the reload",
     } as Record<string, string>,
     failure: (what: string, message: string) => `${what}: ${message}`,
     /** Why a command failed, by its kind (the platform's own refusals are said in its words). */

@@ -316,6 +316,7 @@ export const zhCN: Messages = {
       "three-way": "无法加入第三方",
       dial: "无法发起呼叫",
       "cancel-dial": "无法取消呼叫",
+      "take-back": "页面重新加载后无法取回通话",
     } as Record<string, string>,
     failure: (what: string, message: string) => `${what}：${message}`,
     errorKind: {

@@ -1,0 +1,57 @@
+import { expect, test } from "./fixtures";
+import { agent, cdrs, expectSimHears, sim } from "./phone-support";
+import { admin, goReady, queueCaller } from "./toolbar-support";
+
+/**
+ * One phone per agent: a page reload during a call does not lose the customer. Agents in their own
+ * Chromium with their own tone as microphone, simulated customers in the queues; who hears whom is
+ * measured on both sides.
+ */
+test.use({ platformOptions: { simRingMs: 300 } });
+
+/** The notes of the platform's hold music (and the overtones the analysis may report). */
+const HOLD_NOTES = [349.23, 392, 523.25, 587.33];
+const near = (hz: number, target: number) => Math.abs(hz - target) <= Math.max(3, target * 0.01);
+
+test("a reload during a queue call: the customer hears music meanwhile, then the agent again; the card goes on and the records show one customer call", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await goReady(alice.page);
+  const customer = await queueCaller(platform.url, { number: "5550181", name: "Rita Reload", toneHz: 660 });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(660, "agent1 hears the customer");
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
+  const card = alice.card();
+  // Some talk time, so that a timer started afresh would show.
+  await expect(card.locator(".call-timer")).toHaveText(/^0:0[3-9]$/);
+
+  const leaving = Date.now();
+  await alice.page.reload();
+  await expect
+    .poll(
+      async () => {
+        const notes = new Set((await s.channel(customer.uuid)).heard.filter((t) => Date.parse(t.to) >= leaving && HOLD_NOTES.some((n) => near(t.frequency, n))).map((t) => Math.round(t.frequency)));
+        return notes.size;
+      },
+      { message: "the customer hears music on hold while the page is away", intervals: [200] },
+    )
+    .toBeGreaterThanOrEqual(2);
+
+  // The reloaded page takes the call back by itself: a card as before, the timer going on.
+  await expect(card).toHaveAttribute("data-state", "active");
+  await expect(card).toContainText("Rita Reload");
+  await expect(card).toContainText("5550181");
+  await expect(card.getByTestId("call-queue")).toContainText("Queue support");
+  await expect(card.locator(".call-timer")).toHaveText(/^0:(0[5-9]|[1-5]\d)$/);
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1 again");
+  await alice.hears(660, "agent1 hears the customer again");
+  await expect(alice.page.getByTestId("agent-error")).toHaveCount(0);
+  expect((await admin(platform.url).then((a) => a.agentState("1001"))).call).toMatchObject({ kind: "queue" });
+
+  // The call ends in after-call work for this customer, as it would have without the reload.
+  await card.getByRole("button", { name: "Hang up" }).click();
+  await expect(alice.page.getByTestId("wrap-up")).toContainText("Rita Reload");
+  // One customer call: the customer's leg once, into the queue.
+  const records = await cdrs(platform.url, { cidNumber: "5550181" });
+  expect(records.filter((r) => r.destination_number === "support")).toHaveLength(1);
+});
