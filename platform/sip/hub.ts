@@ -35,6 +35,8 @@ export interface SipHubEvents {
   closed: (conn: SipConnection, contacts: string[]) => void;
   /** A contact user became reachable through a (new) connection. */
   contact: (contactUser: string, conn: SipConnection) => void;
+  /** A phone unregistered a contact user: requests no longer reach it through its connection. */
+  released: (contactUser: string) => void;
 }
 
 /**
@@ -220,6 +222,7 @@ export class SipHub {
     const route = this.routes.get(contactUser);
     if (route?.conn !== conn) return;
     this.release(route, contactUser);
+    this.emitter.emit("released", contactUser);
   }
 
   close(): void {

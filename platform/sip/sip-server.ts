@@ -128,6 +128,8 @@ export class SipServer implements PhoneLegs {
       onRefer: (ch, referral) => void this.onRefer(ch, referral).catch((error: unknown) => log.error({ err: error }, "REFER failed")),
     };
     this.hub.on("closed", (_conn, contacts) => this.connectionClosed(contacts));
+    // A page going away unregisters before its socket closes: its calls are left as a lost connection's.
+    this.hub.on("released", (contactUser) => this.connectionClosed([contactUser]));
     this.hub.on("contact", (contactUser) => this.contactBack(contactUser));
     sw.phones = this;
   }
@@ -321,9 +323,10 @@ export class SipServer implements PhoneLegs {
   }
 
   /**
-   * A phone's WebSocket closed. Its ringing legs fail at once; its answered calls wait
-   * `reconnectGraceMs` for the phone to reconnect and register the same Contact again (then
-   * in-dialog requests follow the new connection) and are ended after that.
+   * A phone's WebSocket closed, or the phone unregistered the Contact (a page going away does so
+   * first). Its ringing legs fail at once; its answered calls wait `reconnectGraceMs` for the phone
+   * to reconnect and register the same Contact again (then in-dialog requests follow the new
+   * connection) and are ended after that; meanwhile their partners hear music on hold.
    */
   private connectionClosed(contacts: string[]): void {
     for (const contactUser of contacts) {
