@@ -208,7 +208,8 @@ describe("calls", () => {
   it("ccThreeWay, ccMonitor and ccIntercept by a supervisor", async () => {
     const [customer, leg] = await queueCall();
     const monitor = await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
-    expect(monitor.body).toEqual({ ...ok, data: { uuid: expect.any(String) } });
+    // Agents are not told by default (the platform's option), and the answer says so.
+    expect(monitor.body).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: false } });
     const listen = sw.channel(monitor.body.data!.uuid!)!;
     listen.remoteAnswer();
     expect(sw.hears(listen).sort()).toEqual([customer.uuid, leg.uuid].sort());
