@@ -18,6 +18,9 @@ function clientAnswering(handler: (url: URL, headers: Record<string, string>) =>
   return { client, seen };
 }
 
+/** A media file record as the spec lists its fields (document 2, "Media file"). */
+const mediaFile = (id: string, ext: string) => ({ id, type: "RECORD", name: `${id}.${ext}`, ext, mime: ext === "mp3" ? "audio/mpeg" : "audio/wav", file_size: 4, abs_path: `/rec/${id}.${ext}` });
+
 const row = {
   uuid: "a1b2",
   bleg_uuid: "",
@@ -95,16 +98,34 @@ describe("call records", () => {
   });
 
   it("fetches a recording with the token in a header and not in the URL", async () => {
-    const { client, seen } = clientAnswering(() => new Response(new Uint8Array([82, 73, 70, 70]), { status: 200, headers: { "content-type": "audio/wav" } }));
+    const { client, seen } = clientAnswering((url) =>
+      url.pathname === "/api/media_files/17"
+        ? json(200, mediaFile("17", "wav"))
+        : new Response(new Uint8Array([82, 73, 70, 70]), { status: 200, headers: { "content-type": "audio/wav" } }),
+    );
     const blob = await fetchRecording(client, "17");
     expect(blob.size).toBe(4);
-    expect(seen[0]!.url.href).toBe("http://pbx.test/api/media_files/17.wav");
-    expect(seen[0]!.url.search).toBe("");
-    expect(seen[0]!.headers["X-XTRA-AUTH-ID"]).toBe("tok-1");
+    expect(seen[1]!.url.href).toBe("http://pbx.test/api/media_files/17.wav");
+    expect(seen[1]!.url.search).toBe("");
+    expect(seen[1]!.headers["X-XTRA-AUTH-ID"]).toBe("tok-1");
+  });
+
+  it("finds a recording under the extension its media file record gives, not a fixed .wav", async () => {
+    const { client, seen } = clientAnswering((url) =>
+      url.pathname === "/api/media_files/21"
+        ? json(200, { code: 200, message: "success", data: mediaFile("21", "mp3") })
+        : new Response(new Uint8Array([73, 68, 51]), { status: 200, headers: { "content-type": "audio/mpeg" } }),
+    );
+    expect((await fetchRecording(client, "21")).size).toBe(3);
+    expect(seen.map((r) => r.url.pathname)).toEqual(["/api/media_files/21", "/api/media_files/21.mp3"]);
+
+    const odd = clientAnswering(() => json(200, mediaFile("22", "../x")));
+    expect(await fetchRecording(odd.client, "22").catch((x: unknown) => x)).toMatchObject({ kind: "decode" });
+    expect(odd.seen).toHaveLength(1);
   });
 
   it("turns a missing recording into a typed error", async () => {
-    const { client } = clientAnswering(() => json(404, { code: 404, text: "Media File Does Not Exist" }));
+    const { client } = clientAnswering((url) => (url.pathname === "/api/media_files/18" ? json(200, mediaFile("18", "wav")) : json(404, { code: 404, text: "Media File Does Not Exist" })));
     const e = (await fetchRecording(client, "18").catch((x: unknown) => x)) as PlatformError;
     expect(e).toBeInstanceOf(PlatformError);
     expect(e).toMatchObject({ kind: "http", status: 404, message: "Media File Does Not Exist", endpoint: "GET /api/media_files/18.wav" });

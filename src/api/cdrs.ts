@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { PlatformClient } from "./client";
-import { numberish, text, type Paged } from "./schemas";
+import { PlatformError } from "./errors";
+import { idString, numberish, text, type Paged } from "./schemas";
 
 /**
  * One call record (one leg), as the toolbar shows it. The platform's record has many more fields
@@ -180,12 +181,21 @@ export async function getCdr(client: PlatformClient, uuid: string): Promise<Call
   return toRecord(raw);
 }
 
-/** Path of a recording's audio: the media file as WAV. */
-export function recordingPath(mediaFileId: string): string {
-  return `/api/media_files/${encodeURIComponent(mediaFileId)}.wav`;
-}
+/** The media file record (spec, document 2): `ext` is the file's real extension (wav, mp3, ...). */
+const MediaFileSchema = v.object({ id: idString, ext: v.pipe(text, v.transform((x) => x.replace(/^\./, "").trim())) });
 
-/** The recording's audio, fetched with the token in the header (never in the URL). */
-export function fetchRecording(client: PlatformClient, mediaFileId: string): Promise<Blob> {
-  return client.download(recordingPath(mediaFileId));
+/**
+ * The recording's audio, fetched with the token in the header (never in the URL): its media file
+ * record first (`GET /api/media_files/<id>`, bare or in an envelope), then the file under its own
+ * extension (`GET /api/media_files/<id>.<ext>`), since a platform may keep recordings as mp3.
+ */
+export async function fetchRecording(client: PlatformClient, mediaFileId: string): Promise<Blob> {
+  const id = encodeURIComponent(mediaFileId);
+  const file = await client.request("GET", `/api/media_files/${id}`, {
+    schema: v.union([MediaFileSchema, v.pipe(v.object({ data: MediaFileSchema }), v.transform((e) => e.data))]),
+  });
+  if (!/^[a-z0-9]{1,8}$/i.test(file.ext)) {
+    throw new PlatformError("decode", 200, 200, `the media file ${mediaFileId} has no usable extension ('${file.ext}')`, `GET /api/media_files/${id}`);
+  }
+  return client.download(`/api/media_files/${id}.${file.ext}`);
 }

@@ -199,6 +199,39 @@ describe("the end of a session (403)", () => {
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
 
+  it("checks the session before taking a 403 of one endpoint for its end, however the refusal is worded", async () => {
+    const onSessionExpired = vi.fn();
+    const { client, seen } = clientWith(
+      (req) => (req.url.pathname === "/api/users/info" ? json(200, { id: "2", login: "agent1" }) : json(403, { code: 403, text: "Forbidden" })),
+      { onSessionExpired },
+    );
+    client.setCredentials(inAnHour());
+    const e = await failure(client.request("GET", "/api/media_files", { schema: v.unknown() }));
+    expect(e).toMatchObject({ status: 403, message: "Forbidden" });
+    expect(seen.map((r) => r.url.pathname)).toEqual(["/api/media_files", "/api/users/info"]);
+    expect(onSessionExpired).not.toHaveBeenCalled();
+    expect(client.session).not.toBeNull();
+
+    // Two refusals at once check the session once.
+    await Promise.all([failure(client.request("GET", "/api/a", { schema: v.unknown() })), failure(client.request("GET", "/api/b", { schema: v.unknown() }))]);
+    expect(seen.filter((r) => r.url.pathname === "/api/users/info")).toHaveLength(2);
+    expect(onSessionExpired).not.toHaveBeenCalled();
+  });
+
+  it("does not end the session when the check gets no answer", async () => {
+    const onSessionExpired = vi.fn();
+    const { client } = clientWith(
+      (req) => {
+        if (req.url.pathname === "/api/users/info") throw new TypeError("Failed to fetch");
+        return json(403, { code: 403, text: "Forbidden" });
+      },
+      { onSessionExpired },
+    );
+    client.setCredentials(inAnHour());
+    await failure(client.request("GET", "/api/cdrs", { schema: v.unknown() }));
+    expect(onSessionExpired).not.toHaveBeenCalled();
+  });
+
   it("does not signal for a refused sign-in or when no one is signed in", async () => {
     const onSessionExpired = vi.fn();
     const { client } = clientWith(() => json(403, { code: 403, text: "Wrong username or password" }), { onSessionExpired });

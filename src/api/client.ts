@@ -61,6 +61,7 @@ export class PlatformClient {
   private refreshing: { from: Credentials; done: Promise<void> } | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private expiredSignalled = false;
+  private checkingSession: Promise<boolean> | null = null;
   readonly baseUrl: string;
 
   constructor(private readonly options: PlatformClientOptions) {
@@ -128,7 +129,7 @@ export class PlatformClient {
           if (this.credentials === c) this.setCredentials(next);
         },
         (e: unknown) => {
-          if (e instanceof PlatformError && e.status === 403 && this.credentials === c) this.signalExpired(e, true);
+          if (e instanceof PlatformError && e.status === 403 && this.credentials === c) this.signalExpired(e);
           throw e;
         },
       )
@@ -208,18 +209,18 @@ export class PlatformClient {
         data = text ? JSON.parse(text) : undefined;
       } catch {
         if (!opts.text) {
-          if (!response.ok) throw this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
+          if (!response.ok) throw await this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
           throw new PlatformError("decode", response.status, response.status, "the platform's answer is not JSON", endpoint);
         }
       }
     }
 
-    if (!response.ok) throw this.httpError(response.status, data, endpoint, watchesSession, response.statusText);
+    if (!response.ok) throw await this.httpError(response.status, data, endpoint, watchesSession, response.statusText);
     const failure = errorBodyOf(data);
     if (failure && failure.code !== 200) {
       const kind = failure.text !== undefined ? "http" : "platform";
       const err = new PlatformError(kind, response.status, failure.code, failure.text ?? failure.message ?? "error", endpoint, data);
-      if (failure.code === 403) this.signalExpired(err, watchesSession);
+      if (failure.code === 403) await this.refused(err, watchesSession);
       throw err;
     }
 
@@ -264,7 +265,7 @@ export class PlatformClient {
         } catch {
           // An error page that is not JSON: its text is the message.
         }
-        throw this.httpError(response.status, data, endpoint, true, response.statusText);
+        throw await this.httpError(response.status, data, endpoint, true, response.statusText);
       }
       return await response.blob();
     } catch (e) {
@@ -276,22 +277,49 @@ export class PlatformClient {
     }
   }
 
-  private httpError(status: number, data: unknown, endpoint: string, watchesSession: boolean, statusText: string): PlatformError {
+  /** The error of a failed answer; a 403 is first checked against the session (`refused`). */
+  private async httpError(status: number, data: unknown, endpoint: string, watchesSession: boolean, statusText: string): Promise<PlatformError> {
     const body = errorBodyOf(data);
     const message = body?.text ?? body?.message ?? (typeof data === "string" && data ? data : statusText || `HTTP ${status}`);
     const err = new PlatformError("http", status, body?.code ?? status, message, endpoint, data);
-    if (status === 403) this.signalExpired(err, watchesSession);
+    if (status === 403) await this.refused(err, watchesSession);
     return err;
   }
 
-  /** A 403 on an authenticated request means the session is gone, unless it is about permissions. */
-  private signalExpired(err: PlatformError, watchesSession: boolean): void {
-    if (!watchesSession || !this.credentials || /permission|wrong auth id/i.test(err.message)) return;
+  /**
+   * A 403 on an authenticated request: the session is gone (a missing, wrong or expired token), or
+   * only this endpoint is refused to this user. A refusal worded as a permission is the latter; any
+   * other is checked with the session's own request (GET /api/users/info) before the session is
+   * taken for ended, so that an endpoint the platform keeps for administrators, however it words
+   * the refusal, does not sign an agent out. Resolves once that is known.
+   */
+  private async refused(err: PlatformError, watchesSession: boolean): Promise<void> {
+    const c = this.credentials;
+    if (!watchesSession || !c || /permission|wrong auth id/i.test(err.message) || this.expiredSignalled) return;
+    if (err.endpoint !== SESSION_CHECK && !(await this.sessionGone())) return;
+    if (this.credentials === c) this.signalExpired(err);
+  }
+
+  /** Whether the platform refuses the session itself (single flight); false when it cannot tell (no answer). */
+  private sessionGone(): Promise<boolean> {
+    this.checkingSession ??= this.request("GET", "/api/users/info", { reportExpiry: false, schema: v.unknown() })
+      .then(
+        () => false,
+        (e: unknown) => e instanceof PlatformError && (e.status === 403 || e.code === 403),
+      )
+      .finally(() => (this.checkingSession = null));
+    return this.checkingSession;
+  }
+
+  private signalExpired(err: PlatformError): void {
     if (this.expiredSignalled) return;
     this.expiredSignalled = true;
     this.options.onSessionExpired?.(err);
   }
 }
+
+/** The request that tells whether a session holds: a 403 to it is the session's end. */
+const SESSION_CHECK = "GET /api/users/info";
 
 /** `{code, text}` or `{code, message}` bodies, the platform's two error forms. */
 function errorBodyOf(data: unknown): { code: number; text?: string; message?: string } | undefined {

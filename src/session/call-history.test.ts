@@ -30,8 +30,10 @@ async function setup() {
       const page = Number(url.searchParams.get("page") ?? 1);
       return json(200, { rowCount: 12, page, pageCount: 2, data: [record(`p${page}-a`), record(`p${page}-b`, { media_file_id: 5 })] });
     }
+    // The media file record tells the file's extension.
+    if (method === "GET" && url.pathname === "/api/media_files/5") return json(200, { id: 5, type: "RECORD", ext: "wav", mime: "audio/wav" });
     if (method === "GET" && url.pathname.startsWith("/api/media_files/")) {
-      recordingRequests.push({ path: url.pathname, token, search: url.search });
+      if (url.pathname.includes(".")) recordingRequests.push({ path: url.pathname, token, search: url.search });
       return url.pathname === "/api/media_files/5.wav" ? new Response(new Uint8Array([1, 2, 3]), { headers: { "content-type": "audio/wav" } }) : json(404, { code: 404, text: "Not Found" });
     }
     return undefined;

@@ -220,6 +220,46 @@ describe("sign-in errors become data the UI can explain", () => {
   });
 });
 
+describe("a platform that refuses with the spec's {code, text} alone", () => {
+  it("asks for the captcha from the second wrong password on, by the spec's rule, and counts again after a success", async () => {
+    const { session, platform, device } = setup();
+    await signInAlice(session, { password: "wrong-1" });
+    expect(session.getState()).toMatchObject({ error: { kind: "wrong-credentials", attemptsLeft: null }, captcha: null });
+    await signInAlice(session, { password: "wrong-2" });
+    expect(session.getState()).toMatchObject({ error: { kind: "wrong-credentials", attemptsLeft: null }, captcha: { login: "agent1", pictureUrl: `${BASE}/api/captchas/7` } });
+
+    // The platform does not say whether the password or the characters were wrong: both are said, with a new picture.
+    await signInAlice(session, { password: "wrong-3", captcha: "ABCDE" });
+    expect(session.getState().error).toEqual({ kind: "wrong-credentials-or-captcha" });
+    expect(session.getState().captcha).not.toBeNull();
+    expect(platform.calls.filter((c) => c.path === "/api/captchas")).toHaveLength(2);
+
+    // The count is the browser's: a reload still asks for the picture.
+    const again = setup({ platform, device });
+    await signInAlice(again.session, { password: "wrong-4" });
+    expect(again.session.getState().captcha).not.toBeNull();
+
+    await signInAlice(again.session, { captcha: "ABCDE" });
+    expect(again.session.getState().status).toBe("signed-in");
+    await again.session.getState().signOut();
+    await signInAlice(again.session, { password: "wrong-5" });
+    expect(again.session.getState().captcha).toBeNull();
+  });
+
+  it("reads a lock and a disabled account from the refusal's words", async () => {
+    const { session, platform } = setup();
+    refuseSignIn(platform, 403, { code: 403, text: "User is locked until 2031-05-06 14:35:00" });
+    await signInAlice(session);
+    expect(session.getState().error).toEqual({ kind: "locked", until: new Date(2031, 4, 6, 14, 35, 0).getTime(), untilText: "2031-05-06 14:35:00" });
+    expect(session.getState().captcha).toBeNull();
+
+    const s2 = setup();
+    refuseSignIn(s2.platform, 403, { code: 403, text: "Account locked" });
+    await signInAlice(s2.session);
+    expect(s2.session.getState().error).toEqual({ kind: "locked", until: null, untilText: "" });
+  });
+});
+
 describe("the session across a reload", () => {
   it("a reload finds the session kept in the tab and restores it without the password", async () => {
     const first = setup();

@@ -104,6 +104,11 @@ export const LOGIN_KEY = "agentbar.login";
  * after a reload (the page may notice the end, say by a refused request, just before one).
  */
 export const SESSION_ENDED_KEY = "agentbar.session-ended";
+/**
+ * Failed sign-ins per login since its last success, in this browser: a platform that refuses
+ * with the spec's `{code, text}` alone does not say when the captcha is due.
+ */
+export const SIGN_IN_FAILURES_KEY = "agentbar.sign-in-failures";
 
 /** What survives a reload: never the password. */
 interface StoredSession extends Credentials {
@@ -181,8 +186,24 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
     store.setState({ status: "session-expired", user: null, client: null, error: null, captcha: null });
   };
 
+  const failures = {
+    all: (): Record<string, number> => {
+      const kept = readJson(deps.deviceStorage, SIGN_IN_FAILURES_KEY);
+      return kept && typeof kept === "object" ? (kept as Record<string, number>) : {};
+    },
+    of: (login: string): number => {
+      const n = failures.all()[login];
+      return typeof n === "number" && Number.isFinite(n) ? n : 0;
+    },
+    set(login: string, n: number) {
+      const { [login]: _, ...others } = failures.all();
+      deps.deviceStorage.setItem(SIGN_IN_FAILURES_KEY, JSON.stringify(n > 0 ? { ...others, [login]: n } : others));
+    },
+  };
+
   const signedIn = (client: PlatformClient, platformUrl: string, info: User) => {
     role = roleOf(info, role);
+    if (failures.of(info.login)) failures.set(info.login, 0);
     keep(platformUrl, client.session);
     deps.tabStorage.removeItem(SESSION_ENDED_KEY);
     deps.deviceStorage.setItem(LOGIN_KEY, info.login);
@@ -226,14 +247,16 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
     } catch (e) {
       if (current !== client) return;
       forget(client);
-      const error = signInErrorOf(e, { address: displayAddress(platformUrl, pageOrigin), sentCaptcha: Boolean(captcha) });
+      const errorContext = { address: displayAddress(platformUrl, pageOrigin), sentCaptcha: Boolean(captcha), failuresBefore: failures.of(login) };
+      const error = signInErrorOf(e, errorContext);
+      if (error.kind === "wrong-credentials" || error.kind === "wrong-credentials-or-captcha") failures.set(login, errorContext.failuresBefore + 1);
       logFailure("sign-in", e);
       if (quiet) {
         store.setState({ status: "signed-out" });
         throw error;
       }
       // The platform checks each captcha once, so every refusal that wants one needs a new picture.
-      const next = captchaWanted(e) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
+      const next = captchaWanted(e, errorContext) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
       store.setState({ status: "signed-out", error, captcha: next });
     }
   };

@@ -2,14 +2,18 @@ import { PlatformError } from "../api/errors";
 
 /**
  * Why a sign-in (or the restoring of a session) did not work, as data the UI puts into words.
- * The platform's sign-in refusals carry fields for this (`attempts_left`, `captcha_required`,
- * `locked`, `locked_until`), so no message text is parsed except the one without a field.
+ * The local platform's sign-in refusals carry fields for this (`attempts_left`,
+ * `captcha_required`, `locked`, `locked_until`); the spec shows only `{code:403, text}`, so a
+ * refusal without them is read by the spec's rules (a captcha from the second failure on) and,
+ * for a lock or a disabled account, by its words.
  */
 export type SignInError =
   /** `attemptsLeft`: failures left before the account is locked, when the platform says. */
   | { kind: "wrong-credentials"; attemptsLeft: number | null }
   /** The platform wants the picture's characters; `wrongCaptcha` when the ones sent did not match. */
   | { kind: "captcha-required"; wrongCaptcha: boolean }
+  /** A refusal of a sign-in that sent a captcha, from a platform that does not say which of the two was wrong. */
+  | { kind: "wrong-credentials-or-captcha" }
   /** `until`: UNIX ms of the unlock time when it could be read; `untilText` as the platform wrote it. */
   | { kind: "locked"; until: number | null; untilText: string }
   | { kind: "disabled" }
@@ -21,12 +25,16 @@ export type SignInError =
 
 /** Lock duration after the fifth failure, from the spec's limits (the platform does not report it). */
 export const LOCK_HOURS = 2;
+/** The spec's limit: from this many failed sign-ins on, the next one must carry captcha_str. */
+export const CAPTCHA_AFTER_FAILURES = 2;
 
 export interface SignInErrorContext {
   /** The platform address as shown to the user. */
   address: string;
   /** Whether the failed request carried captcha characters. */
   sentCaptcha: boolean;
+  /** Sign-ins of this login refused here before this one, since its last success. */
+  failuresBefore?: number;
 }
 
 export function signInErrorOf(error: unknown, ctx: SignInErrorContext): SignInError {
@@ -42,6 +50,14 @@ export function signInErrorOf(error: unknown, ctx: SignInErrorContext): SignInEr
       return { kind: "not-a-platform", address: ctx.address };
   }
   if (error.status === 403 || error.code === 403) {
+    if (!explained(error)) {
+      if (/disabled/i.test(error.message)) return { kind: "disabled" };
+      if (/locked/i.test(error.message)) {
+        const untilText = /until\s+(.+?)\.?$/i.exec(error.message)?.[1] ?? "";
+        return { kind: "locked", until: parsePlatformTime(untilText), untilText };
+      }
+      return ctx.sentCaptcha ? { kind: "wrong-credentials-or-captcha" } : { kind: "wrong-credentials", attemptsLeft: null };
+    }
     if (isTrue(error.detail("locked"))) {
       const untilText = typeof error.detail("locked_until") === "string" ? (error.detail("locked_until") as string) : "";
       return { kind: "locked", until: parsePlatformTime(untilText), untilText };
@@ -58,9 +74,20 @@ export function signInErrorOf(error: unknown, ctx: SignInErrorContext): SignInEr
   return { kind: "other", message: error.message, status: error.status || error.code };
 }
 
-/** Whether the refusal asks for a captcha with the next attempt. */
-export function captchaWanted(error: unknown): boolean {
-  return error instanceof PlatformError && isTrue(error.detail("captcha_required"));
+/**
+ * Whether the next attempt needs a captcha: as the refusal says, or, when it does not say, by the
+ * spec's rule (from the second failure on; once asked for, until a success).
+ */
+export function captchaWanted(error: unknown, ctx: SignInErrorContext): boolean {
+  if (!(error instanceof PlatformError)) return false;
+  if (explained(error)) return isTrue(error.detail("captcha_required"));
+  if (error.status !== 403 && error.code !== 403) return false;
+  return ctx.sentCaptcha || (ctx.failuresBefore ?? 0) + 1 >= CAPTCHA_AFTER_FAILURES;
+}
+
+/** Whether a refusal carries the fields that explain it, or only the spec's `{code, text}`. */
+function explained(error: PlatformError): boolean {
+  return ["locked", "attempts_left", "captcha_required"].some((field) => error.detail(field) !== undefined);
 }
 
 /**

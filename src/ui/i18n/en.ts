@@ -49,6 +49,7 @@ export const en = {
         : `Wrong login name or password. ${attemptsLeft === 1 ? "1 attempt" : `${attemptsLeft} attempts`} left before the account is locked for ${lockHours === 1 ? "1 hour" : `${lockHours} hours`}.`,
     captchaRequired: "After several failed sign-ins the platform wants proof that you are a person: type the characters in the picture.",
     wrongCaptcha: "The characters did not match the picture. Type the ones in the new picture.",
+    wrongCredentialsOrCaptcha: "Wrong password, or the characters did not match the picture (the platform does not say which). Check the password and type the characters in the new picture.",
     locked: (until: string | null) =>
       until
         ? `This account is locked after too many failed sign-ins. Try again after ${until}, or ask an administrator to unlock it.`

@@ -43,6 +43,7 @@ export const zhCN: Messages = {
         : `登录名或密码错误。再错 ${attemptsLeft} 次，账号将被锁定 ${lockHours} 小时。`,
     captchaRequired: "登录失败次数较多，请输入图片中的字符后再登录。",
     wrongCaptcha: "字符与图片不符，请输入新图片中的字符。",
+    wrongCredentialsOrCaptcha: "密码错误，或字符与图片不符（平台未说明是哪一项）。请检查密码，并输入新图片中的字符。",
     locked: (until: string | null) =>
       until ? `登录失败次数过多，账号已被锁定。请在 ${until} 之后再试，或请管理员解锁。` : "登录失败次数过多，账号已被锁定。请稍后再试，或请管理员解锁。",
     disabled: "此账号已停用，请联系管理员启用。",

@@ -9,6 +9,8 @@ export function signInErrorText(error: SignInError, t: Messages, language: Langu
       return t.error.wrongCredentials(error.attemptsLeft, LOCK_HOURS);
     case "captcha-required":
       return error.wrongCaptcha ? t.error.wrongCaptcha : t.error.captchaRequired;
+    case "wrong-credentials-or-captcha":
+      return t.error.wrongCredentialsOrCaptcha;
     case "locked":
       return t.error.locked(error.until !== null ? formatMoment(error.until, language, now) : error.untilText || null);
     case "disabled":
