@@ -29,9 +29,12 @@ test("a recorded call shows in the history, its recording plays in the page (tok
   await expect(row).toContainText("55510700");
   await expect(row).toContainText("Answered");
 
+  // The recording's file, and before it its media file record (which tells the file's extension).
   const requests: { url: string; token: string | undefined }[] = [];
+  const records: { url: string; token: string | undefined }[] = [];
   page.on("request", (r) => {
-    if (r.url().includes("/api/media_files/")) requests.push({ url: r.url(), token: r.headers()["x-xtra-auth-id"] });
+    if (!r.url().includes("/api/media_files/")) return;
+    (/\/api\/media_files\/\d+$/.test(r.url()) ? records : requests).push({ url: r.url(), token: r.headers()["x-xtra-auth-id"] });
   });
   await row.getByRole("button", { name: "Play recording" }).click();
   const audio = row.locator("audio");
@@ -42,6 +45,7 @@ test("a recorded call shows in the history, its recording plays in the page (tok
   expect(requests).toHaveLength(1);
   expect(requests[0]!.url).toMatch(/\/api\/media_files\/\d+\.wav$/);
   expect(requests[0]!.token).toBeTruthy();
+  expect(records).toEqual([{ url: requests[0]!.url.replace(/\.wav$/, ""), token: requests[0]!.token }]);
   await row.getByRole("button", { name: "Stop playing" }).click();
   await expect(audio).toHaveCount(0);
 

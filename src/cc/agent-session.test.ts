@@ -631,3 +631,86 @@ describe("the agent's state as data", () => {
     for (const s of snapshots) expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });
 });
+
+describe("a platform that shows only what the spec shows (no events, no X-CC headers, agent_state's seven fields)", () => {
+  const specPlatform = () => {
+    const cc = new FakeCallCenter();
+    cc.specOnly = true;
+    return setup({ cc });
+  };
+  const platformCall = (uuid: string, answered = false) => ({ uuid, kind: "queue", direction: "inbound", queue: "support", member_uuid: "", customer_uuid: "", cid_name: "", cid_number: "", answered, held: false, consult: null });
+
+  it("an open channel that carries no event is no live feed: status is confirmed by reading agent_state", async () => {
+    const t = specPlatform();
+    await t.working({ quiet: true });
+    expect(t.store.getState().feed).toBe("polling");
+    await t.actions.choose({ kind: "ready" });
+    expect(t.store.getState().agent).toMatchObject({ status: "Available", reason: "" });
+    await t.actions.choose({ kind: "break", reason: "Lunch" });
+    // The platform keeps no reason it could show: the one chosen stays while agent_state agrees.
+    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
+    // Once events come, the feed is live.
+    t.fcc.emit({ "CC-Action": "agent-state-change", "CC-Agent": "1002", "CC-Agent-State": "Idle" });
+    expect(t.store.getState().feed).toBe("events");
+  });
+
+  it("a queue call that came without labels is labelled from agent_state's agent_uuid: the platform holds and transfers it, and it ends in after-call work without its queue", async () => {
+    const t = specPlatform();
+    await t.working({ quiet: true });
+    await t.actions.choose({ kind: "ready" });
+    // The INVITE carries nothing the call center could read.
+    expect(t.hooks.incoming!(invite({}))).toBeUndefined();
+    t.fcc.call = platformCall("leg-7");
+    const ringing = call({ id: "call-7", direction: "inbound", state: "ringing" });
+    t.callsStore.setState({ calls: [ringing] });
+    await t.until(() => t.callsStore.getState().calls[0]!.context[CC.callId] === "leg-7");
+    expect(t.callsStore.getState().calls[0]!.context).toEqual({ [CC.action]: "queue", [CC.callId]: "leg-7" });
+
+    t.fcc.call = platformCall("leg-7", true);
+    t.callsStore.setState({ calls: [{ ...t.callsStore.getState().calls[0]!, state: "active", answeredAt: Date.now() }] });
+    await t.actions.hold("call-7");
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccHold", body: { callID: "leg-7" } });
+    const view = ccCallOf(t.callsStore.getState().calls[0]!, t.store.getState(), t.callsStore.getState().calls)!;
+    expect(view).toMatchObject({ action: "queue", callId: "leg-7", queue: "", held: true, party: null });
+    await t.actions.resume("call-7");
+    await t.actions.transfer("call-7", { kind: "number", number: "5550142" });
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccTransfer", body: { callID: "leg-7", destNumber: "5550142" } });
+
+    t.fcc.call = null;
+    const answered = t.callsStore.getState().calls[0]!;
+    t.callsStore.setState({ calls: [{ ...answered, state: "ended", endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
+    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-7", queue: "", customerNumber: "5550100", customerName: "Carla Customer" });
+  });
+
+  it("a call of the phone alone stays the phone's: agent_state names no call", async () => {
+    const t = specPlatform();
+    await t.working({ quiet: true });
+    const own = call({ id: "own-1", direction: "inbound", state: "active", answeredAt: Date.now() });
+    t.callsStore.setState({ calls: [own] });
+    await t.actions.hold("own-1");
+    expect(t.phone.sip.at(-1)).toMatchObject({ method: "hold", id: "own-1" });
+    expect(t.callsStore.getState().calls[0]!.context).toEqual({});
+  });
+
+  it("a click-to-dial without a callID: the leg the phone answers by itself is the dial's, and agent_state names it for Cancel", async () => {
+    const t = specPlatform();
+    await t.working({ quiet: true });
+    await t.actions.dial("5550199");
+    expect(t.fcc.commands.at(-1)).toMatchObject({ func: "ccDial" });
+    expect(t.store.getState().dialling).toMatchObject({ number: "5550199", callId: "" });
+    // agent_state shows the platform's leg ringing at the phone: Cancel could end it now.
+    t.fcc.call = { ...platformCall("dial-leg-9"), kind: "dial", direction: "outbound", queue: "" };
+    await t.until((s) => s.dialling?.callId === "dial-leg-9");
+
+    const marker = { source: "call-info" as const, afterSec: 0, raw: "<sip:agentbar.local>;answer-after=0" };
+    const leg = { ...invite({ "Call-Info": marker.raw }), autoAnswer: { answer: true as const, marker, afterSec: 0 } };
+    const decision = t.hooks.incoming!(leg);
+    expect(decision?.context).toEqual({ [CC.action]: "dial" });
+    // The same marker on a call while no click-to-dial waits labels nothing.
+    t.callsStore.setState({ calls: [call({ id: "d9", direction: "inbound", state: "active", answeredAt: Date.now(), context: decision!.context! })] });
+    expect(t.store.getState().dialling).toBeNull();
+    expect(t.hooks.incoming!(leg)).toBeUndefined();
+    await t.until(() => t.callsStore.getState().calls[0]!.context[CC.callId] === "dial-leg-9");
+    expect(t.callsStore.getState().calls[0]!.context[CC.action]).toBe("dial");
+  });
+});

@@ -1,6 +1,6 @@
 import { getUser, getUserQueueNames } from "../api";
 import { memoryStorage, type KeyValueStorage, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
-import type { Phone } from "../softphone";
+import { isLive, type Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
 import { createAgentStore, initialAgentState, track, type AgentStore, type CallDisposition } from "./agent-state";
@@ -12,12 +12,12 @@ import { createClickToDial } from "./click-to-dial";
 import { loadColleagues } from "./colleagues";
 import { dispatcherOf, type AgentActions, type Dispatch } from "./commands";
 import type { EventFeed } from "./event-feed";
-import { decideIncomingCall, offeringOf } from "./queue-calls";
+import { decideIncomingCall, labelFromAgentState, offeringOf } from "./queue-calls";
 import { createStatusCommands, signIntoQueues } from "./status-commands";
 
 /** What the agent session uses of the phone session: the phone's calls and controls, its dial pad, and its two hooks. */
 export type AgentPhone = Pick<PhoneSession, "setCallCenterHook" | "setDialer"> & {
-  phone: CallPhone & Pick<Phone, "phoneStore">;
+  phone: CallPhone & Pick<Phone, "phoneStore" | "decorate">;
   store: { getState(): Pick<PhoneSessionState, "dial"> };
 };
 
@@ -69,6 +69,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     feed: deps.feed,
     deviceStorage: deps.deviceStorage,
     onRead: (platformCall, askedAt) => {
+      const label = labelFromAgentState(platformCall, phone.callsStore.getState().calls.filter(isLive));
+      if (label) phone.decorate(label.id, label.context);
       clickToDial.follow(platformCall, askedAt);
       handovers.note(platformCall);
       recovery.onRead(platformCall);
@@ -184,7 +186,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     const back = recovery.decide(incoming);
     if (back) return back;
     const queueAutoAnswerSec = settings.getState().queueAutoAnswerSec;
-    const decision = decideIncomingCall(incoming, { offering: s.tracking.offering, now: now(), queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec });
+    const dialWaiting = !!s.dialling && !s.dialling.failed;
+    const decision = decideIncomingCall(incoming, { offering: s.tracking.offering, now: now(), queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec, dialWaiting });
     if (!decision) return decision;
     return clickToDial.turnsAway(decision.context) ? { ...decision, reject: 603 } : recovery.keep(decision);
   });

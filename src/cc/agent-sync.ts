@@ -1,10 +1,10 @@
-import { getAgentState, type AgentStateCall } from "../api/cc";
+import { getAgentState, type AgentStateCall, type AgentStateRecord } from "../api/cc";
 import type { KeyValueStorage } from "../session";
 import type { AgentContext } from "./agent-context";
 import { namedQueue, type AgentState } from "./agent-state";
 import { agentViewOf, eventTime, sameStatusKind, unknownAgent, type AgentView, type CallCenterEventData } from "./agent-status";
 import { hasLiveCcCall } from "./cc-call";
-import type { EventFeed } from "./event-feed";
+import type { EventFeed, EventFeedState } from "./event-feed";
 import { StatusSince } from "./status-since";
 
 /**
@@ -83,7 +83,14 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
         // A status this answer shows for the first time began when it was seen.
         agent = { ...view, since: sinceOf(view.status, view.reason, now()) };
       }
-      const platformCall = own?.call ?? null;
+      // A row with only `state` shows a command of this agent's taking effect, not its details: the
+      // break reason, or On Demand, are then what the agent asked for.
+      const asked = store.getState().pending;
+      if (own && !own.status && asked && agent.status !== before?.status) {
+        const words = askedStatus(asked.command);
+        if (words && sameStatusKind(agent.status, words)) agent = { ...agent, status: words, reason: asked.reason ?? "", since: sinceOf(words, asked.reason ?? "", now()) };
+      }
+      const platformCall = own ? (own.call ?? callOfSpecRecord(own)) : null;
       // What the platform tells of a supervisor, unless an event told something newer.
       const told = own?.supervision;
       const supervised =
@@ -144,6 +151,13 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
       poll();
     });
 
+  /**
+   * Events the feed had received when it last opened: it counts as live once it has carried one more. A channel that
+   * opens and stays quiet (the spec shows no events on `/ws`) is no reason to read agent_state
+   * less often, and the toolbar says that it is updated every few seconds.
+   */
+  let receivedAtOpen: number | null = null;
+
   const onAgentEvent = (e: CallCenterEventData) => {
     const s = store.getState();
     if (s.phase !== "on" && s.phase !== "starting") return;
@@ -182,11 +196,14 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
     }
   };
 
-  const followFeed = (open: boolean) => {
-    if ((store.getState().feed === "events") === open) return;
-    store.setState({ feed: open ? "events" : "polling" });
-    // What happened while no event could arrive: read it now.
-    schedulePoll(0);
+  const followFeed = (f: EventFeedState) => {
+    if (f.status !== "open") receivedAtOpen = null;
+    else receivedAtOpen ??= f.received;
+    const live = receivedAtOpen !== null && f.received > receivedAtOpen;
+    if ((store.getState().feed === "events") === live) return;
+    store.setState({ feed: live ? "events" : "polling" });
+    // What happened while no event could arrive: read it now. Events flowing: read less often.
+    schedulePoll(live ? undefined : 0);
   };
 
   return {
@@ -198,12 +215,13 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
       listening = [
         feed.subscribe({ agents: [number] }, onAgentEvent),
         feed.subscribe({ actions: ["members-count"], queues: queues.map((q) => q.name) }, onQueueCount),
-        feed.store.subscribe((f) => followFeed(f.status === "open")),
+        feed.store.subscribe(followFeed),
       ];
-      if (feed.store.getState().status === "open") store.setState({ feed: "events" });
+      followFeed(feed.store.getState());
     },
     stop() {
       clearTimeout(pollTimer);
+      receivedAtOpen = null;
       listening.forEach((stop) => stop());
       listening = [];
       statusSince = undefined;
@@ -212,4 +230,32 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
     schedulePoll,
     until,
   };
+}
+
+/**
+ * The agent's call from the spec's fields alone, for a platform whose agent_state has no `call`:
+ * `agent_uuid` is the callID the cc functions take and `callstate` says whether it is answered,
+ * held or in a consultation; who it is with, its kind and its queue are not said ("").
+ */
+export function callOfSpecRecord(r: AgentStateRecord): AgentStateCall | null {
+  if (!r.agent_uuid) return null;
+  const callstate = r.callstate.toUpperCase();
+  return {
+    uuid: r.agent_uuid,
+    kind: "",
+    direction: "",
+    queue: "",
+    member_uuid: "",
+    customer_uuid: "",
+    cid_name: "",
+    cid_number: "",
+    answered: ["TALKING", "HOLD", "CONSULTING"].includes(callstate),
+    held: callstate === "HOLD",
+    consult: callstate === "CONSULTING" ? { uuid: "", target: "", answered: false } : null,
+  };
+}
+
+/** The status a status command asks for, in mod_callcenter's words. */
+function askedStatus(command: string): string | undefined {
+  return ({ ready: "Available", "on-demand": "Available (On Demand)", break: "On Break", "sign-out": "Logged Out" } as Record<string, string>)[command];
 }

@@ -134,6 +134,11 @@ export function createClickToDial({ ctx, sync }: { ctx: AgentContext; sync: Agen
     },
     follow(platformCall, askedAt) {
       const d = store.getState().dialling;
+      // ccDial named no leg (the spec shows none): agent_state's agent_uuid, read after the dial, is its leg.
+      if (d && !d.callId && !d.failed && platformCall?.uuid && !platformCall.kind && askedAt >= d.at) {
+        store.setState({ dialling: { ...d, callId: platformCall.uuid } });
+        return;
+      }
       if (!d?.callId || d.failed) return;
       const { dialSeenAt } = store.getState().tracking;
       if (platformCall?.uuid === d.callId) track(store, { dialSeenAt: Math.max(dialSeenAt, askedAt) });

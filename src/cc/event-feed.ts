@@ -36,6 +36,8 @@ export interface EventFeedState {
   status: EventFeedStatus;
   /** When the last event arrived, ms since epoch (0: none yet): a consumer can tell a quiet feed from a dead one. */
   lastEventAt: number;
+  /** Events that arrived so far: whether any came since a moment, by comparing counts. */
+  received: number;
 }
 
 export interface EventFeed {
@@ -84,12 +86,12 @@ export interface EventFeedDeps {
  */
 export function createEventFeed(deps: EventFeedDeps): EventFeed {
   const now = deps.now ?? Date.now;
-  const store = createStore<EventFeedState>()(() => ({ status: "off", lastEventAt: 0 }));
+  const store = createStore<EventFeedState>()(() => ({ status: "off", lastEventAt: 0, received: 0 }));
   const listeners = new Set<{ filter: EventFilter; listener: (e: CallCenterEventData) => void }>();
   let connection: { to: SessionState["client"]; close(): void } | undefined;
 
   const deliver = (e: CallCenterEventData) => {
-    store.setState({ lastEventAt: now() });
+    store.setState({ lastEventAt: now(), received: store.getState().received + 1 });
     for (const l of [...listeners]) if (listeners.has(l) && matchesFilter(e, l.filter)) l.listener(e);
   };
 

@@ -1,3 +1,4 @@
+import type { AgentStateCall } from "../api/cc";
 import type { Call, IncomingCall, IncomingCallDecision } from "../softphone";
 import type { CallCenterEventData } from "./agent-status";
 
@@ -5,7 +6,7 @@ import type { CallCenterEventData } from "./agent-status";
  * What the call center says about a phone call, kept in the call's `context` (plain strings, as
  * the phone keeps them). Legs the platform sends carry it in headers (docs/platform-contract.md,
  * "Legs the call center sends to phones"); a platform without them is read from its last
- * `agent-offering` event instead.
+ * `agent-offering` event instead, and one without events from agent_state (`labelFromAgentState`).
  */
 export const CC = {
   /** `queue`, `dial`, `consult`, `three-way`, `monitor`, `intercept`. */
@@ -52,6 +53,8 @@ export interface QueueCallOptions {
   now: number;
   /** Seconds after which a queue offer is answered by itself; null: it rings until answered. */
   queueAutoAnswerSec: number | null;
+  /** A click-to-dial waits for its leg to ring at the phone. */
+  dialWaiting?: boolean;
 }
 
 /** Labels an incoming call with its call-center meaning, and answers queue offers when the agent asked for that. */
@@ -66,6 +69,8 @@ export function decideIncomingCall(incoming: IncomingCall, o: QueueCallOptions):
   const fromOffering =
     !action && offering && o.now - offering.at < OFFERING_MATCH_MS && (!offering.cidNumber || offering.cidNumber === incoming.call.remote.number);
   if (fromOffering) action = "queue";
+  // A platform that marks no leg: the leg a click-to-dial waits for is the one the phone answers by itself.
+  if (!action && o.dialWaiting && incoming.autoAnswer.answer) action = "dial";
   if (!action) return;
   put(CC.action, action.toLowerCase());
   // A consultation leg carries the consulting agent's callID, not one of this agent's calls.
@@ -99,4 +104,22 @@ export function ccLabelsOf(call: Call): CcCallLabels | undefined {
     queue: call.context[CC.queue] ?? "",
     joinedAt: Number(call.context[CC.joinedAt] ?? 0) || 0,
   };
+}
+
+/**
+ * What agent_state tells of a call a platform labelled neither by headers nor by events: its
+ * `agent_uuid` is the agent's call, when the phone has one live call, which then carries that
+ * callID (and, if it came in unlabelled, is taken for a queue's customer: mod_callcenter reports
+ * only its own calls, and a call-center leg that is no offer, a click-to-dial's, is labelled when
+ * it rings). Returns the context to add, if any.
+ */
+export function labelFromAgentState(platformCall: AgentStateCall | null, liveCalls: readonly Call[]): { id: Call["id"]; context: Record<string, string> } | undefined {
+  // Only a call the platform described by its spec fields alone (no kind): the full record names its calls.
+  if (!platformCall?.uuid || platformCall.kind || liveCalls.length !== 1) return undefined;
+  const call = liveCalls[0]!;
+  const labels = ccLabelsOf(call);
+  if (labels?.callId) return undefined;
+  if (labels) return { id: call.id, context: { [CC.callId]: platformCall.uuid } };
+  if (call.direction !== "inbound") return undefined;
+  return { id: call.id, context: { [CC.action]: "queue", [CC.callId]: platformCall.uuid } };
 }

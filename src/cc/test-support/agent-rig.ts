@@ -51,12 +51,14 @@ export function agentRig(cleanups: Array<() => unknown>, o: { cc?: FakeCallCente
     hooks,
     signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }),
     register: () => phone.phoneStore.setState({ registration: { status: "registered", registeredAt: Date.now() } }),
-    /** Signed in, registered, in the queues, with the event channel open. */
-    async working() {
+    /** Signed in, registered, in the queues, with the event channel open and carrying events (`quiet`: open and silent). */
+    async working({ quiet = false } = {}) {
       await this.signIn();
       this.register();
       await until(store, (s) => s.phase === "on" && s.agent !== null);
       fcc.setOpen(true);
+      // Another agent's event: the channel carries events.
+      if (!quiet) fcc.emit({ "CC-Action": "agent-state-change", "CC-Agent": "9999", "CC-Agent-State": "Waiting" });
     },
     until: (pred: (s: AgentState) => boolean) => until(store, pred),
   };

@@ -28,6 +28,11 @@ export class FakeCallCenter {
   applies = true;
   /** Whether a status change is told by an event (else only agent_state shows it). */
   tells = true;
+  /**
+   * A platform that shows only what the spec shows: agent_state rows with the spec's seven fields
+   * (callstate from the call), ccDial without data, and no events.
+   */
+  specOnly = false;
   /** The callID ccDial answers with. */
   dialLeg = "dial-leg-1";
   private heldDial: { asked: () => void; answered: Promise<void> } | undefined;
@@ -61,7 +66,7 @@ export class FakeCallCenter {
     if (method === "GET" && path === "/api/cc/agent_state") {
       this.stateReads++;
       this.stateQueries.push(url.searchParams.toString());
-      return json(200, [...this.others, ...(this.listed ? [this.record()] : [])]);
+      return json(200, [...this.others, ...(this.listed ? [this.specOnly ? this.specRecord() : this.record()] : [])]);
     }
     const func = /^\/api\/cc\/ccc\/(\w+)$/.exec(path)?.[1];
     if (method !== "POST" || !func) return undefined;
@@ -99,14 +104,14 @@ export class FakeCallCenter {
       if (func === "ccConsult" && this.call) this.call = { ...this.call, consult: { uuid: "consult-leg", target: String(body.destExtn ?? ""), answered: false } };
       if (func === "ccCancelConsult" && this.call) this.call = { ...this.call, consult: null };
     }
-    return json(200, { code: 200, message: "success", ...(func === "ccDial" ? { data: { callID: this.dialLeg } } : {}) });
+    return json(200, { code: 200, message: "success", ...(func === "ccDial" && !this.specOnly ? { data: { callID: this.dialLeg } } : {}) });
   }
 
   setStatus(status: string, reason = ""): void {
     this.status = status;
     this.reason = reason;
     this.statusChangedAt = Date.now();
-    if (this.tells) this.emit({ "CC-Action": "agent-status-change", "CC-Agent": this.agent, "CC-Agent-Status": status, ...(reason ? { "CC-Agent-Break-Reason": reason } : {}) });
+    if (this.tells && !this.specOnly) this.emit({ "CC-Action": "agent-status-change", "CC-Agent": this.agent, "CC-Agent-Status": status, ...(reason ? { "CC-Agent-Break-Reason": reason } : {}) });
   }
 
   emit(data: Record<string, string>): void {
@@ -130,6 +135,14 @@ export class FakeCallCenter {
       },
     };
   };
+
+  /** The agent's row with the spec's fields alone; callstate follows the call. */
+  specRecord() {
+    const { agent_id, extn, group_id, queue_id, agent_uuid, state } = this.record();
+    const c = this.call;
+    const callstate = !c ? "IDLE" : c.consult ? "CONSULTING" : c.held ? "HOLD" : c.answered ? "TALKING" : "RINGING";
+    return { agent_id, extn, group_id, queue_id, agent_uuid, state, callstate };
+  }
 
   record() {
     const state = this.status.startsWith("Available") ? "READY" : this.status === "On Break" ? "UNREADY" : "LOGOUT";

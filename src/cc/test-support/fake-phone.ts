@@ -25,6 +25,10 @@ export class FakePhone {
     updateCall(this.callsStore, id, patch);
   }
 
+  decorate = (id: CallId, context: Record<string, string>) => {
+    updateCall(this.callsStore, id, (c) => ({ context: { ...c.context, ...context } }));
+  };
+
   answer = async (id: CallId) => {
     this.record("answer", id);
     this.patch(id, { state: "active", answeredAt: Date.now() });

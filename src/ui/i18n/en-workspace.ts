@@ -286,6 +286,7 @@ export const enWorkspace = {
     polling: "Updated every few seconds",
     defaultReasons: ["Lunch", "Meeting", "Training", "Personal"],
     defaultDispositions: ["Resolved", "Follow-up needed", "Escalated", "Wrong number", "No action needed"],
+    queueUnknown: "Queue call (the platform does not say which queue)",
     queueLine: (queue: string) => `Queue ${queue}`,
     waited: (duration: string) => `waited ${duration}`,
     dialling: (number: string) => `Calling ${number}: your phone will ring first…`,

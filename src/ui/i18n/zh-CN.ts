@@ -341,6 +341,7 @@ export const zhCN: Messages = {
     polling: "每隔几秒更新",
     defaultReasons: ["午餐", "会议", "培训", "个人事务"],
     defaultDispositions: ["已解决", "需跟进", "已升级", "打错电话", "无需处理"],
+    queueUnknown: "队列来电（平台未说明是哪个队列）",
     queueLine: (queue: string) => `队列 ${queue}`,
     waited: (duration: string) => `已等待 ${duration}`,
     dialling: (number: string) => `正在呼叫 ${number}：您的话机会先振铃…`,
