@@ -1,18 +1,6 @@
-import type { Platform } from "../platform/platform";
-import { PASSWORD, expect, signIn, signInForm, test } from "./fixtures";
+import { PASSWORD, captchaText, expect, signIn, signInForm, test } from "./fixtures";
 
 // The platform's default options: the captcha is on, as `npm start` serves it.
-
-/**
- * The characters a person reads in the picture at this address. The picture draws them as
- * strokes; the platform runs in the test's process and tells its pending answer.
- */
-function captchaText(platform: Platform, pictureUrl: string): string {
-  const id = /\/api\/captchas\/(\d+)$/.exec(pictureUrl)?.[1];
-  const text = id === undefined ? undefined : platform.ctx.captchas.answerOf(Number(id));
-  if (text === undefined) throw new Error(`no pending captcha at ${pictureUrl}`);
-  return text;
-}
 
 test("after two failures the captcha picture appears; answering it signs in", async ({ openApp, platform }) => {
   const page = await openApp();

@@ -171,6 +171,17 @@ export function signInForm(page: Page) {
   };
 }
 
+/**
+ * The characters a person reads in the captcha picture at this address. The picture draws them as
+ * strokes; the platform runs in the test's process and tells its pending answer.
+ */
+export function captchaText(platform: Platform, pictureUrl: string): string {
+  const id = /\/api\/captchas\/(\d+)$/.exec(pictureUrl)?.[1];
+  const text = id === undefined ? undefined : platform.ctx.captchas.answerOf(Number(id));
+  if (text === undefined) throw new Error(`no pending captcha at ${pictureUrl}`);
+  return text;
+}
+
 export async function signIn(page: Page, login: string, password = PASSWORD): Promise<void> {
   const form = signInForm(page);
   await form.login.fill(login);

@@ -193,7 +193,14 @@ export async function agent(
   login: string,
   extension: string,
   tone: number,
-  options: { layout?: "bar" | "side" | "full"; locale?: string; viewport?: { width: number; height: number }; outboundCalls?: "phone" | "call-center" } = {},
+  options: {
+    layout?: "bar" | "side" | "full";
+    locale?: string;
+    viewport?: { width: number; height: number };
+    outboundCalls?: "phone" | "call-center";
+    /** Signs in on the opened page instead of with the right password at once. */
+    signIn?: (page: Page) => Promise<void>;
+  } = {},
 ): Promise<Agent> {
   const party = await newParty({ fakeAudioWav: toneWav(tone), ...(options.locale ? { locale: options.locale } : {}), ...(options.viewport ? { viewport: options.viewport } : {}) });
   await addAudioProbe(party.page);
@@ -204,7 +211,8 @@ export async function agent(
     if (!localStorage.getItem("agentbar.settings")) localStorage.setItem("agentbar.settings", JSON.stringify({ outboundCalls: value }));
   }, outboundCalls);
   await party.open(options.layout ? { layout: options.layout } : {});
-  if (options.locale?.startsWith("zh")) {
+  if (options.signIn) await options.signIn(party.page);
+  else if (options.locale?.startsWith("zh")) {
     await party.page.getByLabel("登录名").fill(login);
     await party.page.getByLabel("密码", { exact: true }).fill(PASSWORD);
     await party.page.getByRole("button", { name: "登录" }).click();
