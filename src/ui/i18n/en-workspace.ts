@@ -328,7 +328,7 @@ export const enWorkspace = {
     chooseAgent: "Choose an agent",
     loadingColleagues: "Looking up the agents of your queues…",
     noColleagues: "No other agents in your queues.",
-    colleague: (name: string, number: string, status: string) => `${name} (${number}) · ${status}`,
+    colleague: (name: string, number: string, status: string) => `${name ? `${name} (${number})` : number} · ${status}`,
     transferNow: "Transfer",
     consult: "Consult",
     threeWay: "Three-way",

@@ -381,7 +381,7 @@ export const zhCN: Messages = {
     chooseAgent: "选择坐席",
     loadingColleagues: "正在查询您队列中的坐席…",
     noColleagues: "您的队列中没有其他坐席。",
-    colleague: (name: string, number: string, status: string) => `${name}（${number}）· ${status}`,
+    colleague: (name: string, number: string, status: string) => `${name ? `${name}（${number}）` : number} · ${status}`,
     transferNow: "转接",
     consult: "咨询",
     threeWay: "三方通话",
