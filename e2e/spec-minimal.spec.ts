@@ -1,6 +1,6 @@
 import { PASSWORD, captchaText, expect, signIn, signInForm, test } from "./fixtures";
 import { agent, expectSimHears, sim, simChannelOf } from "./phone-support";
-import { goReady, queueCaller } from "./toolbar-support";
+import { expectCustomerHeld, goReady, queueCaller } from "./toolbar-support";
 
 /**
  * The agent's story against a platform that offers only what the spec shows (the local platform's
@@ -47,12 +47,7 @@ test("against a spec-minimal platform an agent signs in through the captcha, goe
   // Hold through the platform (ccHold on agent_state's agent_uuid): the customer hears music, not the agent.
   await card.getByRole("button", { name: "Hold" }).click();
   await expect(card.getByTestId("cc-held")).toBeVisible();
-  await expect
-    .poll(async () => {
-      const c = await s.channel(customer.uuid);
-      return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - 440) <= 15);
-    }, { message: "held: the customer hears music and not agent1" })
-    .toBe(true);
+  await expectCustomerHeld(s, customer.uuid, 440, "held: the customer hears music and not agent1");
   await card.getByRole("button", { name: "Resume" }).click();
   await expect(card.getByTestId("cc-held")).toHaveCount(0);
   await expectSimHears(s, customer.uuid, 440, "resumed: the customer hears agent1 again");

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { PASSWORD, expect } from "./fixtures";
+import type { sim } from "./phone-support";
 
 /**
  * What the toolbar tests need besides the phone's: the status control, simulated customers in a
@@ -86,4 +87,14 @@ export async function admin(baseUrl: string) {
       return Object.fromEntries(Object.keys(info).map((key) => [key, String(user.agent_info[key] ?? "")]));
     },
   };
+}
+
+/** A held customer hears music on hold and no longer the agent, who says `agentHz`. */
+export async function expectCustomerHeld(s: ReturnType<typeof sim>, uuid: string, agentHz: number, message: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const c = await s.channel(uuid);
+      return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - agentHz) <= 15);
+    }, { message })
+    .toBe(true);
 }

@@ -1,6 +1,6 @@
 import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, expectHearsAmong, expectSimHears, sim, simChannelOf } from "./phone-support";
-import { admin, chooseStatus, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
+import { admin, chooseStatus, expectCustomerHeld, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
 
 /**
  * The call-center toolbar against the local platform: agents in their own Chromium with their
@@ -40,12 +40,7 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
   await card.getByRole("button", { name: "Hold" }).click();
   await expect(card.getByTestId("cc-held")).toBeVisible();
   await expect(card).toHaveAttribute("data-state", "remote-held");
-  await expect
-    .poll(async () => {
-      const c = await s.channel(customer.uuid);
-      return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - 440) <= 15);
-    }, { message: "held: the customer hears music and not agent1" })
-    .toBe(true);
+  await expectCustomerHeld(s, customer.uuid, 440, "held: the customer hears music and not agent1");
   expect((await platformView.agentState("1001")).callstate).toBe("HOLD");
 
   await card.getByRole("button", { name: "Resume" }).click();
