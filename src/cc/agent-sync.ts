@@ -152,9 +152,9 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
     });
 
   /**
-   * Events the feed had received when it last opened: it counts as live once it has carried one more. A channel that
-   * opens and stays quiet (the spec shows no events on `/ws`) is no reason to read agent_state
-   * less often, and the toolbar says that it is updated every few seconds.
+   * Events the feed had received when it last opened: it counts as live once it has carried one
+   * more. A channel that opens and stays quiet (the spec shows no events on `/ws`) is no reason to
+   * read agent_state less often, and the toolbar says that it is updated every few seconds.
    */
   let receivedAtOpen: number | null = null;
 
