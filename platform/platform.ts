@@ -120,7 +120,6 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
       sw: parts.switch ?? sw,
       world: parts.world ?? queueCallerWorld(sim),
       simApi: options.simApi,
-      tellMonitoredAgents: options.tellMonitoredAgents,
       rpc: { pingSeconds: options.rpcPingSeconds, loginSeconds: options.rpcLoginSeconds },
     });
     http.server.on("upgrade", upgrades.handle);

@@ -37,15 +37,13 @@ export function startCallCenter(o: {
   /** Whether the /sim surface is served (the platform's simApi option). */
   simApi?: "loopback" | "on" | "off";
   rpc?: Partial<RpcOptions>;
-  /** The platform's tellMonitoredAgents option. */
-  tellMonitoredAgents?: boolean;
 }): CallCenterModule {
   const sw = o.sw ?? new NoSwitch();
   const directory = new CallCenterDirectory(o.ctx.db);
-  const { profile } = o.ctx.options;
+  const { profile, tellMonitoredAgents } = o.ctx.options;
   const full = profile === "full";
   const engine = new CallCenter(directory, sw, full);
-  const control = new CallControl(engine, sw, { tellAgents: o.tellMonitoredAgents ?? false });
+  const control = new CallControl(engine, sw, { tellAgents: tellMonitoredAgents });
   const service = new CcService(engine, control, sw, o.sw !== undefined, profile);
   const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, events: full, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
   const queueCallers = o.world ? new QueueCallers(o.world) : undefined;
