@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform, type Platform } from "../platform/platform";
 import { buildApp, launchChromium, ms, option, stats } from "./chromium-page";
+import { runBench } from "./run-bench";
 
 const RUNS = option("runs", 10);
 const PASSWORD = "Agentbar@2026";
@@ -108,15 +109,4 @@ async function main(): Promise<void> {
   line("from the page being back (its load event)", fromLoaded);
 }
 
-let failed = false;
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-try {
-  await main();
-} catch (e) {
-  failed = true;
-  console.error("one-phone bench failed:", e instanceof Error ? e.message : e);
-} finally {
-  await cleanUp();
-}
-// The platform loaded native WebRTC: leave explicitly.
-process.exit(failed ? 1 : 0);
+await runBench("one-phone", main, cleanUp);

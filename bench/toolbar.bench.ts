@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform, type Platform } from "../platform/platform";
 import { buildApp, initScript, launchChromium, ms, option, stats } from "./chromium-page";
+import { runBench } from "./run-bench";
 
 const RUNS = option("runs", 20);
 const PASSWORD = "Agentbar@2026";
@@ -300,15 +301,4 @@ async function main(): Promise<void> {
   );
 }
 
-let failed = false;
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-try {
-  await main();
-} catch (e) {
-  failed = true;
-  console.error("toolbar bench failed:", e instanceof Error ? e.message : e);
-} finally {
-  await cleanUp();
-}
-// The platform loaded native WebRTC: leave explicitly.
-process.exit(failed ? 1 : 0);
+await runBench("toolbar", main, cleanUp);
