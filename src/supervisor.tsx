@@ -5,7 +5,7 @@ import type { SessionStore } from "./session";
 import type { Phone } from "./softphone";
 import type { Layout } from "./ui/layout";
 import { ModelContext, type UiModel } from "./ui/model/model";
-import { withSupervisor } from "./ui/supervisor/supervisor-ui";
+import { withSupervisor } from "./ui/model/supervisor-model";
 import { WallboardPanel, WallboardSummary } from "./ui/supervisor/wallboard-panel";
 
 export interface WallboardDeps {

@@ -3,7 +3,6 @@ import type { CommandError } from "../../cc";
 import { isSupervisor, type Supervision, type SupervisionState, type SupervisorActions, type SupervisorCommand, type Wallboard, type WallboardState } from "../../cc/supervisor";
 import type { SessionState, SettingsState } from "../../session";
 import type { Messages } from "../i18n";
-import type { UiModel } from "../model/model";
 import { storeSignal } from "../model/store-signal";
 
 /** What the supervisor's components see: the board, what the supervisor is doing, the actions. */
@@ -70,10 +69,4 @@ export function createSupervisorUi(deps: SupervisorUiDeps): SupervisorUi {
       p.catch(() => undefined);
     },
   };
-}
-
-/** The wallboard region's model: the signed-in screen's, with the supervisor's board and actions. */
-export function withSupervisor(model: UiModel, deps: { wallboard: Wallboard; supervision: Supervision }): UiModel {
-  const { session, settings, t, announce } = model;
-  return { ...model, supervisor: createSupervisorUi({ ...deps, session, settings, t, announce }) };
 }
