@@ -45,6 +45,24 @@ function instrument() {
     if (marks.registered && marks.toolbar) marks.ready ??= Math.max(marks.registered, marks.toolbar);
   };
   new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-status", "data-phase"] });
+  // The SIP socket's steps: opened, each REGISTER sent and each answer to it (first time only).
+  const Native = WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      if (!/sip/.test(String(protocols ?? ""))) return;
+      marks.wsCreated ??= performance.now();
+      this.addEventListener("open", () => (marks.wsOpen ??= performance.now()));
+      this.addEventListener("message", (e) => {
+        const status = /^SIP\/2\.0 (\d{3}) [^\r\n]*[\s\S]*?\r\nCSeq: *\d+ REGISTER/i.exec(String(e.data))?.[1];
+        if (status) marks[`register${status}`] ??= performance.now();
+      });
+    }
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+      if (typeof data === "string" && data.startsWith("REGISTER ")) marks[marks.register1 === undefined ? "register1" : "register2"] ??= performance.now();
+      super.send(data);
+    }
+  } as typeof WebSocket;
 }
 
 interface Loaded {
@@ -93,12 +111,34 @@ await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
 await page.getByRole("button", { name: "Sign in" }).click();
 await page.locator("[data-testid=registration][data-status=registered]").waitFor();
 
+/** The reload's requests (resource timing): when each ended, by step. */
+const requestsOf = (page: Page): Promise<Record<string, number>> =>
+  page.evaluate(() => {
+    const steps: [string, RegExp][] = [
+      ["appChunk", /\/assets\/app-[^/]*\.js$/],
+      ["workspaceChunk", /\/assets\/workspace-[^/]*\.js$/],
+      ["sessionCheck", /\/api\/users\/info/],
+      ["token", /\/api\/users\/extn_token/],
+      ["agentState", /\/api\/cc\/agent_state/],
+    ];
+    const out: Record<string, number> = {};
+    for (const e of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
+      for (const [name, re] of steps) {
+        if (re.test(new URL(e.name).pathname)) {
+          out[`${name}Start`] ??= e.startTime;
+          out[name] ??= e.responseEnd;
+        }
+      }
+    }
+    return out;
+  });
+
 /** Per reload, from the navigation's start: the signed-in screen shown, the phone registered, the toolbar on, both. */
 const reloads: Record<string, number>[] = [];
 async function reloadToReady(layout: "bar" | "full"): Promise<{ before: Loaded[]; after: Loaded[] }> {
   await page.goto(`/?layout=${layout}`);
   await page.waitForFunction(() => (window as unknown as { __marks: Record<string, number> }).__marks.ready !== undefined, null, { timeout: 20_000 });
-  const marks = await marksOf(page);
+  const marks = { ...(await marksOf(page)), ...(await requestsOf(page)) };
   reloads.push(marks);
   return split(page, marks.ready!);
 }
@@ -111,9 +151,19 @@ for (const layout of ["bar", "full"] as const) {
 reloads.length = 0;
 for (let i = 0; i < RELOADS; i++) await reloadToReady(i % 2 ? "bar" : "full");
 const at = (mark: string) => stats(reloads.map((m) => m[mark]!));
-const registered = at("registered");
-console.log(`reload to "Ready for calls" (kept session, the phone registered): median ${ms(registered.median)}, p95 ${ms(registered.p95)} (${registered.n} reloads, bar and full page in turn; target: median ≤ 400 ms)`);
-console.log(`  median from the reload: signed-in screen shown ${ms(at("screen").median)}, phone registered ${ms(registered.median)}, toolbar on (queues joined, status read) ${ms(at("toolbar").median)}; p95 of the last ${ms(at("ready").p95)}`);
+const ready = at("ready");
+console.log(`reload to "Ready for calls" (kept session, the phone registered and the toolbar on): median ${ms(ready.median)}, p95 ${ms(ready.p95)} (${ready.n} reloads, bar and full page in turn; target: median ≤ 400 ms)`);
+console.log(`  median from the reload: signed-in screen shown ${ms(at("screen").median)}, phone registered ${ms(at("registered").median)}, toolbar on (queues joined, status read) ${ms(at("toolbar").median)}`);
+const step = (label: string, mark: string, from?: string) => {
+  const have = reloads.filter((m) => m[mark] !== undefined && (!from || m[from] !== undefined));
+  if (!have.length) return `${label} —`;
+  const s = stats(have.map((m) => m[mark]!));
+  return `${label} ${ms(s.median)}${from ? ` (from ${ms(stats(have.map((m) => m[from]!)).median)})` : ""}`;
+};
+console.log("  the reload's steps, median from the reload (request start to its end):");
+console.log(`    ${step("app chunk", "appChunk", "appChunkStart")}; ${step("workspace chunk", "workspaceChunk", "workspaceChunkStart")}; ${step("session check", "sessionCheck", "sessionCheckStart")}`);
+console.log(`    ${step("extension token", "token", "tokenStart")}; ${step("SIP WebSocket open", "wsOpen", "wsCreated")}`);
+console.log(`    ${step("REGISTER → 401", "register401", "register1")}; ${step("REGISTER → 200", "register200", "register2")}; ${step("agent state read", "agentState", "agentStateStart")}; ${step("toolbar on", "toolbar")}`);
 
 await browser.close();
 await platform.close();

@@ -140,19 +140,21 @@ export class PlatformClient {
     return done;
   }
 
-  /** Renews a JWT that is about to expire before using it. */
-  private async freshToken(): Promise<string | undefined> {
+  /**
+   * The token to send; a JWT about to expire is renewed first. Only the renewal waits: otherwise
+   * the request leaves in the same task, ahead of whatever the page renders next (a reload's
+   * token and queue requests then travel while the signed-in screen draws).
+   */
+  private freshToken(): string | undefined | Promise<string | undefined> {
     const c = this.credentials;
     if (!c) return undefined;
     const margin = Math.min(this.options.refreshMarginSeconds ?? 60, 30);
-    if (c.refreshToken && this.options.refresh && c.expires * 1000 - this.now() < margin * 1000) {
-      try {
-        await this.refreshNow();
-      } catch {
-        // The request below then fails with 403 and the session-expired path takes over.
-      }
-    }
-    return this.credentials?.token;
+    if (!c.refreshToken || !this.options.refresh || c.expires * 1000 - this.now() >= margin * 1000) return c.token;
+    // A failed renewal: the request then fails with 403 and the session-expired path takes over.
+    return this.refreshNow().then(
+      () => this.credentials?.token,
+      () => this.credentials?.token,
+    );
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions<T>): Promise<T> {
@@ -178,7 +180,8 @@ export class PlatformClient {
     const authed = opts.auth !== false;
     const watchesSession = authed && opts.reportExpiry !== false;
     if (authed) {
-      const token = await this.freshToken();
+      const fresh = this.freshToken();
+      const token = fresh instanceof Promise ? await fresh : fresh;
       if (token) headers["X-XTRA-AUTH-ID"] = token;
     }
 

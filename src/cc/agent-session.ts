@@ -1,4 +1,4 @@
-import { getUser, getUserQueueNames } from "../api";
+import { getUser, getUserQueueNames, type PlatformClient, type User } from "../api";
 import { memoryStorage, type KeyValueStorage, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
 import { isLive, type Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
@@ -114,14 +114,28 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     sync.start();
   };
 
+  /**
+   * The agent's record (its wrap_up_time; a platform that does not show it leaves the spec's
+   * default) and queue names: read at sign-in, while the phone registers, and used once it is.
+   */
+  let reading: { run: number; done: Promise<[User | null, string[]]> } | undefined;
+  const readAgent = (client: PlatformClient, userId: string) => {
+    const done = Promise.all([getUser(client, userId).catch(() => null), getUserQueueNames(client, userId)]);
+    done.catch(() => undefined); // a failure is reported by the start that uses it
+    reading = { run: ctx.run, done };
+  };
+
   const start = async (myRun: number) => {
     const client = ctx.client;
     const user = ctx.user;
     if (!client || !user || myRun !== ctx.run) return;
     store.setState({ phase: "starting", problem: "", number: user.extension });
+    // The reads begun at sign-in serve the first start; a retry reads again.
+    if (reading?.run !== myRun) readAgent(client, user.id);
+    const { done } = reading!;
+    reading = undefined;
     try {
-      // The agent's wrap_up_time; a platform that does not show the user record leaves the spec's default.
-      const [info, queueNames] = await Promise.all([getUser(client, user.id).catch(() => null), getUserQueueNames(client, user.id)]);
+      const [info, queueNames] = await done;
       if (myRun !== ctx.run) return;
       const wrapUpSec = Number(info?.agent_info.wrap_up_time ?? 10);
       store.setState({ wrapUpSec: Number.isFinite(wrapUpSec) && wrapUpSec >= 0 ? wrapUpSec : 10 });
@@ -165,6 +179,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       ctx.begin(s.client, s.user);
       reset();
       store.setState({ phase: "waiting-for-phone", number: s.user!.extension });
+      readAgent(s.client!, s.user!.id);
       startWhenRegistered();
     } else if (!signedIn && ctx.client) {
       ctx.begin(null, null);
