@@ -5,30 +5,40 @@
  * - INVITE to ringing card: from the INVITE reaching the page's WebSocket to the ringing call
  *   card in the page;
  * - Answer click to first remote audio: from the click to the first received audio above
- *   -40 dBFS on the call's track (the simulated caller says 1000 Hz all along);
+ *   -40 dBFS on the call's track (the simulated caller says 1000 Hz all along), for calls
+ *   answered as soon as they ring and for calls answered after an agent's pause (2 s), with the
+ *   breakdown of each step on both sides: the page's (instrumented in the page) and the local
+ *   platform's (it runs in this process: platform-call-steps.ts), on one clock;
  * - the page's heap (after garbage collection) and its RTCPeerConnections after 200 calls,
  *   against after 20: a leak shows as growth.
- * Every time is taken inside the page (event time stamps, performance.now), so Playwright's own
- * round trips are not in the figures.
+ * Every time is taken inside the page (event time stamps, performance.now) or the platform, so
+ * Playwright's own round trips are not in the figures.
  *
- * Run: npm run bench -- phone   (or npx tsx bench/phone.bench.ts [--calls 200] [--timed 20])
+ * Run: npm run bench -- phone   (or npx tsx bench/phone.bench.ts [--calls 200] [--timed 20] [--pause 2000])
  */
 import type { Page } from "@playwright/test";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startPlatform } from "../platform/platform";
 import { buildApp, initScript, launchChromium, ms, option, stats } from "./chromium-page";
+import { watchPlatformCallSteps, type Step } from "./platform-call-steps";
 
 const CALLS = option("calls", 200);
 const TIMED = option("timed", 20);
+/** How long the agent of the second timed series lets the call ring before Answer. */
+const PAUSE_MS = option("pause", 2000);
 const SIGN_INS = 5;
 const PASSWORD = "Agentbar@2026";
 
 buildApp();
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const loadAtStart = load();
+const platformSteps = watchPlatformCallSteps();
 const dataDir = mkdtempSync(join(tmpdir(), "agentbar-phone-bench-"));
 const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
+platformSteps.watchSwitch(platform.ctx.switch);
 
 const browser = await launchChromium(440);
 
@@ -89,9 +99,13 @@ function instrument() {
       const srd = this.setRemoteDescription.bind(this);
       const answer = this.createAnswer.bind(this) as (o?: RTCAnswerOptions) => Promise<RTCSessionDescriptionInit>;
       const sld = this.setLocalDescription.bind(this);
+      const watchDtls = () => {
+        const transport = this.getSenders()[0]?.transport;
+        transport?.addEventListener("statechange", () => transport.state === "connecting" && step("DTLS handshake started"));
+      };
       this.setRemoteDescription = ((d: RTCSessionDescriptionInit) => srd(d).then(() => void (d.type === "offer" && step("offer set")))) as typeof this.setRemoteDescription;
       this.createAnswer = ((o?: RTCAnswerOptions) => answer(o).then((r) => (step("answer made"), r))) as typeof this.createAnswer;
-      this.setLocalDescription = ((d?: RTCLocalSessionDescriptionInit) => sld(d).then(() => void (d?.type === "answer" && step("answer set")))) as typeof this.setLocalDescription;
+      this.setLocalDescription = ((d?: RTCLocalSessionDescriptionInit) => sld(d).then(() => void (d?.type === "answer" && (step("answer set"), watchDtls())))) as typeof this.setLocalDescription;
       const close = this.close.bind(this);
       this.close = () => {
         close();
@@ -118,7 +132,7 @@ function instrument() {
         const track = receiver.track;
         if (!firstPacket && receiver.getSynchronizationSources().length) {
           firstPacket = true;
-          step("first packet");
+          step("first audio frame played out");
         }
         if (!firstPacket) return;
         analyser = ctx!.createAnalyser();
@@ -133,6 +147,15 @@ function instrument() {
         b.firstAudio.push(performance.now());
         clearInterval(timer);
         source?.disconnect();
+        // When the first RTP packet arrived: the newest one's arrival, less 20 ms (the packet
+        // time) for each packet since (read once here, not polled during the setup it measures).
+        const pc = live.at(-1);
+        void pc?.getStats().then((stats) => {
+          for (const r of stats.values()) {
+            if (r.type !== "inbound-rtp" || r.kind !== "audio" || !r.packetsReceived) continue;
+            b.steps.push(["first RTP received", r.lastPacketReceivedTimestamp - performance.timeOrigin - (r.packetsReceived - 1) * 20]);
+          }
+        });
       }
     }, 2);
   };
@@ -224,6 +247,12 @@ for (let n = 1; n <= CALLS; n++) {
   const before = (await bench(page)).firstAudio.length;
   await simCall();
   const answer = page.locator("[data-testid=call][data-state=ringing]").getByRole("button", { name: "Answer" });
+  // The second timed series: an agent who lets the call ring a moment (what is prepared meanwhile
+  // must still be good, and nothing may have timed out or backed off).
+  if (n > TIMED && n <= 2 * TIMED) {
+    await answer.waitFor();
+    await page.waitForTimeout(PAUSE_MS);
+  }
   await answer.click();
   await page.locator("[data-testid=call][data-state=active]").waitFor();
   await page.waitForFunction((k) => (window as unknown as { __bench: Bench }).__bench.firstAudio.length > k, before, { timeout: 10_000 });
@@ -246,38 +275,59 @@ const pair = (from: number[], to: number[], count: number) => {
 };
 const signIn = stats(pair(b.signInClicks, b.registeredAt, SIGN_INS));
 const ringing = stats(pair(b.invites, b.ringingCards, TIMED));
-const audio = stats(pair(b.answerClicks, b.firstAudio, TIMED));
+const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+/** Every step of the calls' media setup on the page's clock: the page's and the platform's. */
+const allSteps: Step[] = [
+  ...b.steps.map(([n, t]): Step => [`browser   ${n}`, t]),
+  ...platformSteps.steps.map(([n, t]): Step => [`platform  ${n}`, t - pageOrigin]),
+].sort((x, y) => x[1] - y[1]);
 /**
- * For each timed call, when each step of its media setup happened: while it rang (after its
- * INVITE reached the page, before the Answer click) or after the click, and how long after.
+ * Answer to first audio for the calls `from` to `to` (indexes), and when each step of their
+ * media setup happened: while the call rang (after its INVITE reached the page, before the
+ * Answer click) or after the click, and how long after.
  */
-const STEPS = ["microphone asked", "microphone open", "offer set", "answer made", "answer set", "ICE gathered", "ICE connected", "200 OK sent", "DTLS connected", "first packet"];
-const breakdown = STEPS.map((name) => {
-  const ringing: number[] = [];
-  const answered: number[] = [];
-  for (let i = 0; i < Math.min(TIMED, b.answerClicks.length, b.invites.length); i++) {
+function answerToAudio(from: number, to: number) {
+  to = Math.min(to, b.answerClicks.length, b.invites.length, b.firstAudio.length);
+  const audio = stats(pair(b.answerClicks.slice(from, to), b.firstAudio.slice(from, to), to - from));
+  const ringing = new Map<string, number[]>();
+  const answered = new Map<string, number[]>();
+  for (let i = from; i < to; i++) {
     const invite = b.invites[i]!;
     const click = b.answerClicks[i]!;
-    const at = b.steps.find(([n, t]) => n === name && t >= invite && t < (b.invites[i + 1] ?? Infinity))?.[1];
-    if (at === undefined) continue;
-    if (at < click) ringing.push(at - invite);
-    else answered.push(at - click);
+    const seen = new Set<string>();
+    for (const [name, at] of allSteps) {
+      if (at < invite || at >= (b.invites[i + 1] ?? Infinity) || seen.has(name)) continue;
+      seen.add(name);
+      const [list, value] = at < click ? [ringing, at - invite] : [answered, at - click];
+      list.set(name, [...(list.get(name) ?? []), value]);
+    }
   }
-  return { name, ringing: stats(ringing), answered: stats(answered) };
-});
-const listed = (which: "ringing" | "answered") =>
-  breakdown
-    .filter((s) => s[which].n > TIMED / 2)
-    .map((s) => `${s.name} ${s[which].median.toFixed(0)}`)
-    .join(", ") || "nothing";
+  /** Steps seen in more than half of the calls, by median time. */
+  const summary = (m: Map<string, number[]>) =>
+    [...m]
+      .filter(([, v]) => v.length > (to - from) / 2)
+      .map(([name, v]) => ({ name, ...stats(v) }))
+      .sort((x, y) => x.median - y.median);
+  return { audio, ringing: summary(ringing), answered: summary(answered), calls: to - from };
+}
 const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
 
 console.log(`JS the agent page downloaded (full layout, English, measured in Chromium): ${(jsLoaded / 1024).toFixed(1)} KB gzip in ${scripts.length} files`);
 console.log(`sign-in to registered: median ${ms(signIn.median)}, p95 ${ms(signIn.p95)} (${signIn.n} sign-ins)`);
 console.log(`INVITE to ringing card: median ${ms(ringing.median)}, p95 ${ms(ringing.p95)} (${ringing.n} calls)`);
-console.log(`Answer click to first remote audio: median ${ms(audio.median)}, p95 ${ms(audio.p95)} (${audio.n} calls; target: median ≤ 60 ms)`);
-console.log(`  while the call rang (median ms after its INVITE reached the page): ${listed("ringing")}`);
-console.log(`  after the Answer click (median ms): ${listed("answered")}; first audio heard ${audio.median.toFixed(0)}`);
+for (const [label, from, to] of [
+  ["answered as soon as they rang", 0, TIMED],
+  [`answered after ${PAUSE_MS / 1000} s of ringing`, TIMED, 2 * TIMED],
+] as const) {
+  const r = answerToAudio(from, to);
+  if (!r.calls) continue;
+  console.log(`Answer click to first remote audio, calls ${label}: median ${ms(r.audio.median)}, p95 ${ms(r.audio.p95)} (${r.audio.n} calls; target: median ≤ 60 ms)`);
+  console.log(`  while the call rang (median ms after its INVITE reached the page): ${r.ringing.map((s) => `${s.name.replace(/ +/, ": ")} ${s.median.toFixed(0)}`).join(", ") || "nothing"}`);
+  console.log(`  after the Answer click (ms from the click, median / p95; seen in n calls):`);
+  for (const s of r.answered) console.log(`    ${s.median.toFixed(0).padStart(5)} ${s.p95.toFixed(0).padStart(5)}  ${s.name}${s.n < r.calls ? ` (${s.n})` : ""}`);
+  console.log(`    ${r.audio.median.toFixed(0).padStart(5)} ${r.audio.p95.toFixed(0).padStart(5)}  browser   first audio heard (over -40 dBFS); target 60`);
+}
+console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end`);
 if (at20) {
   console.log(`page heap after GC: ${mb(at20.heap)} after 20 calls, ${mb(heap200)} after ${CALLS} (${((heap200 - at20.heap) / 1024 / ((CALLS - 20) / 100)).toFixed(0)} KB per 100 calls)`);
   console.log(`page heap along the way: ${series.map(([n, h]) => `${n}: ${mb(h)}`).join(", ")}`);
