@@ -80,6 +80,36 @@ function dropSipJsDebugLogs(): Plugin {
 }
 
 /**
+ * Parts of sip.js the phone never runs, swapped at build time for smaller ones:
+ * - its MD5 class (incremental hashing, state export; 2.5 KB gzip), used only for digest
+ *   answers, by `src/softphone/md5.ts` (the same hashes: md5.test.ts checks it against sip.js's);
+ * - the client side of SUBSCRIBE (the user agent core's `subscribe`, with the subscription dialog
+ *   it makes; about 3 KB gzip): sip.js's `Subscriber` is the only caller, and the phone has none.
+ *   A NOTIFY within a call (a transfer's progress) goes through the call's dialog, not this.
+ *   Called anyway, the stand-in throws.
+ * Unit and integration tests run sip.js as published.
+ */
+function trimSipJs(): Plugin {
+  const md5 = fileURLToPath(new URL("src/softphone/md5.ts", import.meta.url));
+  const noSubscribe = "\0agentbar:no-subscribe-client";
+  return {
+    name: "agentbar:trim-sipjs",
+    apply: "build",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (!importer || !/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]core[\\/]/.test(importer)) return null;
+      if (source === "./md5.js") return md5;
+      if (source === "../user-agents/subscribe-user-agent-client.js" && /user-agent-core\.js$/.test(importer)) return noSubscribe;
+      return null;
+    },
+    load(id) {
+      if (id !== noSubscribe) return null;
+      return 'export class SubscribeUserAgentClient { constructor() { throw new Error("SUBSCRIBE is not part of this phone\'s build"); } }';
+    },
+  };
+}
+
+/**
  * The CRM host SDK (`src/embed/host`) is a library of its own, built beside the app into
  * `dist/embed/`: an ES module with its type declarations, and a script that defines the global
  * `AgentbarHost`. It imports nothing of the app, so it shares no chunk with it.
@@ -128,7 +158,7 @@ function buildHostSdk(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [preact(), dropSipJsDebugLogs(), buildHostSdk(), steps.plugin],
+  plugins: [preact(), dropSipJsDebugLogs(), trimSipJs(), buildHostSdk(), steps.plugin],
   build: {
     target: "es2022",
     outDir: "dist",

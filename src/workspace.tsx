@@ -1,6 +1,7 @@
-import { createAgentSession, createEventFeed, eventChannelConnector } from "./cc";
-import { createPhoneSession, type KeyValueStorage, type SessionStore, type SettingsStore } from "./session";
+import { createAgentSession, createEventFeed, eventChannelConnector, type AgentSession } from "./cc";
+import { createPhoneSession, type KeyValueStorage, type PhoneSession, type SessionStore, type SettingsStore } from "./session";
 import { Phone } from "./softphone";
+import { beginAfterStart } from "./ui/after-start";
 import { AgentScreen } from "./ui/agent-screen";
 import { lazy } from "./ui/lazy";
 import { ModelContext, type UiModel } from "./ui/model/model";
@@ -31,6 +32,7 @@ export function startWorkspace(deps: WorkspaceDeps) {
   const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, tabStorage, feed });
 
   const model = withWorkspace(deps.model, { phoneSession, agentSession, document });
+  whenReadyForCalls(deps.session, phoneSession, agentSession, beginAfterStart);
   // A supervisor's wallboard (on the same event feed) and what a supervisor does to agents' calls.
   const Wallboard = lazy(() => import("./supervisor").then((m) => m.startWallboard({ model, session, feed, phone: phoneSession.phone })));
 
@@ -45,3 +47,29 @@ export function startWorkspace(deps: WorkspaceDeps) {
 }
 
 export type Workspace = ReturnType<typeof startWorkspace>;
+
+/** Longest wait for the phone and the toolbar before what comes after the start loads anyway. */
+const READY_WAIT_MS = 5_000;
+
+/**
+ * Calls `ready` once, when the page is ready for calls (the toolbar is on, which it is only with
+ * the phone registered, or could not start), when nobody is signed in (the sign-in screen shows:
+ * the agent types), when the phone cannot start, or after READY_WAIT_MS.
+ */
+function whenReadyForCalls(session: SessionStore, phoneSession: PhoneSession, agentSession: AgentSession, ready: () => void): void {
+  const stops: (() => void)[] = [];
+  const check = () => {
+    const phase = agentSession.store.getState().phase;
+    const settled = phase === "on" || phase === "no-queues" || phase === "failed" || session.getState().status === "signed-out" || phoneSession.store.getState().status === "unavailable";
+    if (settled) done();
+  };
+  const timer = setTimeout(() => done(), READY_WAIT_MS);
+  const done = () => {
+    clearTimeout(timer);
+    stops.forEach((s) => s());
+    stops.length = 0;
+    ready();
+  };
+  stops.push(session.subscribe(check), phoneSession.store.subscribe(check), agentSession.store.subscribe(check));
+  check();
+}

@@ -1,5 +1,5 @@
 import type { UserAgent } from "sip.js";
-import { Md5 } from "sip.js/lib/core/messages/md5.js";
+import { md5Hex } from "./md5";
 
 /**
  * Makes every REGISTER after the first challenge (refreshes, the un-REGISTER) carry a fresh answer
@@ -41,9 +41,9 @@ export function recountedAuthorization(header: string, method: string, password:
   const count = Number.parseInt(nc, 16);
   if (!Number.isFinite(count)) return undefined;
   const ncHex = (count + 1).toString(16).padStart(8, "0");
-  const ha1 = Md5.hashStr(`${username}:${realm}:${password}`);
-  const ha2 = Md5.hashStr(`${method}:${uri}`);
-  const response = Md5.hashStr(`${ha1}:${nonce}:${ncHex}:${cnonce}:auth:${ha2}`);
+  const ha1 = md5Hex(`${username}:${realm}:${password}`);
+  const ha2 = md5Hex(`${method}:${uri}`);
+  const response = md5Hex(`${ha1}:${nonce}:${ncHex}:${cnonce}:auth:${ha2}`);
   const opaque = params.get("opaque");
   return [
     `Digest algorithm=${algorithm}`,

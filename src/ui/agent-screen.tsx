@@ -1,5 +1,6 @@
 import type { ComponentType } from "preact";
 import { isSupervisor } from "../cc";
+import { afterStart } from "./after-start";
 import { agentRegions } from "./agent/agent-regions";
 import type { Layout } from "./layout";
 import { lazy } from "./lazy";
@@ -7,8 +8,8 @@ import { useModel } from "./model/model";
 import { PhonePanel } from "./phone/phone-panel";
 import { Shell } from "./shell/shell";
 
-// The bar has no room for the history, so its page never loads it.
-const HistoryPanel = lazy(() => import("./history/history-panel").then((m) => m.HistoryPanel));
+// The bar has no room for the history, so its page never loads it; the full page loads it once ready for calls.
+const HistoryPanel = lazy(() => afterStart.then(() => import("./history/history-panel")).then((m) => m.HistoryPanel));
 
 /**
  * The signed-in screen: the phone, the toolbar, the history, and for a supervisor the wallboard
