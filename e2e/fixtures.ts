@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, chromium, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -35,6 +36,16 @@ export interface Party {
   open(options?: { layout?: Layout }): Promise<void>;
 }
 
+/** A party whose page the browser can freeze and wake, as it does to a background tab (the Page Lifecycle's `freeze` and `resume`). */
+export interface FreezableParty extends Party {
+  /** Chromium freezes the page (DevTools' `Page.setWebLifecycleState`): it hides it, fires `freeze`, then runs nothing more. */
+  freeze(): Promise<void>;
+  /** Chromium wakes it (`resume` fires, its tasks run again) and the user looks at the tab again (it is visible). */
+  wake(): Promise<void>;
+  /** The page's title as the browser's tab shows it (read from the browser, so also while the page is frozen). */
+  tabTitle(): Promise<string>;
+}
+
 interface TestFixtures {
   /** Options of this file's platform, e.g. `test.use({ platformOptions: { captcha: true } })`. */
   platformOptions: Partial<PlatformOptions>;
@@ -43,6 +54,13 @@ interface TestFixtures {
   openApp: (path?: string) => Promise<Page>;
   /** Another browser user: an agent, a supervisor, a customer. Closed after the test. */
   newParty: (options?: PartyOptions) => Promise<Party>;
+  /**
+   * A party in a Chromium of its own whose page can be frozen. Playwright emulates focus in the
+   * pages it opens, which keeps Chromium from hiding (and so from freezing) them: this Chromium is
+   * started here and driven through its default context without Playwright's page defaults
+   * (`connectOverCDP` with `noDefaults`). The locale is English; `viewport` and `colorScheme` are the browser's.
+   */
+  newFreezableParty: (options?: Pick<PartyOptions, "fakeAudioWav">) => Promise<FreezableParty>;
 }
 
 export const test = base.extend<TestFixtures>({
@@ -112,6 +130,64 @@ export const test = base.extend<TestFixtures>({
       await context.close();
       await owner?.close();
     }
+  },
+  newFreezableParty: async ({ platform, launchOptions }, use) => {
+    const opened: { close(): Promise<void> }[] = [];
+    await use(async (options = {}) => {
+      const profile = await mkdtemp(join(tmpdir(), "agentbar-freezable-"));
+      const child = spawn(
+        launchOptions.executablePath ?? "/usr/bin/chromium",
+        [
+          ...(launchOptions.args ?? []),
+          ...(options.fakeAudioWav ? [`--use-file-for-fake-audio-capture=${options.fakeAudioWav}`] : []),
+          "--headless",
+          "--lang=en-US",
+          "--remote-debugging-port=0",
+          `--user-data-dir=${profile}`,
+          "about:blank",
+        ],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      opened.push({
+        close: async () => {
+          child.kill();
+          await exited;
+          await rm(profile, { recursive: true, force: true });
+        },
+      });
+      const endpoint = await new Promise<string>((resolve, reject) => {
+        let said = "";
+        child.stderr.on("data", (d: Buffer) => {
+          said += String(d);
+          const found = /DevTools listening on (ws:\S+)/.exec(said);
+          if (found) resolve(found[1]!);
+        });
+        child.once("exit", () => reject(new Error(`Chromium ended before it listened: ${said}`)));
+      });
+      const browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
+      const context = browser.contexts()[0]!;
+      await context.addInitScript(recordAnnouncements);
+      const page = context.pages()[0] ?? (await context.newPage());
+      const cdp = await context.newCDPSession(page);
+      const { targetInfo } = await cdp.send("Target.getTargetInfo");
+      return {
+        page,
+        context,
+        open: async ({ layout } = {}) => {
+          await page.goto(platform.url + (layout ? `/?layout=${layout}` : "/"));
+        },
+        freeze: async () => void (await cdp.send("Page.setWebLifecycleState", { state: "frozen" })),
+        wake: async () => {
+          await cdp.send("Page.setWebLifecycleState", { state: "active" });
+          // Freezing hid the page and waking leaves it hidden (no frames are drawn): focus
+          // emulation shows it again, as a user going back to the tab does.
+          await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: true });
+        },
+        tabTitle: async () => (await browser.newBrowserCDPSession().then((b) => b.send("Target.getTargetInfo", { targetId: targetInfo.targetId }))).targetInfo.title,
+      };
+    });
+    for (const o of opened) await o.close();
   },
 });
 

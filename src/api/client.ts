@@ -62,6 +62,7 @@ export class PlatformClient {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private expiredSignalled = false;
   private checkingSession: Promise<boolean> | null = null;
+  private keepingAlive = false;
   readonly baseUrl: string;
 
   constructor(private readonly options: PlatformClientOptions) {
@@ -77,6 +78,16 @@ export class PlatformClient {
     this.expiredSignalled = false;
     this.scheduleRefresh();
     this.options.onCredentialsChange?.(credentials);
+  }
+
+  /**
+   * While on, requests are sent with fetch's `keepalive`: the browser delivers them even when the
+   * page is frozen or closed before they are answered (a page being frozen runs no more tasks, and
+   * an ordinary request started then waits until the page wakes up). Keep-alive bodies are small
+   * (64 KiB in flight per page), which every call-center command is.
+   */
+  keepAlive(on: boolean): void {
+    this.keepingAlive = on;
   }
 
   /** Stops the renewal timer (sign-out, tests). */
@@ -193,7 +204,7 @@ export class PlatformClient {
     try {
       const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
       // Tokens travel in a header; cookies are left out so a stale cookie can never take precedence.
-      response = await doFetch(url.toString(), { method, headers, body, signal: controller.signal, credentials: "omit" });
+      response = await doFetch(url.toString(), { method, headers, body, signal: controller.signal, credentials: "omit", ...(this.keepingAlive ? { keepalive: true } : {}) });
       text = await response.text();
     } catch (e) {
       if (controller.signal.aborted) {

@@ -1,6 +1,6 @@
 import { getUser, getUserQueueNames, type PlatformClient, type User } from "../api";
 import { memoryStorage, type KeyValueStorage, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
-import { isLive, type Phone } from "../softphone";
+import { isLive, type PageEventTarget, type Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
 import { createAgentStore, initialAgentState, track, type AgentStore, type CallDisposition } from "./agent-state";
@@ -12,6 +12,7 @@ import { createClickToDial } from "./click-to-dial";
 import { loadColleagues } from "./colleagues";
 import { dispatcherOf, type AgentActions, type Dispatch } from "./commands";
 import type { EventFeed } from "./event-feed";
+import { createPhoneWatch } from "./phone-watch";
 import { decideIncomingCall, labelFromAgentState, offeringOf } from "./queue-calls";
 import { createStatusCommands, signIntoQueues } from "./status-commands";
 
@@ -36,6 +37,13 @@ export interface AgentSessionDeps {
   confirmTimeoutMs?: number;
   /** agent_state polling: with the event channel open (idle, in a call), without it, and while a call is being set up. */
   pollMs?: PollMs;
+  /**
+   * The page whose phone this is, for the phone's watch (`freeze`, `resume`): the tab that owns
+   * the registration. `null`: none. Default: `document`.
+   */
+  page?: PageEventTarget | null;
+  /** How long the phone's registration may be gone before offers are held back (phone-watch.ts). */
+  phoneLostGraceMs?: number;
 }
 
 export interface AgentSession {
@@ -82,6 +90,15 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   const status = createStatusCommands({ ctx, sync, afterCall: { active: () => afterCall.active(), chooseNext: (next) => afterCall.chooseNext(next) } });
   const afterCall = createAfterCallWork({ ctx, deviceStorage: deps.deviceStorage, handovers, applyStatus: status.apply });
   const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
+  const page = deps.page === null ? undefined : (deps.page ?? (globalThis as { document?: PageEventTarget }).document);
+  const phoneWatch = createPhoneWatch({
+    ctx,
+    sync,
+    registration: phone.phoneStore,
+    choose: status.choose,
+    document: page,
+    ...(deps.phoneLostGraceMs !== undefined ? { graceMs: deps.phoneLostGraceMs } : {}),
+  });
   let listening: (() => void)[] = [];
 
   const actions: AgentActions = {
@@ -100,6 +117,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       if (store.getState().phase === "failed") void start(ctx.run);
     },
     dismissError: async () => store.setState({ error: null }),
+    dismissPhoneNote: async () => phoneWatch.dismiss(),
   };
 
   /** Listens to the feed for this agent: its offers (to label the INVITE), handovers, and what agent-sync follows. */
@@ -159,6 +177,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (myRun !== ctx.run) return;
     if (kept) afterCall.resume();
     sync.schedulePoll();
+    phoneWatch.start();
   };
 
   /** Everything of the run that ended is put away; the store starts afresh. */
@@ -167,6 +186,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     afterCall.stop();
     clickToDial.stop();
     recovery.stop();
+    phoneWatch.stop();
     listening.forEach((stop) => stop());
     listening = [];
     store.setState(initialAgentState());

@@ -40,8 +40,25 @@ export interface AgentState {
   lastDisposition: CallDisposition | null;
   /** A click-to-dial until the agent's phone rings (the platform calls the phone first). */
   dialling: Dialling | null;
+  /** Whether calls can reach this page's phone, and what was done when they could not (phone-watch.ts). */
+  phoneWatch: PhoneWatch;
   /** What the session keeps track of between the platform's reports; surfaces need not read it. */
   tracking: AgentTracking;
+}
+
+/**
+ * The page's watch over its own phone:
+ * - `trouble`: `lost`, the registration has been gone longer than a short grace; `asleep`, the
+ *   browser froze the page (seen on the way in, and by another tab); null while calls can ring here;
+ * - `breakSetAt`: when the watch set the agent On Break for the current trouble (0: it did not,
+ *   or the platform refused); it does so once for each trouble;
+ * - `woke`: the page slept and the watch sent the break as it went to sleep: said until the agent
+ *   goes Ready or dismisses it.
+ */
+export interface PhoneWatch {
+  trouble: "lost" | "asleep" | null;
+  breakSetAt: number;
+  woke: { at: number } | null;
 }
 
 /**
@@ -175,6 +192,7 @@ export function initialAgentState(): AgentState {
     colleagues: [],
     lastDisposition: null,
     dialling: null,
+    phoneWatch: { trouble: null, breakSetAt: 0, woke: null },
     tracking: { offering: null, statusEventAt: 0, handedOver: [], dialSeenAt: 0, cancelledDials: [], cancelledLegs: [] },
   };
 }

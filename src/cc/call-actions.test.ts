@@ -212,6 +212,7 @@ describe("commands as data", () => {
       ["loadColleagues", []],
       ["retry", []],
       ["dismissError", []],
+      ["dismissPhoneNote", []],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual(Object.keys(remote).sort());
     for (const [name, args] of calls) await (remote[name] as (...a: unknown[]) => Promise<void>)(...args);

@@ -25,6 +25,8 @@ export interface AgentActions extends CallActions {
   /** Joins the queues again after a failure. */
   retry(): Promise<void>;
   dismissError(): Promise<void>;
+  /** The agent has read what the phone's watch said after the page slept. */
+  dismissPhoneNote(): Promise<void>;
 }
 
 /**
@@ -60,7 +62,8 @@ export type Command =
   | { type: "refresh" }
   | { type: "load-colleagues" }
   | { type: "retry" }
-  | { type: "dismiss-error" };
+  | { type: "dismiss-error" }
+  | { type: "dismiss-phone-note" };
 
 export type Dispatch = (command: Command) => Promise<void>;
 
@@ -124,6 +127,8 @@ export function dispatcherOf(actions: AgentActions): Dispatch {
         return actions.retry();
       case "dismiss-error":
         return actions.dismissError();
+      case "dismiss-phone-note":
+        return actions.dismissPhoneNote();
     }
   };
 }
@@ -159,5 +164,6 @@ export function actionsOf(dispatch: Dispatch): AgentActions {
     loadColleagues: () => dispatch({ type: "load-colleagues" }),
     retry: () => dispatch({ type: "retry" }),
     dismissError: () => dispatch({ type: "dismiss-error" }),
+    dismissPhoneNote: () => dispatch({ type: "dismiss-phone-note" }),
   };
 }

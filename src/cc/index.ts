@@ -18,6 +18,8 @@ export { WRAP_UP_BREAK_REASON, DEFAULT_EXTEND_SEC } from "./after-call-work";
 export { dispositionFor } from "./wrap-up-storage";
 export { DIAL_WAIT_MS } from "./click-to-dial";
 export { colleaguesOf } from "./colleagues";
+// The page's watch over its own phone: On Break rather than calls ringing into nowhere.
+export { PHONE_UNREACHABLE_REASON, PHONE_LOST_GRACE_MS } from "./phone-watch";
 // The platform's call-center events, one feed for every consumer of the page.
 export * from "./event-feed";
 // Who may watch a wallboard. The supervisor's own part (the wallboard, what a supervisor does to

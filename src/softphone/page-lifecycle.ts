@@ -7,7 +7,7 @@ export interface PageEventTarget {
 }
 
 export interface PageLifecycleHandlers {
-  /** The network came back, or the tab became visible again after its timers were throttled. */
+  /** The network came back, the tab became visible again after its timers were throttled, or the browser woke the page from freezing. */
   onWake(): void;
   /** The page is going away (or into the back/forward cache). */
   onUnload(): void;
@@ -16,8 +16,9 @@ export interface PageLifecycleHandlers {
 }
 
 /**
- * `online` and `visibilitychange` trigger a connection check (a socket can die silently while the
- * laptop sleeps or the tab is in the background); `pagehide` unregisters and hangs up, since no
+ * `online`, `visibilitychange` and `resume` (the page was frozen: none of its timers ran) trigger a
+ * connection check (a socket can die silently while the laptop sleeps, the tab is in the
+ * background or the page is frozen); `pagehide` unregisters and hangs up, since no
  * asynchronous work survives an unload; `pageshow` from the back/forward cache brings the phone back.
  */
 export class PageLifecycle {
@@ -25,6 +26,7 @@ export class PageLifecycle {
   private readonly onVisibility = () => {
     if (this.document?.visibilityState !== "hidden") this.handlers.onWake();
   };
+  private readonly onResume = () => this.handlers.onWake();
   private readonly onPageHide = () => this.handlers.onUnload();
   private readonly onPageShow = (event?: Event) => {
     if ((event as PageTransitionEvent | undefined)?.persisted) this.handlers.onRestore();
@@ -41,6 +43,7 @@ export class PageLifecycle {
     this.window?.addEventListener("pagehide", this.onPageHide);
     this.window?.addEventListener("pageshow", this.onPageShow);
     this.document?.addEventListener("visibilitychange", this.onVisibility);
+    this.document?.addEventListener("resume", this.onResume);
   }
 
   detach(): void {
@@ -48,5 +51,6 @@ export class PageLifecycle {
     this.window?.removeEventListener("pagehide", this.onPageHide);
     this.window?.removeEventListener("pageshow", this.onPageShow);
     this.document?.removeEventListener("visibilitychange", this.onVisibility);
+    this.document?.removeEventListener("resume", this.onResume);
   }
 }

@@ -214,6 +214,18 @@ describe("connection loss", () => {
     await until(phone.phoneStore, (s) => s.registration.status === "registered");
   });
 
+  it("a page woken from freezing checks its socket at once instead of at the next keep-alive", async () => {
+    fakeTimers();
+    const sw = new FakeSwitch();
+    const { phone, page } = await rig(sw, { env: { random: () => 0 }, settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } } });
+    // The socket died while the page slept; the next keep-alive would be 30 s away.
+    sw.silence("1001");
+    await vi.advanceTimersByTimeAsync(5_000);
+    page.fire("resume");
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(phone.phoneStore.getState().registration).toMatchObject({ status: "reconnecting", error: { detail: "no answer to keep-alive" } });
+  });
+
   it("unregisters when stopped and when the page goes away", async () => {
     const sw = new FakeSwitch();
     const a = await startPhone(sw);

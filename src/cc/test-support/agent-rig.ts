@@ -1,6 +1,6 @@
 import { createSessionStore, createSettingsStore, memoryStorage, type KeyValueStorage } from "../../session";
 import { alice, fakePlatform } from "../../session/test-support/fake-platform";
-import type { Call, IncomingCall } from "../../softphone";
+import type { Call, IncomingCall, PageEventTarget } from "../../softphone";
 import { until } from "../../softphone/testing/phone-rig";
 import { testCall } from "../../softphone/testing/test-call";
 import { createAgentSession } from "../agent-session";
@@ -15,7 +15,10 @@ import { fakePhoneSession } from "./fake-phone";
  * HTTP shapes and event feed, and a fake phone whose calls the test sets. `cleanups` are run by
  * the test file after each test.
  */
-export function agentRig(cleanups: Array<() => unknown>, o: { cc?: FakeCallCenter; storage?: KeyValueStorage; tabStorage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number } = {}) {
+export function agentRig(
+  cleanups: Array<() => unknown>,
+  o: { cc?: FakeCallCenter; storage?: KeyValueStorage; tabStorage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number; page?: PageEventTarget } = {},
+) {
   const fcc = o.cc ?? new FakeCallCenter();
   const platform = fakePlatform();
   platform.overrides.push(fcc.route);
@@ -34,6 +37,7 @@ export function agentRig(cleanups: Array<() => unknown>, o: { cc?: FakeCallCente
     feed,
     confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
     pollMs: { events: 60_000, call: 60_000, polling: 100, setup: 100 },
+    page: o.page ?? null,
   });
   cleanups.push(() => agent.dispose());
   const store = agent.store;

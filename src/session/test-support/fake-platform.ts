@@ -22,7 +22,7 @@ export function fakePlatform(users: FakeUser[] = [alice]) {
   let serial = 0;
   const tokens = new Map<string, FakeUser>();
   const refreshTokens = new Map<string, FakeUser>();
-  const calls: { method: string; path: string; body: Record<string, unknown>; token: string | null }[] = [];
+  const calls: { method: string; path: string; body: Record<string, unknown>; token: string | null; keepalive?: true }[] = [];
   /** Routes tried before the built-in ones; the first to answer wins. */
   const overrides: Route[] = [];
 
@@ -49,7 +49,7 @@ export function fakePlatform(users: FakeUser[] = [alice]) {
     const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
     const headers = new Headers(init.headers);
     const token = headers.get("x-xtra-auth-id");
-    calls.push({ method, path: url.pathname, body, token });
+    calls.push({ method, path: url.pathname, body, token, ...(init.keepalive ? { keepalive: true as const } : {}) });
     for (const route of overrides) {
       const answer = await route({ method, url, body, token, signal: init.signal ?? null });
       if (answer) return answer;

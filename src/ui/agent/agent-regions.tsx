@@ -2,6 +2,7 @@ import type { Layout } from "../layout";
 import { lazy } from "../lazy";
 import { useAgent } from "../model/model";
 import type { ShellRegions } from "../shell/shell";
+import { PhoneWatchLine } from "./phone-watch-line";
 import { QueueList } from "./queue-list";
 import { StatusControl } from "./status-control";
 
@@ -15,7 +16,8 @@ function WrapUp({ compact = false }: { compact?: boolean }) {
 /**
  * Where the toolbar goes in each layout: the bar holds the status and the wrap-up in its one
  * line; the side panel stacks status, wrap-up and queues around the phone; the full page puts
- * the status in its header, the wrap-up above the phone and the queues beside the history.
+ * the status in its header, the wrap-up above the phone and the queues beside the history. The
+ * phone watch's line (calls cannot ring here) goes with the wrap-up.
  */
 export function agentRegions(layout: Layout): Pick<ShellRegions, "toolbar" | "work" | "queues"> {
   if (layout === "bar") {
@@ -23,10 +25,20 @@ export function agentRegions(layout: Layout): Pick<ShellRegions, "toolbar" | "wo
       toolbar: (
         <div class="agent-toolbar compact">
           <StatusControl compact />
+          <PhoneWatchLine compact />
           <WrapUp compact />
         </div>
       ),
     };
   }
-  return { toolbar: <StatusControl />, work: <WrapUp />, queues: <QueueList /> };
+  return {
+    toolbar: <StatusControl />,
+    work: (
+      <>
+        <PhoneWatchLine />
+        <WrapUp />
+      </>
+    ),
+    queues: <QueueList />,
+  };
 }

@@ -185,7 +185,7 @@ export const enWorkspace = {
     dtmfOption: { rfc4733: "In the audio (RFC 4733)", info: "As SIP INFO" },
     referPolicy: "Transfer requests",
     referOption: { ask: "Ask me", reject: "Refuse" },
-    desktopAlerts: "Desktop notification when a call rings and this tab is hidden",
+    desktopAlerts: "Desktop notifications while this tab is hidden: a call ringing, the phone unreachable",
     notificationsBlocked: "The browser blocks notifications for this site.",
     apply: "Apply",
     applied: "Applied.",
@@ -222,6 +222,8 @@ export const enWorkspace = {
       "logged-out": "Signed out of queues",
     },
     maxNoAnswer: "calls not answered",
+    /** The break reason the toolbar sets when calls cannot reach the phone (phone-watch.ts). */
+    phoneUnreachable: "Phone unreachable",
     statusWithReason: (label: string, reason: string) => `${label} · ${reason}`,
     state: {
       Waiting: "Waiting for calls",
@@ -347,6 +349,19 @@ export const enWorkspace = {
       done: "Done",
       announceStart: (sec: number) => `After-call work: ${sec} seconds.`,
       announceEnd: "After-call work done.",
+    },
+    /** What the page's watch over its own phone says (the status line, the tab title, a desktop notification). */
+    phoneWatch: {
+      lost: "Your phone is unreachable: calls cannot ring in this tab.",
+      asleep: "This tab is asleep: calls cannot ring in it.",
+      setOnBreak: (status: string) => `You were set ${status}.`,
+      reasonNotKept: (reason: string) => `(The platform does not show the reason: ${reason}.)`,
+      woke: (status: string) => `This tab was asleep; you were set ${status}.`,
+      wokeNotSet: "This tab was asleep; calls could not ring in it meanwhile.",
+      back: "Your phone is reachable again.",
+      stayOnBreak: "You stay on break until you choose Ready.",
+      goReady: "Go Ready",
+      tabTitle: "Phone unreachable",
     },
     announce: {
       status: (label: string) => `Status: ${label}.`,

@@ -1,8 +1,8 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import type { AgentActions, AgentSession, AgentState } from "../../cc";
+import { PHONE_UNREACHABLE_REASON, statusKind, type AgentActions, type AgentSession, type AgentState } from "../../cc";
 import type { SettingsState } from "../../session";
 import type { Messages } from "../i18n";
-import { errorText, nextLabel, statusLabel } from "../words/agent-words";
+import { errorText, nextLabel, phoneWatchText, statusLabel } from "../words/agent-words";
 import { supervisedText } from "../words/call-words";
 import { shallowEqual, storeSignal } from "./store-signal";
 
@@ -17,6 +17,8 @@ export interface AgentUi {
   /** The agent's queues, whether their figures are live, and the other agents in them. */
   queues: ReadonlySignal<Pick<AgentState, "phase" | "queues" | "feed" | "colleagues">>;
   lastDisposition: ReadonlySignal<AgentState["lastDisposition"]>;
+  /** The watch over the page's phone, with what its words need. */
+  phoneWatch: ReadonlySignal<Pick<AgentState, "phoneWatch" | "agent" | "pending">>;
   /** What the toolbar asks of the agent session. */
   actions: AgentActions;
   /** Break reasons and dispositions offered: the configured lists, else the built-in ones. */
@@ -47,6 +49,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     dialling: storeSignal(store, (s) => s.dialling),
     queues: storeSignal(store, (s) => ({ phase: s.phase, queues: s.queues, feed: s.feed, colleagues: s.colleagues }), shallowEqual),
     lastDisposition: storeSignal(store, (s) => s.lastDisposition),
+    phoneWatch: storeSignal(store, (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }), shallowEqual),
     actions: deps.session.actions,
     breakReasons: computed(() => list(deps.settings.value.breakReasons, deps.t.value.agent.defaultReasons)),
     dispositions: computed(() => list(deps.settings.value.dispositions, deps.t.value.agent.defaultDispositions)),
@@ -71,6 +74,17 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     // Being listened to (where the platform tells it) is said as well as shown on the card.
     if (s.supervised && (s.supervised.mode !== before.supervised?.mode || s.supervised.by !== before.supervised.by)) deps.announce(supervisedText(s.supervised, t));
     if (!s.supervised && before.supervised) deps.announce(t.agent.supervisorLeft);
+    announcePhoneWatch(s, before, t, deps.announce);
   });
   return ui;
+}
+
+/** The phone's watch is said once as each change happens (the line itself is no live region). */
+function announcePhoneWatch(s: AgentState, before: AgentState, t: Messages, announce: (text: string) => void): void {
+  const w = s.phoneWatch;
+  const was = before.phoneWatch;
+  const m = t.agent.phoneWatch;
+  if (w.woke && w.woke !== was.woke) announce(m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)));
+  else if (w.trouble && !was.trouble) announce(phoneWatchText(s, t));
+  else if (!w.trouble && was.trouble === "lost") announce(w.breakSetAt && statusKind(s.agent?.status ?? "") === "break" ? `${m.back} ${m.stayOnBreak}` : m.back);
 }

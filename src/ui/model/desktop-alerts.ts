@@ -19,7 +19,8 @@ interface ActionMessage {
 }
 
 /**
- * A desktop notification for a call ringing while the tab is hidden, with Answer and Reject.
+ * A desktop notification for a call ringing while the tab is hidden, with Answer and Reject, and one
+ * while calls cannot reach the phone of a hidden tab.
  * Buttons on notifications need a service worker (`showNotification`); where there is none, a
  * plain notification brings the tab forward when clicked. Nothing is shown without permission,
  * which is only asked for from a click in the settings.
@@ -31,6 +32,7 @@ export class DesktopAlerts {
   private readonly shown = new Map<CallId, { close(): void }>();
   /** Numbers each notification shown: closing one (asynchronous) never takes a newer one along. */
   private shows = 0;
+  private phoneShown: { text: string; close(): void } | undefined;
 
   constructor(private readonly deps: Deps) {
     serviceWorkers()?.addEventListener("message", (e: MessageEvent<ActionMessage>) => {
@@ -58,6 +60,29 @@ export class DesktopAlerts {
     }
     if (!this.deps.enabled() || currentPermission() !== "granted") return;
     for (const c of ringing) if (!this.shown.has(c.id)) void this.show(c);
+  }
+
+  /**
+   * A notification that calls cannot reach this tab's phone (`text` says why and what was done);
+   * null closes it. Shown at once, without the service worker: a page being frozen runs nothing
+   * after its `freeze` event, so there is no waiting for the worker.
+   */
+  phone(text: string | null): void {
+    if ((text ?? "") === (this.phoneShown?.text ?? "")) return;
+    this.phoneShown?.close();
+    this.phoneShown = undefined;
+    if (!text || !this.deps.enabled() || currentPermission() !== "granted") return;
+    try {
+      const n = new Notification(this.deps.t.value.agent.phoneWatch.tabTitle, { body: text, tag: `agentbar-phone-${this.page}`, requireInteraction: true });
+      n.onclick = () => {
+        window.focus();
+        n.close();
+      };
+      this.phoneShown = { text, close: () => n.close() };
+    } catch (e) {
+      // Some browsers (Android) only show notifications through a service worker; the status line and the tab title still tell.
+      console.warn("agentbar: desktop notification failed", e);
+    }
   }
 
   private async show(call: Call): Promise<void> {

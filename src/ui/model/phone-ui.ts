@@ -3,6 +3,7 @@ import { callViewOf, isCallCenterCall, type AgentActions, type AgentSession, typ
 import type { PhoneSession, PhoneSessionState, SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
+import { phoneWatchText } from "../words/agent-words";
 import { displayTarget, stateText, whoOf } from "../words/call-words";
 import { noticeText, reasonText } from "../words/phone-words";
 import type { DesktopAlerts } from "./desktop-alerts";
@@ -156,22 +157,35 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     }
   });
 
-  // The tab's title and icon show a ringing call.
+  // Whether calls can reach this tab's phone, as the agent session's watch tells (phone-watch.ts).
+  const phoneWatch = storeSignal(deps.agent.store, (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }), shallowEqual);
+
+  // The tab's title and icon show a ringing call; the title, a phone calls cannot reach.
   if (doc) {
     const title = doc.title;
     const icon = doc.querySelector<HTMLLinkElement>("link[rel=icon]");
     const iconHref = icon?.href ?? "";
     effect(() => {
       const ringing = live.value.find((c) => c.direction === "inbound" && c.state === "ringing");
-      doc.title = ringing ? `${deps.t.value.phone.tabRinging(whoOf(ringing, deps.t.value))} · ${title}` : title;
+      const t = deps.t.value;
+      doc.title = ringing
+        ? `${t.phone.tabRinging(whoOf(ringing, t))} · ${title}`
+        : phoneWatch.value.phoneWatch.trouble
+          ? `${t.agent.phoneWatch.tabTitle} · ${title}`
+          : title;
       if (icon) icon.href = ringing ? RINGING_ICON : iconHref;
     });
   }
-  // A desktop notification for each call ringing while the tab is hidden: decided again when the
-  // calls change and when the tab is hidden or shown (a call may already be ringing then).
+  // A desktop notification for each call ringing while the tab is hidden, and one while calls
+  // cannot reach its phone: decided again when they change and when the tab is hidden or shown
+  // (a call may already be ringing then).
   const hidden = signal(doc?.visibilityState === "hidden");
   doc?.addEventListener("visibilitychange", () => (hidden.value = doc.visibilityState === "hidden"));
   effect(() => ui.alerts.follow(hidden.value ? live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer) : []));
+  effect(() => {
+    const w = phoneWatch.value;
+    ui.alerts.phone(hidden.value && w.phoneWatch.trouble ? phoneWatchText(w, deps.t.value) : null, hidden.value);
+  });
   return ui;
 }
 
@@ -211,6 +225,8 @@ export interface Alerts {
   requestPermission(): Promise<void>;
   /** The calls ringing while the tab is hidden: notifications for them, none for the others. */
   follow(ringing: readonly Call[]): void;
+  /** Why calls cannot reach the phone of this hidden tab (null: they can, or the tab is shown); `hidden`: the tab is, so the notification must be ready to show at once. */
+  phone(text: string | null, hidden: boolean): void;
 }
 
 const notificationPermission = (): AlertPermission => (typeof Notification === "undefined" ? "unsupported" : Notification.permission);
@@ -218,7 +234,8 @@ const navigator = globalThis.navigator as Navigator | undefined;
 
 /**
  * The notification code (and its service worker) is fetched only once it can be of use: when
- * permission is asked for, or a call rings in a hidden tab with permission granted.
+ * permission is asked for, a call rings in a hidden tab, or a tab is hidden (its phone may become
+ * unreachable), with permission granted.
  */
 function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
   const permission = signal(notificationPermission());
@@ -231,6 +248,7 @@ function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
   let loaded: DesktopAlerts | undefined;
   /** What to show once loaded: the tab may be shown again (or the call answered) meanwhile. */
   let latest: readonly Call[] = [];
+  let latestPhone: string | null = null;
   const get = () => (alerts ??= load().then((a) => (loaded = a)));
   return {
     permission,
@@ -244,6 +262,13 @@ function lazyAlerts(load: () => Promise<DesktopAlerts>): Alerts {
       if (loaded) return loaded.follow(ringing);
       permission.value = notificationPermission();
       if (ringing.length && permission.value === "granted") void get().then((a) => a.follow(latest));
+    },
+    phone(text, hidden) {
+      latestPhone = text;
+      if (loaded) return loaded.phone(text);
+      permission.value = notificationPermission();
+      // Loaded as soon as the tab is hidden: a page the browser freezes has no time to load it then.
+      if (hidden && permission.value === "granted") void get().then((a) => a.phone(latestPhone));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { statusKind, type AgentView, type CommandError, type NextStatus } from "../../cc";
+import { PHONE_UNREACHABLE_REASON, statusKind, type AgentState, type AgentView, type CommandError, type NextStatus } from "../../cc";
 import type { Messages } from "../i18n";
 
 // The agent's status, the next status and failed commands in words.
@@ -10,8 +10,8 @@ export function statusLabel(view: Pick<AgentView, "status" | "reason"> | null, t
   const m = t.agent;
   if (kind === "unknown") return view.status || "–";
   const label = m.status[kind];
-  // mod_callcenter's own reason after max_no_answer offers went unanswered.
-  const reason = view.reason === "max-no-answer" ? m.maxNoAnswer : view.reason;
+  // mod_callcenter's own reason after max_no_answer offers went unanswered, and the toolbar's own.
+  const reason = view.reason === "max-no-answer" ? m.maxNoAnswer : view.reason === PHONE_UNREACHABLE_REASON ? m.phoneUnreachable : view.reason;
   return kind === "break" && reason ? m.statusWithReason(label, reason) : label;
 }
 
@@ -25,4 +25,24 @@ export function errorText(error: CommandError, t: Messages): string {
   const what = t.agent.failed[error.command] ?? error.command;
   const message = error.kind === "refused" || error.kind === "failed" ? error.message : t.agent.errorKind[error.kind];
   return t.agent.failure(what, message);
+}
+
+/**
+ * What the page's watch over its phone says now (the status line), "" when all is well: the
+ * trouble, the break it set (or that the platform does not show its reason), and after the page
+ * slept, what happened meanwhile.
+ */
+export function phoneWatchText(s: Pick<AgentState, "phoneWatch" | "agent" | "pending">, t: Messages): string {
+  const w = s.phoneWatch;
+  const m = t.agent.phoneWatch;
+  const onBreak = statusKind(s.agent?.status ?? "") === "break";
+  const breakStatus = statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t);
+  // A platform without break reasons in agent_state shows the break, not why.
+  const notKept = onBreak && !s.pending && s.agent?.reason !== PHONE_UNREACHABLE_REASON ? ` ${m.reasonNotKept(t.agent.phoneUnreachable)}` : "";
+  if (w.trouble) {
+    const first = w.trouble === "lost" ? m.lost : m.asleep;
+    return w.breakSetAt ? `${first} ${m.setOnBreak(breakStatus)}${notKept}` : first;
+  }
+  if (w.woke) return onBreak || s.pending?.command === "break" ? `${m.woke(breakStatus)}${notKept}` : m.wokeNotSet;
+  return "";
 }

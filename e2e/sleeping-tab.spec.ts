@@ -1,0 +1,46 @@
+import { expect, expectAnnounced, test } from "./fixtures";
+import { agent, expectSimHears, sim } from "./phone-support";
+import { admin, goReady, queueCaller, statusOf } from "./toolbar-support";
+
+/**
+ * A sleeping tab never rings unheard: a Ready agent's tab that Chromium freezes sets the agent On
+ * Break ("Phone unreachable") on its way to sleep, so the platform offers it no call; woken, the tab
+ * says so and the agent goes Ready when it chooses, and takes the customer who waited.
+ */
+test.use({ platformOptions: { simRingMs: 300 } });
+
+test("a Ready agent's frozen tab: On Break with the reason before it stops, no queue call rings into it; woken, it says so and the agent takes the next call", async ({ newFreezableParty, platform }) => {
+  let party!: Awaited<ReturnType<typeof newFreezableParty>>;
+  const alice = await agent(async (options) => (party = await newFreezableParty(options)), "agent1", "1001", 440);
+  await goReady(alice.page);
+  const platformAdmin = await admin(platform.url);
+
+  await party.freeze();
+  // The break left the page with its `freeze` event: the platform has it, with its reason.
+  await expect.poll(async () => (({ status, reason }) => `${status} · ${reason}`)(await platformAdmin.agentState("1001"))).toBe("On Break · Phone unreachable");
+  // The browser's tab says it too, while the page sleeps.
+  expect(await party.tabTitle()).toMatch(/^Phone unreachable · /);
+
+  // A customer calls meanwhile. The platform offers a call as the caller enters the queue (before
+  // its answer to the request): no offer went to the sleeping tab, the customer waits.
+  const customer = await queueCaller(platform.url, { number: "5550190", name: "Sam Sleeper", toneHz: 660 });
+  const s = sim(platform.url);
+  expect(await platformAdmin.agentState("1001")).toMatchObject({ status: "On Break", callstate: "IDLE", no_answer_count: 0 });
+  expect((await s.channel(customer.uuid)).state).not.toBe("hungup");
+
+  await party.wake();
+  const line = alice.page.getByTestId("phone-watch");
+  await expect(line).toContainText("This tab was asleep; you were set On break · Phone unreachable.");
+  await expectAnnounced(alice.page, "This tab was asleep");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+  expect(await alice.page.title()).not.toMatch(/Phone unreachable/);
+
+  // The agent chooses when to go Ready: the customer who waited rings here, and they hear each other.
+  await line.getByRole("button", { name: "Go Ready" }).click();
+  await expect(line).toHaveCount(0);
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(660, "agent1 hears the customer who waited");
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
+  // Nothing rang unanswered: the platform counted no missed offer.
+  expect(await platformAdmin.agentState("1001")).toMatchObject({ no_answer_count: 0 });
+});
