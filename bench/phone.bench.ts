@@ -101,7 +101,7 @@ function instrument() {
       const sld = this.setLocalDescription.bind(this);
       const watchDtls = () => {
         const transport = this.getSenders()[0]?.transport;
-        transport?.addEventListener("statechange", () => transport.state === "connecting" && step("DTLS handshake started"));
+        transport?.addEventListener("statechange", () => transport.state === "connecting" && step("DTLS connecting"));
       };
       this.setRemoteDescription = ((d: RTCSessionDescriptionInit) => srd(d).then(() => void (d.type === "offer" && step("offer set")))) as typeof this.setRemoteDescription;
       this.createAnswer = ((o?: RTCAnswerOptions) => answer(o).then((r) => (step("answer made"), r))) as typeof this.createAnswer;
@@ -120,27 +120,28 @@ function instrument() {
     let analyser: AnalyserNode | undefined;
     let source: MediaStreamAudioSourceNode | undefined;
     const samples = new Float32Array(256);
-    let firstPacket = false;
+    let receiver: RTCRtpReceiver | undefined;
+    let played = false;
     const timer = setInterval(() => {
       if (performance.now() - since > 5000) return clearInterval(timer);
-      if (!analyser) {
-        const receiver = live
+      if (!receiver) {
+        receiver = live
           .at(-1)
           ?.getReceivers()
           .find((r) => r.track.kind === "audio" && r.track.readyState === "live");
         if (!receiver) return;
-        const track = receiver.track;
-        if (!firstPacket && receiver.getSynchronizationSources().length) {
-          firstPacket = true;
-          step("first audio frame played out");
-        }
-        if (!firstPacket) return;
+        // Listening from the click on: a source node made when audio is already there would add
+        // its own start-up to the figure.
         analyser = ctx!.createAnalyser();
         analyser.fftSize = 256;
-        source = ctx!.createMediaStreamSource(new MediaStream([track]));
+        source = ctx!.createMediaStreamSource(new MediaStream([receiver.track]));
         source.connect(analyser);
       }
-      analyser.getFloatTimeDomainData(samples);
+      if (!played && receiver.getSynchronizationSources().length) {
+        played = true;
+        step("first audio frame played out");
+      }
+      analyser!.getFloatTimeDomainData(samples);
       let sum = 0;
       for (const v of samples) sum += v * v;
       if (Math.sqrt(sum / samples.length) > 0.01) {

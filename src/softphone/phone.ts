@@ -18,6 +18,7 @@ import { addCall, createCallsStore, findCall, removeCall, updateCall, type Calls
 import type { PreferenceStorage } from "./device-preferences";
 import { dialUri, parseDialInput } from "./dial-input";
 import type { IncomingCallDecision, IncomingCallHandler } from "./incoming-call";
+import { withDtlsServerAnswer } from "./dtls-role";
 import { withEarlyIceCompletion } from "./ice-gathering";
 import { withIceFailureWatch } from "./ice-recovery";
 import { instanceId } from "./instance-id";
@@ -607,7 +608,7 @@ export class Phone {
       {
         ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
         instanceId: this.instanceId,
-        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(withOfferAnswerOrder(media), ice), (session) => this.onIceFailed(session)),
+        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(withOfferAnswerOrder(withDtlsServerAnswer(media)), ice), (session) => this.onIceFailed(session)),
         now: this.now,
         random: this.random,
         ...(this.env.logConnector ? { logConnector: this.env.logConnector } : {}),
