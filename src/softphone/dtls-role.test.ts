@@ -13,9 +13,11 @@ function handler(pc: { signalingState: RTCSignalingState; remote: string; local?
       remoteDescription: { type: "offer", sdp: pc.remote },
       currentLocalDescription: pc.local ? { type: "answer", sdp: pc.local } : null,
     },
+    refusesEdits: false,
     async getDescription(_options?: unknown, modifiers?: SessionDescriptionHandlerModifier[]) {
       let d: RTCSessionDescriptionInit = { type: "answer", sdp: browserAnswer };
       for (const m of modifiers ?? []) d = await m(d);
+      if (this.refusesEdits && d.sdp !== browserAnswer) throw new Error("InvalidModificationError");
       return { body: d.sdp!, contentType: "application/sdp" };
     },
   };
@@ -29,6 +31,12 @@ describe("withDtlsServerAnswer", () => {
     const { body } = await sdh.getDescription();
     expect(body).toMatch(/^a=setup:passive\r$/m);
     expect(body).not.toMatch(/a=setup:active/);
+  });
+
+  it("falls back to the browser's own answer when the browser refuses the edited one", async () => {
+    const h = handler({ signalingState: "have-remote-offer", remote: offer("actpass") });
+    h.refusesEdits = true;
+    expect((await wrap(h).getDescription()).body).toBe(browserAnswer);
   });
 
   it("keeps the role an offer imposes", async () => {

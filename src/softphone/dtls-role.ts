@@ -29,7 +29,8 @@ function isAnsweringHandler(x: unknown): x is AnsweringHandler {
  * the ClientHello sent then is lost (a far end that has no answer yet has no DTLS to give it to;
  * libwebrtc keeps one early datagram, and a browser's ClientHello with a post-quantum key share
  * takes two), and the browser sends it again only on its retransmission timer, which by then has
- * backed off to seconds. Later answers in the call keep the role the call has.
+ * backed off to seconds. Later answers in the call keep the role the call has. A browser that
+ * refuses the edited answer gets its own answer set instead (the call works, in the old role).
  */
 export function withDtlsServerAnswer(factory: SessionDescriptionHandlerFactory): SessionDescriptionHandlerFactory {
   return (session, options) => {
@@ -39,7 +40,8 @@ export function withDtlsServerAnswer(factory: SessionDescriptionHandlerFactory):
     sdh.getDescription = (opts, modifiers) => {
       const pc = sdh.peerConnection;
       const firstAnswer = pc?.signalingState === "have-remote-offer" && !pc.currentLocalDescription && /^a=setup:actpass\r?$/m.test(pc.remoteDescription?.sdp ?? "");
-      return getDescription(opts, firstAnswer ? [...(modifiers ?? []), dtlsServer] : modifiers);
+      if (!firstAnswer) return getDescription(opts, modifiers);
+      return getDescription(opts, [...(modifiers ?? []), dtlsServer]).catch(() => getDescription(opts, modifiers));
     };
     return sdh;
   };
