@@ -18,8 +18,10 @@ const LOADED_ON_DEMAND =
 const SUPERVISOR = /[\\/]src[\\/](supervisor\.tsx|cc[\\/]supervisor[\\/]|ui[\\/]supervisor[\\/])/;
 
 /**
- * Three files and the parts loaded on demand: `app`, the sign-in screen (all that src/main.tsx
- * imports statically); `workspace`, the signed-in screen (sip.js, the phone, the toolbar:
+ * Four files and the parts loaded on demand: `app`, what every page runs first (all that
+ * src/main.tsx imports statically: Preact, the session, the REST client); `sign-in`, the sign-in
+ * form (src/ui/sign-in/sign-in-screen.tsx), which a reload with a kept session does not wait for;
+ * `workspace`, the signed-in screen (sip.js, the phone, the toolbar:
  * src/workspace.tsx), loaded in the background while the sign-in screen shows; `supervisor`, the
  * wallboard (src/supervisor.tsx), which agents never load. Code the page needs at once stays in
  * one file per step (gzip does better on one file than on several, and it is one request);
@@ -28,6 +30,7 @@ const SUPERVISOR = /[\\/]src[\\/](supervisor\.tsx|cc[\\/]supervisor[\\/]|ui[\\/]
  */
 function pageSteps(): { plugin: Plugin; groups: { name: string; test: (id: string) => boolean; priority: number }[] } {
   let signIn = new Set<string>();
+  let signInForm = new Set<string>();
   let workspace = new Set<string>();
   const plugin: Plugin = {
     name: "agentbar:page-steps",
@@ -44,12 +47,21 @@ function pageSteps(): { plugin: Plugin; groups: { name: string; test: (id: strin
         return seen;
       };
       signIn = closure("src/main.tsx", new Set());
+      signInForm = closure("src/ui/sign-in/sign-in-screen.tsx", signIn);
       workspace = closure("src/workspace.tsx", signIn);
+      // What the sign-in form shares with the workspace goes in the first file, so that neither loads the other.
+      for (const m of signInForm) {
+        if (!workspace.has(m)) continue;
+        signIn.add(m);
+        signInForm.delete(m);
+        workspace.delete(m);
+      }
     },
   };
   // A module goes to the first group (by priority) that takes it; a group also takes what its modules import.
   const groups = [
-    { name: "app", test: (id: string) => signIn.has(id), priority: 3 },
+    { name: "app", test: (id: string) => signIn.has(id), priority: 4 },
+    { name: "sign-in", test: (id: string) => signInForm.has(id), priority: 3 },
     { name: "workspace", test: (id: string) => workspace.has(id), priority: 2 },
     { name: "supervisor", test: (id: string) => SUPERVISOR.test(id), priority: 1 },
   ];

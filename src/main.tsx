@@ -4,7 +4,7 @@ import { render, type ComponentType } from "preact";
 import { createSessionStore } from "./session/session";
 import { createSettingsStore, followOtherTabs } from "./session/settings";
 import { browserStorage } from "./session/storage";
-import { App } from "./ui/app";
+import { App, loadSignInScreen } from "./ui/app";
 import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
 import { layoutFrom } from "./ui/layout";
 import { ModelContext, createUiModel } from "./ui/model/model";
@@ -19,6 +19,10 @@ const session = createSessionStore({ settings, tabStorage, deviceStorage, pageOr
 
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;
+
+// Without a kept session the sign-in form shows first: fetched at once. (Not awaited here: its file
+// imports this one's, which would wait for this module to finish.)
+if (session.getState().status !== "restoring") void loadSignInScreen().catch(() => undefined);
 
 // A language other than English is downloaded before the first render, so no English flashes.
 const language = chooseLanguage(settings.getState().language, browserLanguages(navigator));
@@ -61,9 +65,9 @@ void session.getState().restore();
 
 if (!workspace) {
   const soon = () => setTimeout(() => void loadWorkspace().catch(() => undefined));
-  // After the first paint; a tab opened in the background paints nothing until shown, so it loads at once.
-  if (document.visibilityState === "visible") requestAnimationFrame(soon);
-  else soon();
+  // After the sign-in form's first paint; a tab opened in the background paints nothing until shown, so it loads at once.
+  const afterForm = () => (document.visibilityState === "visible" ? requestAnimationFrame(soon) : soon());
+  void loadSignInScreen().then(afterForm, afterForm);
 }
 session.subscribe((s) => {
   if (s.status === "signed-in" && !workspaceScreen.value) void loadWorkspace().catch(() => undefined);

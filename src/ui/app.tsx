@@ -3,7 +3,17 @@ import type { ReadonlySignal } from "@preact/signals";
 import { Announcer } from "./announcer";
 import { Brand } from "./brand";
 import { useModel } from "./model/model";
-import { SignInScreen } from "./sign-in/sign-in-screen";
+import { afterStart } from "./after-start";
+import { lazy } from "./lazy";
+
+/**
+ * The sign-in form is a file of its own: a reload with a kept session does not wait for it (it is
+ * fetched once the page is ready for calls, for a later sign-out); a page without one fetches it
+ * at once (`loadSignInScreen`) and shows it as it comes, a moment after the first render.
+ */
+const SignInScreen = lazy(() => import("./sign-in/sign-in-screen").then((m) => m.SignInScreen));
+export const loadSignInScreen = (): Promise<unknown> => SignInScreen.preload();
+void afterStart.then(loadSignInScreen);
 
 function Restoring({ text }: { text: string }) {
   const { layout } = useModel();

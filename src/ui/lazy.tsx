@@ -9,14 +9,21 @@ import { useEffect, useState } from "preact/hooks";
 export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> & { preload(): Promise<unknown> } {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
-  const start = () => (loading ??= load().then((c) => (loaded = c)));
+  // A failed load is tried again by the next mount or preload that needs it.
+  const start = () =>
+    (loading ??= load().then(
+      (c) => (loaded = c),
+      (e: unknown) => {
+        loading = undefined;
+        throw e;
+      },
+    ));
   function Lazy(props: P) {
     const [, setReady] = useState(false);
     useEffect(() => {
       if (loaded) return;
-      start();
       let live = true;
-      loading!.then(
+      start().then(
         () => live && setReady(true),
         (e: unknown) => console.warn("agentbar: could not load a part of the page", e),
       );
