@@ -20,8 +20,10 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): C
     ));
   function Lazy(props: P) {
     const [, setReady] = useState(false);
+    const C = loaded;
     useEffect(() => {
-      if (loaded) return;
+      // Rendered empty: shown once the code is here (which may be by now, if a preload ran meanwhile).
+      if (C) return;
       let live = true;
       start().then(
         () => live && setReady(true),
@@ -31,7 +33,6 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): C
         live = false;
       };
     }, []);
-    const C = loaded;
     return C ? <C {...props} /> : null;
   }
   /** Loads the code now (before the first render that needs it, so nothing flashes empty). */
