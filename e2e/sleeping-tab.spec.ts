@@ -21,12 +21,13 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   // The browser's tab says it too, while the page sleeps.
   expect(await party.tabTitle()).toMatch(/^Phone unreachable · /);
 
-  // A customer calls meanwhile. The platform offers a call as the caller enters the queue (before
-  // its answer to the request): no offer went to the sleeping tab, the customer waits.
+  // A customer calls meanwhile. The platform offers a caller to a Ready agent as the caller joins
+  // the queue: the customer waits in the queue, and no offer went to the sleeping tab.
   const customer = await queueCaller(platform.url, { number: "5550190", name: "Sam Sleeper", toneHz: 660 });
-  const s = sim(platform.url);
+  const members = () => platform.callCenter.engine.waiting("support").filter((m) => m.cidNumber === "5550190");
+  await expect.poll(() => members().map((m) => `${m.state}, offered to ${m.offers.size}`)).toEqual(["Waiting, offered to 0"]);
   expect(await platformAdmin.agentState("1001")).toMatchObject({ status: "On Break", callstate: "IDLE", no_answer_count: 0 });
-  expect((await s.channel(customer.uuid)).state).not.toBe("hungup");
+  const s = sim(platform.url);
 
   await party.wake();
   const line = alice.page.getByTestId("phone-watch");

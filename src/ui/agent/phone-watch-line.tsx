@@ -18,11 +18,17 @@ export function PhoneWatchLine({ compact = false }: { compact?: boolean }) {
   const m = t.value.agent.phoneWatch;
   return (
     <div class={`phone-watch${compact ? " compact" : ""}${w.trouble ? " trouble" : ""}`} data-testid="phone-watch" data-trouble={w.trouble ?? "woke"}>
-      <span class="phone-watch-text" title={compact ? text : undefined}>
-        {text}
-      </span>
+      {compact ? (
+        // The bar's one line keeps room for the phone: a short label, the whole text for a pointer and a screen reader.
+        <span class="phone-watch-text" title={text}>
+          <span aria-hidden="true">{w.trouble ? m.tabTitle : m.wokeShort}</span>
+          <span class="sr-only">{text}</span>
+        </span>
+      ) : (
+        <span class="phone-watch-text">{text}</span>
+      )}
       {!w.trouble && (
-        <button type="button" class="small" onClick={() => a.act(a.actions.choose({ kind: "ready" }))}>
+        <button type="button" class="small secondary" onClick={() => a.act(a.actions.choose({ kind: "ready" }))}>
           {m.goReady}
         </button>
       )}

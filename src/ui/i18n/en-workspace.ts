@@ -358,6 +358,7 @@ export const enWorkspace = {
       reasonNotKept: (reason: string) => `(The platform does not show the reason: ${reason}.)`,
       woke: (status: string) => `This tab was asleep; you were set ${status}.`,
       wokeNotSet: "This tab was asleep; calls could not ring in it meanwhile.",
+      wokeShort: "This tab was asleep",
       back: "Your phone is reachable again.",
       stayOnBreak: "You stay on break until you choose Ready.",
       goReady: "Go Ready",

@@ -409,6 +409,7 @@ export const zhCN: Messages = {
       reasonNotKept: (reason: string) => `（平台不显示原因：${reason}。）`,
       woke: (status: string) => `此标签页曾休眠；您已被设为${status}。`,
       wokeNotSet: "此标签页曾休眠；期间来电无法在其中响铃。",
+      wokeShort: "此标签页曾休眠",
       back: "您的电话已恢复接通。",
       stayOnBreak: "在您选择示闲之前，您将保持示忙状态。",
       goReady: "示闲",

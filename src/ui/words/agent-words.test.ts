@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../../api";
-import { commandError, commandErrorOf } from "../../cc";
+import { PHONE_UNREACHABLE_REASON, commandError, commandErrorOf, initialAgentState, type AgentState } from "../../cc";
 import { catalogues } from "../i18n/all";
-import { errorText } from "./agent-words";
+import { errorText, phoneWatchText, statusLabel } from "./agent-words";
 
 const en = catalogues.en;
 const zh = catalogues["zh-CN"];
@@ -21,5 +21,32 @@ describe("a failed command in words", () => {
     const lost = commandErrorOf("hold", new PlatformError("network", 0, 0, "Failed to fetch", "POST /api/cc/ccc/ccHold"), 0);
     expect(lost.kind).toBe("unreachable");
     expect(errorText(lost, en)).toBe("Could not hold the call: the platform did not answer. Check the connection and try again.");
+  });
+});
+
+describe("the phone's watch in words", () => {
+  const agent = (status: string, reason = "") => ({ number: "1001", status, state: "Waiting", callstate: "IDLE", reason, since: 0 });
+  const state = (patch: Partial<AgentState>): AgentState => ({ ...initialAgentState(), ...patch });
+
+  it("says the trouble, then the break once it is sent; woken, what happened", () => {
+    const lost = state({ agent: agent("Available"), phoneWatch: { trouble: "lost", breakSetAt: 0, woke: null } });
+    expect(phoneWatchText(lost, en)).toBe("Your phone is unreachable: calls cannot ring in this tab.");
+    const onBreak = { ...lost, agent: agent("On Break", PHONE_UNREACHABLE_REASON), phoneWatch: { ...lost.phoneWatch, breakSetAt: 1 } };
+    expect(phoneWatchText(onBreak, en)).toBe("Your phone is unreachable: calls cannot ring in this tab. You were set On break · Phone unreachable.");
+    const woke = { ...onBreak, phoneWatch: { trouble: null, breakSetAt: 1, woke: { at: 2 } } };
+    expect(phoneWatchText(woke, en)).toBe("This tab was asleep; you were set On break · Phone unreachable.");
+    expect(phoneWatchText(woke, zh)).toBe("此标签页曾休眠；您已被设为示忙 · 电话无法接通。");
+    // The break did not take (refused, or the agent was not Ready after all).
+    expect(phoneWatchText({ ...woke, agent: agent("Available") }, en)).toBe("This tab was asleep; calls could not ring in it meanwhile.");
+    expect(phoneWatchText(state({ agent: agent("Available") }), en)).toBe("");
+  });
+
+  it("degrades in words where the platform does not show the break's reason", () => {
+    const noReason = state({ agent: agent("On Break"), phoneWatch: { trouble: null, breakSetAt: 1, woke: { at: 2 } } });
+    expect(phoneWatchText(noReason, en)).toBe("This tab was asleep; you were set On break · Phone unreachable. (The platform does not show the reason: Phone unreachable.)");
+  });
+
+  it("the toolbar's own reason is said in the agent's language", () => {
+    expect(statusLabel(agent("On Break", PHONE_UNREACHABLE_REASON), zh)).toBe("示忙 · 电话无法接通");
   });
 });
