@@ -21,7 +21,6 @@ export interface ReceivedDigit {
 
 /** Open tone segments end when the tone has not been heard for this long. */
 const SEGMENT_GAP_MS = 250;
-const MAX_SEGMENTS = 300;
 
 /**
  * A party of the simulated outside world as a channel of the switch: a customer calling in
@@ -30,6 +29,9 @@ const MAX_SEGMENTS = 300;
  * detector on what it hears; what they found is its report, readable through /sim.
  */
 export class SimChannel extends ChannelBase {
+  /** How many tone segments a report keeps: the latest ones, so that a long call on and off hold
+   * still shows what the party hears now. */
+  static maxSegments = 300;
   readonly kind = "sim" as const;
   readonly party: SimulatedParty;
   readonly heard: HeardTone[] = [];
@@ -231,10 +233,14 @@ export class SimChannel extends ChannelBase {
         segment.to = at;
         segment.levelDb = Math.max(segment.levelDb, tone.levelDb);
         this.open.set(segment, now);
-      } else if (this.heard.length < MAX_SEGMENTS) {
+      } else {
         segment = { frequency: tone.frequency, levelDb: tone.levelDb, from: at, to: at };
         this.heard.push(segment);
         this.open.set(segment, now);
+        if (this.heard.length > SimChannel.maxSegments) {
+          const oldest = this.heard.shift()!;
+          this.open.delete(oldest);
+        }
       }
     }
     for (const [segment, last] of this.open) if (now - last > SEGMENT_GAP_MS) this.open.delete(segment);

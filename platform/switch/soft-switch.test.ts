@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { CdrStore } from "../cdr/cdr-store";
 import { MediaFileStore } from "../cdr/media-files";
 import { defaultOptions } from "../config";
 import type { MediaPlane } from "../media";
 import { manualPlane, runTicks } from "../media/test-helpers";
-import type { SimChannel } from "../sim/sim-channel";
+import { SimChannel } from "../sim/sim-channel";
 import { SimWorld } from "../sim/sim-world";
 import { queueCallerWorld } from "../sim/queue-caller-world";
 import { openDatabase, type Db } from "../store/db";
@@ -93,6 +93,29 @@ describe("bridges", () => {
     expect(await cEnded).toBe("NORMAL_CLEARING");
     runTicks(plane, 400);
     expect(hears(a, 900) && hears(d, 440)).toBe(true);
+  });
+
+  it("keeps the latest heard tones in a long call's report, not the first ones", async () => {
+    const kept = SimChannel.maxSegments;
+    SimChannel.maxSegments = 5;
+    onTestFinished(() => {
+      SimChannel.maxSegments = kept;
+    });
+    const a = await party(440);
+    const b = await party(1000);
+    sw.bridge(a, b);
+    for (let i = 0; i < 8; i++) {
+      b.say(1000);
+      runTicks(plane, 200);
+      b.say(0);
+      runTicks(plane, 1000);
+    }
+    b.say(600);
+    runTicks(plane, 400);
+    const heard = a.heard.map((t) => Math.round(t.frequency));
+    expect(heard.length).toBe(5);
+    expect(heard.at(-1)).toBeCloseTo(600, -1);
+    expect(heard.slice(0, -1).every((hz) => Math.abs(hz - 1000) < 10)).toBe(true);
   });
 
   it("unbridges without hanging up; both hear silence", async () => {
