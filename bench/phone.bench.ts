@@ -5,7 +5,8 @@
  * - INVITE to ringing card: from the INVITE reaching the page's WebSocket to the ringing call
  *   card in the page;
  * - Answer click to first remote audio: from the click to the first received audio above
- *   -40 dBFS on the call's track (the simulated caller says 1000 Hz all along), for calls
+ *   -40 dBFS on the call's track as the page notices it (polling an analyser; the steps also say
+ *   when that audio entered the audio graph and left the audio output), for calls
  *   answered as soon as they ring and for calls answered after an agent's pause (2 s), with the
  *   breakdown of each step on both sides: the page's (instrumented in the page) and the local
  *   platform's (it runs in this process: platform-call-steps.ts), on one clock;
@@ -55,7 +56,7 @@ function instrument() {
     /** Each step of a call's media setup, as it happens: [step, time]. */
     steps: [] as [string, number][],
   };
-  const step = (name: string) => b.steps.push([name, performance.now()]);
+  const step = (name: string, at = performance.now()) => b.steps.push([name, at]);
   (window as unknown as { __bench: typeof b }).__bench = b;
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
@@ -119,7 +120,7 @@ function instrument() {
     ctx ??= new AudioContext();
     let analyser: AnalyserNode | undefined;
     let source: MediaStreamAudioSourceNode | undefined;
-    const samples = new Float32Array(256);
+    let samples = new Float32Array(0);
     let receiver: RTCRtpReceiver | undefined;
     let played = false;
     const timer = setInterval(() => {
@@ -133,7 +134,9 @@ function instrument() {
         // Listening from the click on: a source node made when audio is already there would add
         // its own start-up to the figure.
         analyser = ctx!.createAnalyser();
-        analyser.fftSize = 256;
+        // The last 0.68 s: the onset is found in it, however late the page looks.
+        analyser.fftSize = 32768;
+        samples = new Float32Array(analyser.fftSize);
         source = ctx!.createMediaStreamSource(new MediaStream([receiver.track]));
         source.connect(analyser);
       }
@@ -141,11 +144,32 @@ function instrument() {
         played = true;
         step("first audio frame played out");
       }
+      const c = ctx!;
+      const before = c.currentTime;
       analyser!.getFloatTimeDomainData(samples);
-      let sum = 0;
-      for (const v of samples) sum += v * v;
-      if (Math.sqrt(sum / samples.length) > 0.01) {
-        b.firstAudio.push(performance.now());
+      // Rendered meanwhile: the data and the time do not match; read again at the next poll.
+      if (c.currentTime !== before) return;
+      const rms = (from: number, to: number) => {
+        let sum = 0;
+        for (let i = from; i < to; i++) sum += samples[i]! * samples[i]!;
+        return Math.sqrt(sum / (to - from));
+      };
+      const n = samples.length;
+      if (rms(n - 256, n) > 0.01) {
+        const noticed = performance.now();
+        b.firstAudio.push(noticed);
+        // Where the page's polling and the audio output put it: the first render quantum (128
+        // frames) over -40 dBFS in the window (which ends at currentTime), on the page's clock
+        // by the time of this read (in the audio graph) and by the output's time stamp (when a
+        // context time is played by the output device).
+        let onset = 0;
+        while (onset < n - 128 && rms(onset, onset + 128) <= 0.01) onset += 128;
+        if (onset > 0) {
+          const sinceOnset = (n - onset) / c.sampleRate;
+          step("first audio in the audio graph", noticed - sinceOnset * 1000);
+          const out = c.getOutputTimestamp();
+          if (out.performanceTime) step("first audio out of the audio output", out.performanceTime + (before - sinceOnset - out.contextTime!) * 1000);
+        }
         clearInterval(timer);
         source?.disconnect();
         // When the first RTP packet arrived: the newest one's arrival, less 20 ms (the packet
@@ -326,7 +350,7 @@ for (const [label, from, to] of [
   console.log(`  while the call rang (median ms after its INVITE reached the page): ${r.ringing.map((s) => `${s.name.replace(/ +/, ": ")} ${s.median.toFixed(0)}`).join(", ") || "nothing"}`);
   console.log(`  after the Answer click (ms from the click, median / p95; seen in n calls):`);
   for (const s of r.answered) console.log(`    ${s.median.toFixed(0).padStart(5)} ${s.p95.toFixed(0).padStart(5)}  ${s.name}${s.n < r.calls ? ` (${s.n})` : ""}`);
-  console.log(`    ${r.audio.median.toFixed(0).padStart(5)} ${r.audio.p95.toFixed(0).padStart(5)}  browser   first audio heard (over -40 dBFS); target 60`);
+  console.log(`    ${r.audio.median.toFixed(0).padStart(5)} ${r.audio.p95.toFixed(0).padStart(5)}  browser   first audio noticed by the page (over -40 dBFS): the figure; target 60`);
 }
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end`);
 if (at20) {
