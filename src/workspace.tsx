@@ -1,6 +1,6 @@
-import { createAgentSession, createEventFeed, eventChannelConnector, type AgentSession } from "./cc";
-import { createPhoneSession, type KeyValueStorage, type PhoneSession, type SessionStore, type SettingsStore } from "./session";
-import { Phone } from "./softphone";
+import { createAgentSession, createEventFeed, createTabMirror, eventChannelConnector, type AgentSession } from "./cc";
+import { browserTabs, createPhoneSession, type KeyValueStorage, type PhoneSession, type SessionStore, type SettingsStore } from "./session";
+import { Phone, isLive } from "./softphone";
 import { beginAfterStart } from "./ui/after-start";
 import { AgentScreen } from "./ui/agent-screen";
 import { lazy } from "./ui/lazy";
@@ -24,12 +24,23 @@ export interface WorkspaceDeps {
  */
 export function startWorkspace(deps: WorkspaceDeps) {
   const { session, settings, deviceStorage, tabStorage } = deps;
-  // One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out.
-  const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href });
+  // One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out; of
+  // the agent's tabs in this browser, one has it at a time (phone-owner.ts).
+  const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href, tabs: browserTabs() });
 
   // The call-center toolbar: the agent's queues, status, queue calls and after-call work.
   const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
-  const agentSession = createAgentSession({ session, phoneSession, settings, deviceStorage, tabStorage, feed });
+  const ownSession = createAgentSession({ session, phoneSession, settings, deviceStorage, tabStorage, feed });
+  // The agent's other tabs show this one's calls and agent while it has the phone, and this one
+  // theirs while another has it; every surface acts through the tab with the phone.
+  const mirror = createTabMirror({ owner: phoneSession.owner, agent: ownSession, calls: phoneSession.phone.callsStore, tabStorage });
+  const agentSession = { ...ownSession, actions: mirror.actions, dispatch: mirror.dispatch };
+  // The tab with the phone asks before it closes while a call is ringing or up: closing it would
+  // end the call (another tab takes the phone, and takes a customer call back, but not at once).
+  addEventListener("beforeunload", (e) => {
+    const role = phoneSession.owner.store.getState().role;
+    if ((role === "owner" || role === "alone") && phoneSession.phone.callsStore.getState().calls.some(isLive)) e.preventDefault();
+  });
 
   const model = withWorkspace(deps.model, { phoneSession, agentSession, document });
   whenReadyForCalls(deps.session, phoneSession, agentSession, beginAfterStart);

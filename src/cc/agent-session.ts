@@ -1,9 +1,9 @@
 import { getUser, getUserQueueNames, type PlatformClient, type User } from "../api";
-import { memoryStorage, type KeyValueStorage, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
+import { memoryStorage, type KeyValueStorage, type PhoneOwnerState, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
 import { isLive, type PageEventTarget, type Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
-import { createAgentStore, initialAgentState, track, type AgentStore, type CallDisposition } from "./agent-state";
+import { createAgentStore, initialAgentState, track, type AgentState, type AgentStore, type CallDisposition } from "./agent-state";
 import { POLL_MS, createAgentSync, type PollMs } from "./agent-sync";
 import { createCallActions, type CallPhone } from "./call-actions";
 import { createCallRecovery } from "./call-recovery";
@@ -20,6 +20,8 @@ import { createStatusCommands, signIntoQueues } from "./status-commands";
 export type AgentPhone = Pick<PhoneSession, "setCallCenterHook" | "setDialer"> & {
   phone: CallPhone & Pick<Phone, "phoneStore" | "decorate">;
   store: { getState(): Pick<PhoneSessionState, "dial"> };
+  /** Which tab has the agent's phone: the queues are left at sign-out only by the last tab. */
+  owner?: { store: { getState(): Pick<PhoneOwnerState, "role" | "others"> } };
 };
 
 export interface AgentSessionDeps {
@@ -55,6 +57,12 @@ export interface AgentSession {
   dispatch: Dispatch;
   /** What was recorded after a call (outcome, notes), by the uuid of either of its legs. */
   disposition(uuid: string): CallDisposition | undefined;
+  /**
+   * Another tab has the agent's phone: the store shows that tab's agent (`state`, tab-mirror.ts)
+   * and this session does nothing of its own; `null` ends that, and the session starts again once
+   * this tab's phone is registered.
+   */
+  mirror(state: AgentState | null): void;
   dispose(): void;
 }
 
@@ -100,6 +108,8 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     ...(deps.phoneLostGraceMs !== undefined ? { graceMs: deps.phoneLostGraceMs } : {}),
   });
   let listening: (() => void)[] = [];
+  /** The store shows another tab's agent (mirror). */
+  let mirrored = false;
 
   const actions: AgentActions = {
     ...createCallActions({ ctx, sync, phone }),
@@ -208,6 +218,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   };
 
   const startWhenRegistered = () => {
+    if (mirrored) return;
     if (store.getState().phase === "waiting-for-phone" && phone.phoneStore.getState().registration.status === "registered") void start(ctx.run);
   };
 
@@ -233,15 +244,18 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     session.subscribe(onSession),
     phone.phoneStore.subscribe(startWhenRegistered),
     phone.callsStore.subscribe((s, before) => {
-      if (store.getState().phase !== "on") return;
+      if (mirrored || store.getState().phase !== "on") return;
       afterCall.onCalls(s.calls, before.calls);
       clickToDial.onCalls(s.calls);
       recovery.onCalls(s.calls);
       sync.schedulePoll(0);
     }),
   ];
-  // Before the app signs out, the agent leaves the queues (no offers to a phone that is gone).
+  // Before the app signs out, the agent leaves the queues (no offers to a phone that is gone),
+  // unless another tab of the agent goes on working: it has the phone, or gets it now.
   const removeSignOutStep = session.getState().addSignOutStep(async () => {
+    const tabs = phoneSession.owner?.store.getState();
+    if (mirrored || (tabs?.role === "owner" && tabs.others > 0)) return;
     if (ctx.client) await status.leaveQueues(ctx.client);
   });
   onSession(session.getState());
@@ -251,6 +265,22 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     actions,
     dispatch: dispatcherOf(actions),
     disposition: afterCall.disposition,
+    mirror(state) {
+      if (state) {
+        if (!mirrored) {
+          mirrored = true;
+          // What this session had under way is dropped: the owner's agent is shown from now on.
+          ctx.begin(ctx.client, ctx.user);
+          reset();
+        }
+        store.setState(state);
+      } else if (mirrored) {
+        mirrored = false;
+        reset();
+        if (ctx.client && ctx.user) store.setState({ phase: "waiting-for-phone", number: ctx.user.extension });
+        startWhenRegistered();
+      }
+    },
     dispose() {
       unsubscribe.forEach((u) => u());
       removeSignOutStep();

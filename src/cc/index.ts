@@ -5,6 +5,8 @@
 export * from "./agent-session";
 export * from "./agent-state";
 export * from "./commands";
+// The agent's other tabs in this browser: they show the tab with the phone and act through it.
+export * from "./tab-mirror";
 export * from "./command-error";
 // Calls: what can be done with each (and whether the platform or the phone does it), the actions.
 export * from "./call-controls";

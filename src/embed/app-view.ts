@@ -26,6 +26,8 @@ export function userOf(s: SessionState): UserInfo | null {
 export function registrationOf(s: Pick<AppStates, "session" | "phoneSession" | "phone">): RegistrationInfo {
   if (s.session.status !== "signed-in") return { state: "signed-out" };
   const problem = s.phoneSession.problem;
+  // Another tab of the agent in this browser has the phone: calls ring there and are answered through it.
+  if (s.phoneSession.status === "elsewhere") return { state: "registered" };
   if (s.phoneSession.status === "unavailable") return { state: "failed", detail: problem ? (problem.kind === "token" ? `token: ${problem.error.message}` : problem.kind === "settings" ? problem.detail : problem.kind) : "unavailable" };
   const r = s.phone.registration;
   switch (r.status) {

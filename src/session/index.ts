@@ -7,6 +7,7 @@ export * from "./sign-in-error";
 export * from "./platform-address";
 export * from "./storage";
 export * from "./phone-session";
+export * from "./phone-owner";
 export * from "./ice-servers";
 export * from "./shortcuts";
 // The call history (./call-history) is imported directly: only the history panel loads it, on demand.

@@ -7,7 +7,9 @@ import { memoryStorage as phoneMemoryStorage } from "../softphone";
 import { REDIAL_KEY, createPhoneSession, jwtExpiry, type PhoneSession } from "./phone-session";
 import { createSessionStore } from "./session";
 import { createSettingsStore } from "./settings";
+import type { TabCoordination } from "./phone-owner";
 import { memoryStorage } from "./storage";
+import { FakeBrowser } from "./test-support/fake-tabs";
 import { alice, fakePlatform, json } from "./test-support/fake-platform";
 
 const BASE = "https://pbx.example.com";
@@ -23,12 +25,12 @@ function jwt(serial: number, seconds: number): string {
   return `${b64({ alg: "HS256" })}.${b64({ sub: "3", n: serial, exp: Math.floor(Date.now() / 1000) + seconds })}.sig${serial}`;
 }
 
-function setup(opts: { tokenSeconds?: number; extension?: string } = {}) {
-  const sw = new FakeSwitch();
-  const platform = fakePlatform([{ ...alice, domain: sw.domain, extn: opts.extension ?? alice.extn }]);
+function setup(opts: { tokenSeconds?: number; extension?: string; tabs?: TabCoordination; sameBrowserAs?: { sw: FakeSwitch; platform: ReturnType<typeof fakePlatform> } } = {}) {
+  const sw = opts.sameBrowserAs?.sw ?? new FakeSwitch();
+  const platform = opts.sameBrowserAs?.platform ?? fakePlatform([{ ...alice, domain: sw.domain, extn: opts.extension ?? alice.extn }]);
   const issued: string[] = [];
   let refuseTokens: number | undefined;
-  platform.overrides.push(({ method, url, body }) => {
+  if (!opts.sameBrowserAs) platform.overrides.push(({ method, url, body }) => {
     if (method !== "POST" || url.pathname !== "/api/users/extn_token") return undefined;
     if (refuseTokens) return json(refuseTokens, { code: refuseTokens, text: refuseTokens === 403 ? "no permission: extension 1001 is disabled" : "Bad Gateway" });
     const token = jwt(issued.length + 1, opts.tokenSeconds ?? 3600);
@@ -52,7 +54,7 @@ function setup(opts: { tokenSeconds?: number; extension?: string } = {}) {
     document: new FakePage(),
     logConnector: () => {},
   });
-  const ps: PhoneSession = createPhoneSession({ session, settings, phone, deviceStorage: device, pageHref: () => "https://app.test/agent/" });
+  const ps: PhoneSession = createPhoneSession({ session, settings, phone, deviceStorage: device, pageHref: () => "https://app.test/agent/", ...(opts.tabs ? { tabs: opts.tabs } : {}) });
   cleanups.push(() => phone.stop(), () => ps.dispose());
   const signIn = () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: BASE });
   return {
@@ -242,5 +244,46 @@ describe("extension token lifetime", () => {
     expect(Math.abs(jwtExpiry(token)! - (Date.now() + 60_000))).toBeLessThan(2000);
     expect(jwtExpiry("6b0f2f8e-4bd4-4e36-a3c1-0e0b7f1c1f6d")).toBeUndefined();
     expect(jwtExpiry("a.b.c")).toBeUndefined();
+  });
+});
+
+describe("one phone per agent across the tabs of a browser", () => {
+  it("a second tab of the agent does not register; when the first one closes, it does", async () => {
+    const browser = new FakeBrowser();
+    const [tabA, tabB] = [browser.tab(), browser.tab()];
+    const a = setup({ tabs: tabA.coordination() });
+    await a.signIn();
+    await registered(a.phone);
+    const b = setup({ tabs: tabB.coordination(), sameBrowserAs: a });
+    const since = a.sw.mark();
+    await b.signIn();
+    await until(b.ps.store, (s) => s.status === "elsewhere");
+    expect(b.ps.store.getState().address).toBe(`1001@${a.sw.domain}`);
+    // A negative check as long as the positive one below takes: no REGISTER from the second tab.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.phone.phoneStore.getState().registration.status).toBe("stopped");
+    expect(a.sw.records(registersFrom, since)).toHaveLength(0);
+    expect(a.ps.owner.store.getState()).toMatchObject({ role: "owner", others: 1 });
+
+    // The first tab goes away: the browser hands its lock on, the second tab registers.
+    tabA.close();
+    await a.phone.stop();
+    await registered(b.phone);
+    expect(b.ps.store.getState().status).toBe("on");
+    expect(b.ps.owner.store.getState().role).toBe("owner");
+  });
+
+  it("Use the phone here: the first tab unregisters, the second registers", async () => {
+    const browser = new FakeBrowser();
+    const a = setup({ tabs: browser.tab().coordination() });
+    await a.signIn();
+    await registered(a.phone);
+    const b = setup({ tabs: browser.tab().coordination(), sameBrowserAs: a });
+    await b.signIn();
+    await until(b.ps.store, (s) => s.status === "elsewhere");
+    expect(await b.ps.owner.takeOver()).toBe(true);
+    await registered(b.phone);
+    expect(a.ps.store.getState().status).toBe("elsewhere");
+    expect(a.phone.phoneStore.getState().registration.status).toBe("stopped");
   });
 });

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { PlatformError, getExtensionToken, type PlatformClient } from "../api";
 import { isLive, type CallId, type CallOptions, type IncomingCallHandler, type Phone, type PhoneSettings } from "../softphone";
 import { toRtcIceServers } from "./ice-servers";
+import { createPhoneOwner, type PhoneOwner, type TabCoordination } from "./phone-owner";
 import type { SessionState, SessionStore } from "./session";
 import { effectiveSipWebSocketUrl, type Settings, type SettingsStore } from "./settings";
 import type { KeyValueStorage } from "./storage";
@@ -10,9 +11,10 @@ import type { KeyValueStorage } from "./storage";
  * - `off`: nobody signed in (or signing out);
  * - `starting`: fetching the extension token;
  * - `on`: the phone is started; its own store tells how registration goes;
- * - `unavailable`: signed in but the phone cannot start; `problem` says why.
+ * - `unavailable`: signed in but the phone cannot start; `problem` says why;
+ * - `elsewhere`: another tab of this browser has the agent's phone (phone-owner.ts).
  */
-export type PhoneSessionStatus = "off" | "starting" | "on" | "unavailable";
+export type PhoneSessionStatus = "off" | "starting" | "on" | "unavailable" | "elsewhere";
 
 /**
  * Why the phone is not running for a signed-in user:
@@ -62,11 +64,15 @@ export interface PhoneSessionDeps {
   /** Longest wait for ICE candidates: host candidates come at once; a TURN relay on a LAN in a few hundred ms. */
   iceGatheringTimeoutMs?: number;
   now?: () => number;
+  /** Web Locks and BroadcastChannel, for one phone per agent across the tabs; without them every tab has its own. */
+  tabs?: TabCoordination;
 }
 
 export interface PhoneSession {
   store: PhoneSessionStore;
   phone: Phone;
+  /** Which tab of this browser has the agent's phone. */
+  owner: PhoneOwner;
   /**
    * The call-center layer's hook (a later feature decorates queue calls). It runs for every
    * incoming INVITE before the call shows up, and may label the call (queue, customer), answer
@@ -113,6 +119,23 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
   let lastRenewalAt = 0;
   let started: { server: string; iceServers: Settings["iceServers"] } | null = null;
   let dialer: Dialer | undefined;
+  const owner = createPhoneOwner({
+    locks: deps.tabs?.locks,
+    openChannel: deps.tabs?.openChannel,
+    ...(deps.tabs?.livenessMs ? { livenessMs: deps.tabs.livenessMs } : {}),
+    ...(deps.tabs?.document ? { document: deps.tabs.document } : {}),
+    canRelease: () => !phone.callsStore.getState().calls.some(isLive),
+    release: async () => {
+      if (store.getState().status === "off") return;
+      run++;
+      clearTimers();
+      started = null;
+      store.setState({ status: "elsewhere", problem: null, restartPending: false });
+      await phone.stop().catch((e: unknown) => console.warn("agentbar: stopping the phone failed", e));
+    },
+  });
+  /** The phone runs in this tab: it has the phone, or tabs are not coordinated. */
+  const mine = () => owner.store.getState().role === "owner" || owner.store.getState().role === "alone";
 
   const store = createStore<PhoneSessionState>()((set, get) => ({
     status: "off",
@@ -179,6 +202,12 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
     if (!user) return;
     if (!user.extension) {
       store.setState({ status: "unavailable", problem: { kind: "no-extension" }, address: "" });
+      return;
+    }
+    if (!mine()) {
+      // Until the tabs have found out which of them has the phone, it is starting.
+      const elsewhere = owner.store.getState().role === "other";
+      store.setState({ status: elsewhere ? "elsewhere" : "starting", problem: null, address: elsewhere ? `${user.extension}@${user.domain}` : "" });
       return;
     }
     store.setState({ status: "starting", problem: null });
@@ -260,11 +289,12 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
       user = s.user;
       run++;
       clearTimers();
+      if (user!.extension) owner.start(`${user!.extension}@${user!.domain}`);
       void start(run);
     } else if (!signedIn && (wasSignedIn || store.getState().status !== "off")) {
       client = null;
       user = null;
-      void stop();
+      void stop().then(() => owner.stop());
     }
   };
 
@@ -281,6 +311,15 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
   };
 
   const unsubscribe = [
+    // The tabs found out who has the phone, or it came to this tab (the owner closed, froze, or gave it up).
+    owner.store.subscribe((o, before) => {
+      if (o.role === before.role || !user) return;
+      const status = store.getState().status;
+      if (mine() && (status === "elsewhere" || status === "starting")) {
+        run++;
+        void start(run);
+      } else if (o.role === "other" && status === "starting") void start(run);
+    }),
     session.subscribe(onSession),
     settings.subscribe(onSettings),
     phone.callsStore.subscribe(restartIfIdle),
@@ -297,12 +336,14 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
   return {
     store,
     phone,
+    owner,
     setCallCenterHook: (handler) => phone.setIncomingCallHandler(handler),
     setDialer: (d) => {
       dialer = d;
     },
     dispose() {
       unsubscribe.forEach((u) => u());
+      owner.stop();
       clearTimers();
       run++;
     },

@@ -42,6 +42,7 @@ export function agentRig(
   cleanups.push(() => agent.dispose());
   const store = agent.store;
   return {
+    agent,
     actions: agent.actions,
     dispatch: agent.dispatch,
     phone,

@@ -1,6 +1,6 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { callViewOf, isCallCenterCall, type AgentActions, type AgentSession, type CallView } from "../../cc";
-import type { PhoneSession, PhoneSessionState, SettingsState } from "../../session";
+import type { PhoneOwnerState, PhoneSession, PhoneSessionState, SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import type { Language, Messages } from "../i18n";
 import { phoneWatchText } from "../words/agent-words";
@@ -23,6 +23,8 @@ export interface PhoneUi {
   state: ReadonlySignal<PhoneState>;
   calls: ReadonlySignal<CallsState>;
   sessionState: ReadonlySignal<PhoneSessionState>;
+  /** Which tab of this browser has the agent's phone. */
+  tabs: ReadonlySignal<PhoneOwnerState>;
   /** Live calls, oldest first. */
   live: ReadonlySignal<readonly Call[]>;
   /** Wall clock, ticking each second: call timers and "next attempt at" read it. */
@@ -56,6 +58,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   const state = storeSignal(phone.phoneStore);
   const calls = storeSignal(phone.callsStore);
   const sessionState = storeSignal(deps.session.store);
+  const tabs = storeSignal(deps.session.owner.store);
   const live = computed(() => calls.value.calls.filter((c) => c.state !== "ended"));
   // What the calls' views read of the agent: a status change elsewhere does not redraw the cards.
   const ccState = storeSignal(deps.agent.store, (s) => ({ platformCall: s.platformCall, agent: s.agent, supervised: s.supervised }), shallowEqual);
@@ -86,6 +89,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     state,
     calls,
     sessionState,
+    tabs,
     live,
     now,
     tones,

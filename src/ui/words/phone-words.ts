@@ -37,6 +37,7 @@ export function registrationWords(
   const s = t.phone.status;
   if (session.status === "off") return { label: s.off, tone: "off", detail: "", canRetry: false };
   if (session.status === "starting") return { label: s.starting, tone: "busy", detail: "", canRetry: false };
+  if (session.status === "elsewhere") return { label: t.phone.tabs.elsewhere, tone: "ok", detail: t.phone.tabs.elsewhereDetail, canRetry: false };
   if (session.status === "unavailable") {
     const p = session.problem;
     const detail = !p || p.kind === "no-extension" ? t.phone.noExtension : p.kind === "token" ? t.phone.tokenFailed(p.error.message) : t.phone.settingsProblem;
