@@ -127,6 +127,18 @@ describe("one phone per agent across the tabs of a browser", () => {
     expect(a.released).toEqual([]);
   });
 
+  it("a page the browser keeps storage from (a third-party frame): it has its own phone", async () => {
+    const browser = new FakeBrowser();
+    const a = tabOf(browser);
+    a.owner.start(KEY);
+    await roleOf(a, "owner");
+    const framed = tabOf(browser);
+    framed.tab.storageDenied = true;
+    framed.owner.start(KEY);
+    await roleOf(framed, "alone");
+    expect(a.role()).toBe("owner");
+  });
+
   it("a browser without Web Locks: every tab has its own phone, as before", () => {
     const owner = createPhoneOwner({ locks: undefined, openChannel: undefined, canRelease: () => true, release: async () => {} });
     owners.push(owner);

@@ -168,8 +168,17 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     return new Promise<void>((resolve) => (letGo = resolve));
   };
 
-  /** The lock went to another tab while this one held it (it was frozen, or gave the phone up). */
-  const lost = (myRun: number) => {
+  /**
+   * A request of this tab failed. An AbortError: the lock went to another tab while this one held
+   * it (it was frozen, or gave the phone up). Anything else (a SecurityError where the browser
+   * keeps storage from the page, as in a third-party frame without storage access): the tabs
+   * cannot be coordinated, and this one has its own phone.
+   */
+  const lost = (myRun: number, e: unknown) => {
+    if (myRun === run && (e as { name?: unknown } | null)?.name !== "AbortError") {
+      console.info("agentbar: this page cannot share the phone with the agent's other tabs", e);
+      return standAlone();
+    }
     letGo?.();
     letGo = undefined;
     if (myRun !== run) return;
@@ -196,9 +205,9 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
         () => {
           // Let go by this tab (sign-out): nothing more to do.
         },
-        () => {
+        (e: unknown) => {
           if (queued === place) queued = undefined;
-          if (!place.signal.aborted) lost(myRun);
+          if (!place.signal.aborted) lost(myRun, e);
         },
       );
   };
@@ -209,7 +218,7 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     if (!locks || myRun !== run) return;
     queued?.abort();
     queued = undefined;
-    locks.request(lockName(key), { steal: true }, () => hold(myRun)).catch(() => lost(myRun));
+    locks.request(lockName(key), { steal: true }, () => hold(myRun)).catch((e: unknown) => lost(myRun, e));
   };
 
   /** A tab without the phone asks the owner every second; an owner silent for a few seconds is taken over. */
@@ -234,6 +243,29 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     pingedAt = 0;
   };
 
+  /** Leaves the election and has a phone of its own. */
+  const standAlone = () => {
+    stopTalking();
+    store.setState({ role: "alone", others: 0, move: null });
+  };
+
+  /** Stops everything of the current run: timers, the place in the queue, the hold, the channel. */
+  const stopTalking = () => {
+    run++;
+    clearInterval(checkTimer);
+    clearTimeout(handover);
+    handover = undefined;
+    queued?.abort();
+    queued = undefined;
+    letGo?.();
+    letGo = undefined;
+    deps.document?.removeEventListener("resume", onResume);
+    channel?.removeEventListener("message", onMessage);
+    channel?.close();
+    channel = undefined;
+    seen.clear();
+  };
+
   return {
     store,
     start(k) {
@@ -256,20 +288,8 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     },
     stop() {
       if (role() === "other" || role() === "electing") post({ type: "bye", from: tabId });
-      run++;
-      clearInterval(checkTimer);
-      clearTimeout(handover);
-      handover = undefined;
-      queued?.abort();
-      queued = undefined;
-      letGo?.();
-      letGo = undefined;
-      deps.document?.removeEventListener("resume", onResume);
-      channel?.removeEventListener("message", onMessage);
-      channel?.close();
-      channel = undefined;
+      stopTalking();
       key = "";
-      seen.clear();
       store.setState({ role: "off", others: 0, move: null });
     },
     async takeOver() {

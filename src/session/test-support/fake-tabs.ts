@@ -97,11 +97,16 @@ export class FakeBrowser {
 export class FakeTab {
   private frozen: (() => void)[] | undefined;
   closed = false;
+  /** The browser keeps storage (and Web Locks) from this page, as from a third-party frame without storage access. */
+  storageDenied = false;
   readonly locks: LockManagerLike;
   readonly document = new EventTarget();
 
   constructor(private readonly browser: FakeBrowser) {
-    this.locks = { request: (name, options, callback) => browser.request(this, name, options, callback) };
+    this.locks = {
+      request: (name, options, callback) =>
+        this.storageDenied ? Promise.reject(new DOMException("The request was denied.", "SecurityError")) : browser.request(this, name, options, callback),
+    };
   }
 
   coordination(livenessMs = { every: 20, answerWithin: 60 }): TabCoordination {
