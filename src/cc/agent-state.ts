@@ -52,13 +52,14 @@ export interface AgentState {
  *   browser froze the page (seen on the way in, and by another tab); null while calls can ring here;
  * - `breakSetAt`: when the watch set the agent On Break for the current trouble (0: it did not,
  *   or the platform refused); it does so once for each trouble;
- * - `woke`: the page slept and the watch sent the break as it went to sleep: said until the agent
- *   goes Ready or dismisses it.
+ * - `woke`: the page slept and the watch sent the break as it went to sleep (`earlier`: the agent
+ *   was found On Break "Phone unreachable" as this page started, after a reload or from another
+ *   tab): said until the agent goes Ready or dismisses it.
  */
 export interface PhoneWatch {
   trouble: "lost" | "asleep" | null;
   breakSetAt: number;
-  woke: { at: number } | null;
+  woke: { at: number; earlier?: true } | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { RegistrationState } from "../softphone";
 import { FakePage } from "../softphone/testing/mock-media";
 import { PHONE_LOST_GRACE_MS, PHONE_UNREACHABLE_REASON } from "./phone-watch";
 import { agentRig, call, queueCall } from "./test-support/agent-rig";
+import { FakeCallCenter } from "./test-support/fake-call-center";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -147,5 +148,23 @@ describe("a page the browser freezes", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(t.breaks()).toEqual([]);
     expect(t.store.getState().phoneWatch).toMatchObject({ trouble: null, woke: null });
+  });
+});
+
+describe("a page that starts", () => {
+  it("finding the agent On Break for an unreachable phone (a reload, another tab's), offers Go Ready; any other break it leaves alone", async () => {
+    const fcc = new FakeCallCenter();
+    fcc.setStatus("On Break", PHONE_UNREACHABLE_REASON);
+    const t = agentRig(cleanups, { cc: fcc });
+    await t.working();
+    expect(t.store.getState().phoneWatch).toMatchObject({ trouble: null, woke: { earlier: true } });
+    await t.actions.choose({ kind: "ready" });
+    expect(t.store.getState().phoneWatch.woke).toBeNull();
+
+    const lunch = new FakeCallCenter();
+    lunch.setStatus("On Break", "Lunch");
+    const other = agentRig(cleanups, { cc: lunch });
+    await other.working();
+    expect(other.store.getState().phoneWatch.woke).toBeNull();
   });
 });

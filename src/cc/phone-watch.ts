@@ -130,6 +130,9 @@ export function createPhoneWatch(deps: PhoneWatchDeps): PhoneWatcher {
 
   return {
     start() {
+      // The break of a page that went away (reloaded, closed, frozen for good): this page's phone can take calls.
+      const s = store.getState();
+      if (statusKind(s.agent?.status ?? "") === "break" && s.agent?.reason === PHONE_UNREACHABLE_REASON) set({ woke: { at: now(), earlier: true } });
       listening = [deps.registration.subscribe(onRegistration), store.subscribe(onAgent), ctx.calls.subscribe(checkSoon)];
       const doc = deps.document;
       if (doc) {

@@ -21,7 +21,7 @@ export function PhoneWatchLine({ compact = false }: { compact?: boolean }) {
       {compact ? (
         // The bar's one line keeps room for the phone: a short label, the whole text for a pointer and a screen reader.
         <span class="phone-watch-text" title={text}>
-          <span aria-hidden="true">{w.trouble ? m.tabTitle : m.wokeShort}</span>
+          <span aria-hidden="true">{w.trouble ? m.tabTitle : w.woke?.earlier ? m.earlierShort : m.wokeShort}</span>
           <span class="sr-only">{text}</span>
         </span>
       ) : (

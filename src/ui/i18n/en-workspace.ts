@@ -369,6 +369,8 @@ export const enWorkspace = {
       woke: (status: string) => `This tab was asleep; you were set ${status}.`,
       wokeNotSet: "This tab was asleep; calls could not ring in it meanwhile.",
       wokeShort: "This tab was asleep",
+      earlier: (status: string) => `You were set ${status} while calls could not reach your phone; now they can.`,
+      earlierShort: "Phone reachable again",
       back: "Your phone is reachable again.",
       stayOnBreak: "You stay on break until you choose Ready.",
       goReady: "Go Ready",

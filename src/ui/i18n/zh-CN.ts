@@ -420,6 +420,8 @@ export const zhCN: Messages = {
       woke: (status: string) => `此标签页曾休眠；您已被设为${status}。`,
       wokeNotSet: "此标签页曾休眠；期间来电无法在其中响铃。",
       wokeShort: "此标签页曾休眠",
+      earlier: (status: string) => `来电无法接通您的电话时，您已被设为${status}；现在已可接通。`,
+      earlierShort: "电话已恢复接通",
       back: "您的电话已恢复接通。",
       stayOnBreak: "在您选择示闲之前，您将保持示忙状态。",
       goReady: "示闲",

@@ -84,7 +84,7 @@ function announcePhoneWatch(s: AgentState, before: AgentState, t: Messages, anno
   const w = s.phoneWatch;
   const was = before.phoneWatch;
   const m = t.agent.phoneWatch;
-  if (w.woke && w.woke !== was.woke) announce(m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)));
+  if (w.woke && w.woke !== was.woke) announce(w.woke.earlier ? phoneWatchText(s, t) : m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)));
   else if (w.trouble && !was.trouble) announce(phoneWatchText(s, t));
   else if (!w.trouble && was.trouble === "lost") announce(w.breakSetAt && statusKind(s.agent?.status ?? "") === "break" ? `${m.back} ${m.stayOnBreak}` : m.back);
 }

@@ -39,6 +39,9 @@ describe("the phone's watch in words", () => {
     // The break did not take (refused, or the agent was not Ready after all).
     expect(phoneWatchText({ ...woke, agent: agent("Available") }, en)).toBe("This tab was asleep; calls could not ring in it meanwhile.");
     expect(phoneWatchText(state({ agent: agent("Available") }), en)).toBe("");
+    // Found On Break as the page started (a reload, another tab's break).
+    const earlier = state({ agent: agent("On Break", PHONE_UNREACHABLE_REASON), phoneWatch: { trouble: null, breakSetAt: 0, woke: { at: 1, earlier: true } } });
+    expect(phoneWatchText(earlier, en)).toBe("You were set On break · Phone unreachable while calls could not reach your phone; now they can.");
   });
 
   it("degrades in words where the platform does not show the break's reason", () => {

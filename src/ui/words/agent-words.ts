@@ -43,6 +43,7 @@ export function phoneWatchText(s: Pick<AgentState, "phoneWatch" | "agent" | "pen
     const first = w.trouble === "lost" ? m.lost : m.asleep;
     return w.breakSetAt ? `${first} ${m.setOnBreak(breakStatus)}${notKept}` : first;
   }
+  if (w.woke?.earlier) return onBreak ? m.earlier(breakStatus) : "";
   if (w.woke) return onBreak || s.pending?.command === "break" ? `${m.woke(breakStatus)}${notKept}` : m.wokeNotSet;
   return "";
 }
