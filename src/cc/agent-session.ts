@@ -273,7 +273,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
           ctx.begin(ctx.client, ctx.user);
           reset();
         }
-        store.setState(state);
+        store.setState({ ...state, phoneWatch: { ...state.phoneWatch, elsewhere: true } });
       } else if (mirrored) {
         mirrored = false;
         reset();

@@ -60,6 +60,8 @@ export interface PhoneWatch {
   trouble: "lost" | "asleep" | null;
   breakSetAt: number;
   woke: { at: number; earlier?: true } | null;
+  /** The watch is the phone's tab's, shown in another tab of the agent (tab-mirror.ts). */
+  elsewhere?: true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CloseIcon } from "../icons";
 import { useAgent, useModel } from "../model/model";
-import { phoneWatchText } from "../words/agent-words";
+import { phoneWatchText, phoneWatchWords } from "../words/agent-words";
 
 /**
  * The status line of the page's watch over its phone: calls cannot ring here (the registration is
@@ -15,7 +15,7 @@ export function PhoneWatchLine({ compact = false }: { compact?: boolean }) {
   const text = phoneWatchText(s, t.value);
   if (!text) return null;
   const w = s.phoneWatch;
-  const m = t.value.agent.phoneWatch;
+  const m = phoneWatchWords(w, t.value);
   return (
     <div class={`phone-watch${compact ? " compact" : ""}${w.trouble ? " trouble" : ""}`} data-testid="phone-watch" data-trouble={w.trouble ?? "woke"}>
       {compact ? (

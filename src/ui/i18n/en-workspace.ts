@@ -375,6 +375,14 @@ export const enWorkspace = {
       stayOnBreak: "You stay on break until you choose Ready.",
       goReady: "Go Ready",
       tabTitle: "Phone unreachable",
+      /** The same, said in a tab that shows the phone of another tab. */
+      elsewhere: {
+        lost: "Your phone, in another tab, is unreachable: calls cannot ring.",
+        asleep: "The tab with your phone is asleep: calls cannot ring in it.",
+        woke: (status: string) => `The tab with your phone was asleep; you were set ${status}.`,
+        wokeNotSet: "The tab with your phone was asleep; calls could not ring in it meanwhile.",
+        wokeShort: "The phone's tab was asleep",
+      },
     },
     announce: {
       status: (label: string) => `Status: ${label}.`,

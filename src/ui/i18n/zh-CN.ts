@@ -426,6 +426,13 @@ export const zhCN: Messages = {
       stayOnBreak: "在您选择示闲之前，您将保持示忙状态。",
       goReady: "示闲",
       tabTitle: "电话无法接通",
+      elsewhere: {
+        lost: "您在另一个标签页中的电话无法接通：来电无法响铃。",
+        asleep: "持有您电话的标签页已休眠：来电无法在其中响铃。",
+        woke: (status: string) => `持有您电话的标签页曾休眠；您已被设为${status}。`,
+        wokeNotSet: "持有您电话的标签页曾休眠；期间来电无法在其中响铃。",
+        wokeShort: "电话所在标签页曾休眠",
+      },
     },
     announce: {
       status: (label: string) => `状态：${label}。`,

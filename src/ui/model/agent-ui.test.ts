@@ -32,5 +32,12 @@ describe("the phone's watch, announced", () => {
     watch({ trouble: null, woke: { at: 6 } });
     store.setState({ agent: agent("On Break", PHONE_UNREACHABLE_REASON) });
     expect(said).toEqual(["This tab is asleep: calls cannot ring in it.", "This tab was asleep; you were set On break · Phone unreachable."]);
+
+    // A tab showing another tab's phone gets a fresh copy of the watch with every change there.
+    said.length = 0;
+    watch({ trouble: null, breakSetAt: 7, woke: { at: 8 }, elsewhere: true });
+    watch({ woke: { at: 8 } });
+    store.setState({ agent: agent("On Break", PHONE_UNREACHABLE_REASON) });
+    expect(said).toEqual(["The tab with your phone was asleep; you were set On break · Phone unreachable."]);
   });
 });

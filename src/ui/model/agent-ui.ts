@@ -2,7 +2,7 @@ import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import { PHONE_UNREACHABLE_REASON, statusKind, type AgentActions, type AgentSession, type AgentState } from "../../cc";
 import type { SettingsState } from "../../session";
 import type { Messages } from "../i18n";
-import { errorText, nextLabel, phoneWatchText, statusLabel } from "../words/agent-words";
+import { errorText, nextLabel, phoneWatchText, phoneWatchWords, statusLabel } from "../words/agent-words";
 import { supervisedText } from "../words/call-words";
 import { shallowEqual, storeSignal } from "./store-signal";
 
@@ -83,8 +83,9 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
 function announcePhoneWatch(s: AgentState, before: AgentState, t: Messages, announce: (text: string) => void): void {
   const w = s.phoneWatch;
   const was = before.phoneWatch;
-  const m = t.agent.phoneWatch;
-  if (w.woke && w.woke !== was.woke) announce(w.woke.earlier ? phoneWatchText(s, t) : m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)));
+  const m = phoneWatchWords(w, t);
+  // By time, not identity: a tab that shows another tab's phone gets a new copy with each change.
+  if (w.woke && w.woke.at !== was.woke?.at) announce(w.woke.earlier ? phoneWatchText(s, t) : m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)));
   else if (w.trouble && !was.trouble) announce(phoneWatchText(s, t));
   else if (!w.trouble && was.trouble === "lost") announce(w.breakSetAt && statusKind(s.agent?.status ?? "") === "break" ? `${m.back} ${m.stayOnBreak}` : m.back);
 }

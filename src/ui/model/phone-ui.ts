@@ -188,7 +188,8 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   effect(() => ui.alerts.follow(hidden.value ? live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer) : []));
   effect(() => {
     const w = phoneWatch.value;
-    ui.alerts.phone(hidden.value && w.phoneWatch.trouble ? phoneWatchText(w, deps.t.value) : null, hidden.value);
+    // The phone's own tab notifies; a tab that shows another tab's phone does not say it twice.
+    ui.alerts.phone(hidden.value && w.phoneWatch.trouble && !w.phoneWatch.elsewhere ? phoneWatchText(w, deps.t.value) : null, hidden.value);
   });
   return ui;
 }

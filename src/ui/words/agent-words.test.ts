@@ -44,6 +44,14 @@ describe("the phone's watch in words", () => {
     expect(phoneWatchText(earlier, en)).toBe("You were set On break · Phone unreachable while calls could not reach your phone; now they can.");
   });
 
+  it("in a tab that shows another tab's phone, speaks of that tab", () => {
+    const asleep = state({ agent: agent("On Break", PHONE_UNREACHABLE_REASON), phoneWatch: { trouble: "asleep", breakSetAt: 1, woke: null, elsewhere: true } });
+    expect(phoneWatchText(asleep, en)).toBe("The tab with your phone is asleep: calls cannot ring in it. You were set On break · Phone unreachable.");
+    const woke = { ...asleep, phoneWatch: { trouble: null, breakSetAt: 1, woke: { at: 2 }, elsewhere: true as const } };
+    expect(phoneWatchText(woke, en)).toBe("The tab with your phone was asleep; you were set On break · Phone unreachable.");
+    expect(phoneWatchText(woke, zh)).toBe("持有您电话的标签页曾休眠；您已被设为示忙 · 电话无法接通。");
+  });
+
   it("degrades in words where the platform does not show the break's reason", () => {
     const noReason = state({ agent: agent("On Break"), phoneWatch: { trouble: null, breakSetAt: 1, woke: { at: 2 } } });
     expect(phoneWatchText(noReason, en)).toBe("This tab was asleep; you were set On break · Phone unreachable. (The platform does not show the reason: Phone unreachable.)");

@@ -32,9 +32,15 @@ export function errorText(error: CommandError, t: Messages): string {
  * trouble, the break it set (or that the platform does not show its reason), and after the page
  * slept, what happened meanwhile.
  */
+/** The watch's words for this tab: its own phone, or the phone of the agent's other tab. */
+export function phoneWatchWords(w: AgentState["phoneWatch"], t: Messages): Omit<Messages["agent"]["phoneWatch"], "elsewhere"> {
+  const m = t.agent.phoneWatch;
+  return w.elsewhere ? { ...m, ...m.elsewhere } : m;
+}
+
 export function phoneWatchText(s: Pick<AgentState, "phoneWatch" | "agent" | "pending">, t: Messages): string {
   const w = s.phoneWatch;
-  const m = t.agent.phoneWatch;
+  const m = phoneWatchWords(w, t);
   const onBreak = statusKind(s.agent?.status ?? "") === "break";
   const breakStatus = statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t);
   // A platform without break reasons in agent_state shows the break, not why.
