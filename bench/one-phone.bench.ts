@@ -57,6 +57,8 @@ async function main(): Promise<void> {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => console.log("page error:", e.message));
+  // The page asks before it goes away during a call; the agent confirms (the reload goes on).
+  page.on("dialog", (d) => void d.accept());
   await page.goto("/");
   await page.getByLabel("Login name").fill("agent1");
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
