@@ -98,6 +98,14 @@ describe("the agent's other tabs show the tab with the phone and act through it"
     expect(a.rig.fcc.commands.length).toBe(before);
   });
 
+  it("signing out in a tab that shows the other's phone leaves the agent in the queues; the tab with the phone, alone, leaves them", async () => {
+    const { a, b } = await twoTabs();
+    await b.rig.session.getState().signOut();
+    expect(b.rig.fcc.commands.filter((c) => c.func === "ccLogout")).toEqual([]);
+    await a.rig.session.getState().signOut();
+    expect(a.rig.fcc.commands.at(-1)).toMatchObject({ func: "ccLogout", body: { agent: "1001" } });
+  });
+
   it("the owner's tab closes: the other tab stops showing its calls and starts its own session", async () => {
     const { a, b } = await twoTabs();
     a.rig.callsStore.setState({ calls: [queueCall("call-1", "leg-1")] });
