@@ -19,7 +19,7 @@ export interface ReceivedDigit {
   at: string;
 }
 
-/** Open tone segments end when the tone has not been heard for this long. */
+/** Open tone segments end when the tone has not been heard for this long (or at a new bridge). */
 const SEGMENT_GAP_MS = 250;
 
 /**
@@ -66,6 +66,8 @@ export class SimChannel extends ChannelBase {
     this.context = init.direction === "inbound" ? "public" : init.context ?? "default";
     if (behaviour.kind === "caller") this.say(behaviour.frequency);
     this.setEndpoint(this.party);
+    // Bridged to another party, what it hears from now on is new even after a gap of under 250 ms.
+    this.on("bridge", () => this.closeSegments());
     // The far end acts after the switch has taken the channel in and its listeners are attached.
     this.later(0, () => this.start());
   }

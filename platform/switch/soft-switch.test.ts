@@ -118,6 +118,17 @@ describe("bridges", () => {
     expect(heard.slice(0, -1).every((hz) => Math.abs(hz - 1000) < 10)).toBe(true);
   });
 
+  it("starts a new heard segment when a party is bridged to someone else, even without a gap", async () => {
+    const a = await party(440);
+    const b = await party(1000);
+    const c = await party(1000);
+    sw.bridge(a, b);
+    runTicks(plane, 400);
+    sw.bridge(a, c);
+    runTicks(plane, 400);
+    expect(a.heard.map((t) => Math.round(t.frequency / 10) * 10)).toEqual([1000, 1000]);
+  });
+
   it("unbridges without hanging up; both hear silence", async () => {
     const a = await party(440);
     const b = await party(1000);
