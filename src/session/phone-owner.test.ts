@@ -17,12 +17,28 @@ function tabOf(browser: FakeBrowser, o: { canRelease?: () => boolean } = {}) {
 
 const roleOf = (t: { role: () => string }, role: string) => vi.waitFor(() => expect(t.role()).toBe(role), { timeout: 2000, interval: 5 });
 
+/** A tab that has started and has the phone. */
+async function ownerTab(browser: FakeBrowser, o: { canRelease?: () => boolean } = {}) {
+  const a = tabOf(browser, o);
+  a.owner.start(KEY);
+  await roleOf(a, "owner");
+  return a;
+}
+
+/** Two tabs of the agent: `a` has the phone, `b` knows it. */
+async function ownerAndOther(o: { canRelease?: () => boolean } = {}) {
+  const browser = new FakeBrowser();
+  const a = await ownerTab(browser, o);
+  const b = tabOf(browser);
+  b.owner.start(KEY);
+  await roleOf(b, "other");
+  return { browser, a, b };
+}
+
 describe("one phone per agent across the tabs of a browser", () => {
   it("the first tab has the phone; the next one finds that out and waits; the owner counts it", async () => {
     const browser = new FakeBrowser();
-    const a = tabOf(browser);
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
+    const a = await ownerTab(browser);
     const b = tabOf(browser);
     b.owner.start(KEY);
     expect(b.role()).toBe("electing");
@@ -36,13 +52,7 @@ describe("one phone per agent across the tabs of a browser", () => {
   });
 
   it("the owner's tab closes: the next tab gets the phone", async () => {
-    const browser = new FakeBrowser();
-    const a = tabOf(browser);
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
-    const b = tabOf(browser);
-    b.owner.start(KEY);
-    await roleOf(b, "other");
+    const { browser, a, b } = await ownerAndOther();
     a.tab.close();
     await roleOf(b, "owner");
     expect(browser.holder(lockName(KEY))).toBe(b.tab);
@@ -64,13 +74,7 @@ describe("one phone per agent across the tabs of a browser", () => {
   });
 
   it("a frozen owner is taken over: the browser takes the lock from it, so it stops its phone and waits for it again", async () => {
-    const browser = new FakeBrowser();
-    const a = tabOf(browser);
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
-    const b = tabOf(browser);
-    b.owner.start(KEY);
-    await roleOf(b, "other");
+    const { browser, a, b } = await ownerAndOther();
     a.tab.freeze();
     await roleOf(b, "owner");
     expect(browser.holder(lockName(KEY))).toBe(b.tab);
@@ -83,13 +87,7 @@ describe("one phone per agent across the tabs of a browser", () => {
   });
 
   it("Use the phone here: the owner stops its phone, then this tab has it", async () => {
-    const browser = new FakeBrowser();
-    const a = tabOf(browser);
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
-    const b = tabOf(browser);
-    b.owner.start(KEY);
-    await roleOf(b, "other");
+    const { browser, a, b } = await ownerAndOther();
     expect(await b.owner.takeOver()).toBe(true);
     await roleOf(b, "owner");
     expect(a.role()).toBe("other");
@@ -102,13 +100,7 @@ describe("one phone per agent across the tabs of a browser", () => {
   });
 
   it("Use the phone here during a call: the owner keeps the phone and says why", async () => {
-    const browser = new FakeBrowser();
-    const a = tabOf(browser, { canRelease: () => false });
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
-    const b = tabOf(browser);
-    b.owner.start(KEY);
-    await roleOf(b, "other");
+    const { a, b } = await ownerAndOther({ canRelease: () => false });
     expect(await b.owner.takeOver()).toBe(false);
     expect(b.owner.store.getState().move).toBe("busy");
     expect([a.role(), b.role()]).toEqual(["owner", "other"]);
@@ -117,9 +109,7 @@ describe("one phone per agent across the tabs of a browser", () => {
 
   it("messages that are not the election's, or malformed, change nothing", async () => {
     const browser = new FakeBrowser();
-    const a = tabOf(browser);
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
+    const a = await ownerTab(browser);
     const stranger = browser.tab();
     for (const m of [{ type: "release" }, { type: "release", from: 7 }, { type: "release", from: "x", extra: 1 }, "release", null, { type: "format-disk", from: "x" }]) stranger.post(lockName(KEY), m);
     await new Promise((r) => setTimeout(r, 100));
@@ -129,9 +119,7 @@ describe("one phone per agent across the tabs of a browser", () => {
 
   it("a page the browser keeps storage from (a third-party frame): it has its own phone", async () => {
     const browser = new FakeBrowser();
-    const a = tabOf(browser);
-    a.owner.start(KEY);
-    await roleOf(a, "owner");
+    const a = await ownerTab(browser);
     const framed = tabOf(browser);
     framed.tab.storageDenied = true;
     framed.owner.start(KEY);
