@@ -8,32 +8,19 @@
  *
  * Run: npm run bench -- one-phone-tabs   (or npx tsx bench/one-phone-tabs.bench.ts [--runs 10])
  */
-import type { Browser, Page } from "@playwright/test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startPlatform, type Platform } from "../platform/platform";
-import { buildApp, launchChromium, ms, option, stats } from "./chromium-page";
+import type { Page } from "@playwright/test";
+import { ms, option, stats } from "./chromium-page";
+import { benchStage } from "./bench-stage";
 import { runBench } from "./run-bench";
 
 const RUNS = option("runs", 10);
 const PASSWORD = "Agentbar@2026";
 
-let browser: Browser | undefined;
-let platform: Platform | undefined;
-let dataDir: string | undefined;
-
-async function cleanUp(): Promise<void> {
-  await browser?.close().catch(() => {});
-  await platform?.close().catch(() => {});
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
+const stage = benchStage("one-phone-tabs");
 
 async function main(): Promise<void> {
-  buildApp();
-  dataDir = mkdtempSync(join(tmpdir(), "agentbar-one-phone-tabs-bench-"));
-  platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
-  browser = await launchChromium(440);
+  const platform = await stage.platform();
+  const browser = await stage.chromium(440);
   const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1280, height: 800 } });
   const registrar = platform.ctx.sip.registrar;
   const bindings = () => registrar.contactsOf("1001", "agentbar.local");
@@ -79,4 +66,4 @@ async function main(): Promise<void> {
   console.log(`  from the close: median ${ms(s.median)}, p95 ${ms(s.p95)}`);
 }
 
-await runBench("one-phone-tabs", main, cleanUp);
+await runBench("one-phone-tabs", main, stage.cleanUp);

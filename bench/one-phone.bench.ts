@@ -9,12 +9,8 @@
  *
  * Run: npm run bench -- one-phone   (or npx tsx bench/one-phone.bench.ts [--runs 10])
  */
-import type { Browser } from "@playwright/test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startPlatform, type Platform } from "../platform/platform";
-import { buildApp, launchChromium, ms, option, stats } from "./chromium-page";
+import { ms, option, stats } from "./chromium-page";
+import { benchStage } from "./bench-stage";
 import { runBench } from "./run-bench";
 
 const RUNS = option("runs", 10);
@@ -25,15 +21,7 @@ const CUSTOMER_TONE = 660;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const near = (hz: number, target: number) => Math.abs(hz - target) <= 15;
 
-let browser: Browser | undefined;
-let platform: Platform | undefined;
-let dataDir: string | undefined;
-
-async function cleanUp(): Promise<void> {
-  await browser?.close().catch(() => {});
-  await platform?.close().catch(() => {});
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
+const stage = benchStage("one-phone");
 
 interface Heard {
   frequency: number;
@@ -42,9 +30,7 @@ interface Heard {
 }
 
 async function main(): Promise<void> {
-  buildApp();
-  dataDir = mkdtempSync(join(tmpdir(), "agentbar-one-phone-bench-"));
-  platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent", simRingMs: 300 });
+  const platform = await stage.platform({ simRingMs: 300 });
   const url = platform.url;
   const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const r = await fetch(`${url}${path}`, { method, headers: body !== undefined ? { "content-type": "application/json" } : {}, body: body !== undefined ? JSON.stringify(body) : undefined });
@@ -52,7 +38,7 @@ async function main(): Promise<void> {
     return (await r.json()) as T;
   };
 
-  browser = await launchChromium(AGENT_TONE);
+  const browser = await stage.chromium(AGENT_TONE);
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -111,4 +97,4 @@ async function main(): Promise<void> {
   line("from the page being back (its load event)", fromLoaded);
 }
 
-await runBench("one-phone", main, cleanUp);
+await runBench("one-phone", main, stage.cleanUp);

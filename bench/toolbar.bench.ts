@@ -16,12 +16,9 @@
  *
  * Run: npm run bench -- toolbar   (or npx tsx bench/toolbar.bench.ts [--runs 20])
  */
-import type { Browser, Page } from "@playwright/test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startPlatform, type Platform } from "../platform/platform";
-import { buildApp, initScript, launchChromium, ms, option, stats } from "./chromium-page";
+import type { Page } from "@playwright/test";
+import { initScript, ms, option, stats } from "./chromium-page";
+import { benchStage } from "./bench-stage";
 import { runBench } from "./run-bench";
 
 const RUNS = option("runs", 20);
@@ -110,20 +107,10 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
-let browser: Browser | undefined;
-let platform: Platform | undefined;
-let dataDir: string | undefined;
-
-async function cleanUp(): Promise<void> {
-  await browser?.close().catch(() => {});
-  await platform?.close().catch(() => {});
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
+const stage = benchStage("toolbar");
 
 async function main(): Promise<void> {
-  buildApp();
-  dataDir = mkdtempSync(join(tmpdir(), "agentbar-toolbar-bench-"));
-  platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
+  const platform = await stage.platform();
   const url = platform.url;
 
   // ---- the platform, as an administrator and as the simulated outside world ----
@@ -160,7 +147,7 @@ async function main(): Promise<void> {
   });
 
   // ---- the agent's page ----
-  browser = await launchChromium(440);
+  const browser = await stage.chromium(440);
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -301,4 +288,4 @@ async function main(): Promise<void> {
   );
 }
 
-await runBench("toolbar", main, cleanUp);
+await runBench("toolbar", main, stage.cleanUp);
