@@ -16,6 +16,8 @@ const LOADED_ON_DEMAND =
 
 /** The wallboard and what a supervisor does (src/supervisor.tsx and what only it imports). */
 const SUPERVISOR = /[\\/]src[\\/](supervisor\.tsx|cc[\\/]supervisor[\\/]|ui[\\/]supervisor[\\/])/;
+/** The supervisor's action log and a call's supervision legs: the history reads them too, without the wallboard. */
+const SUPERVISION_LOG = /[\\/]src[\\/]cc[\\/]supervisor[\\/](action-log|supervision-legs)\.ts$/;
 
 /**
  * Four files and the parts loaded on demand: `app`, what every page runs first (all that
@@ -63,6 +65,7 @@ function pageSteps(): { plugin: Plugin; groups: { name: string; test: (id: strin
     { name: "app", test: (id: string) => signIn.has(id), priority: 4 },
     { name: "sign-in", test: (id: string) => signInForm.has(id), priority: 3 },
     { name: "workspace", test: (id: string) => workspace.has(id), priority: 2 },
+    { name: "supervision-log", test: (id: string) => SUPERVISION_LOG.test(id), priority: 1.5 },
     { name: "supervisor", test: (id: string) => SUPERVISOR.test(id), priority: 1 },
   ];
   return { plugin, groups };

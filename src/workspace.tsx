@@ -3,6 +3,7 @@ import { browserTabs, createPhoneSession, type KeyValueStorage, type PhoneSessio
 import { Phone, isLive } from "./softphone";
 import { beginAfterStart } from "./ui/after-start";
 import { AgentScreen } from "./ui/agent-screen";
+import { withEnglishPanels } from "./ui/i18n";
 import { lazy } from "./ui/lazy";
 import { ModelContext, type UiModel } from "./ui/model/model";
 import { withWorkspace } from "./ui/model/workspace-model";
@@ -45,7 +46,7 @@ export function startWorkspace(deps: WorkspaceDeps) {
   const model = withWorkspace(deps.model, { phoneSession, agentSession, document });
   whenReadyForCalls(deps.session, phoneSession, agentSession, beginAfterStart);
   // A supervisor's wallboard (on the same event feed) and what a supervisor does to agents' calls.
-  const Wallboard = lazy(() => import("./supervisor").then((m) => m.startWallboard({ model, session, feed, phone: phoneSession.phone })));
+  const Wallboard = lazy(() => withEnglishPanels(import("./supervisor")).then((m) => m.startWallboard({ model, session, feed, phone: phoneSession.phone })));
 
   function Workspace() {
     return (

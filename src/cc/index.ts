@@ -28,6 +28,5 @@ export * from "./event-feed";
 // agents' calls) is ./supervisor: the page loads it for supervisors only.
 export * from "./supervisor/supervisor-role";
 // The supervisor's action log (kept in this browser) and the supervision legs of a call history,
-// which the history (on every signed-in page) reads.
-export * from "./supervisor/action-log";
-export * from "./supervisor/supervision-legs";
+// which the history reads, are imported from their own files (./supervisor/action-log.ts,
+// ./supervisor/supervision-legs.ts): re-exported here, they would come with the page's start.

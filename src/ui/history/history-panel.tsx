@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "preact/hooks";
-import { actionLogOf, supervisionLegOf } from "../../cc";
+import { actionLogOf } from "../../cc/supervisor/action-log";
+import { supervisionLegOf } from "../../cc/supervisor/supervision-legs";
 import type { SessionStore } from "../../session";
 import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore, type CallRecord } from "../../session/call-history";
 import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon } from "../icons";

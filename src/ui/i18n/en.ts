@@ -1,9 +1,11 @@
 /**
  * The English catalogue, and the shape every other language must fill: a key missing from a
- * translation, or a message taking other arguments, fails the type check. In two parts: the
- * sign-in screen's (here, in the page's first file) and the signed-in screen's (en-workspace.ts,
- * which comes with the phone and the toolbar and adds itself: see `completeEnglish`).
+ * translation, or a message taking other arguments, fails the type check. In three parts: the
+ * sign-in screen's (here, in the page's first file), the signed-in screen's (en-workspace.ts,
+ * which comes with the phone and the toolbar and adds itself: see `completeEnglish`), and the
+ * panels' shown later (en-panels.ts, loaded once the page is ready: see `loadEnglishPanels`).
  */
+import type { enPanels } from "./en-panels";
 import type { enWorkspace } from "./en-workspace";
 
 export const en = {
@@ -66,4 +68,4 @@ export const en = {
   },
 };
 
-export type Messages = typeof en & typeof enWorkspace;
+export type Messages = typeof en & typeof enWorkspace & typeof enPanels;

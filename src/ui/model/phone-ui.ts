@@ -2,15 +2,17 @@ import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
 import { callViewOf, isCallCenterCall, type AgentActions, type AgentSession, type CallView } from "../../cc";
 import type { PhoneOwnerState, PhoneSession, PhoneSessionState, SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
-import type { Language, Messages } from "../i18n";
+import { withEnglishPanels, type Language, type Messages } from "../i18n";
 import { phoneWatchText } from "../words/agent-words";
 import { displayTarget, stateText, whoOf } from "../words/call-words";
 import { noticeText, reasonText } from "../words/phone-words";
 import type { DesktopAlerts } from "./desktop-alerts";
 import { shallowEqual, storeSignal } from "./store-signal";
 import { toneFor } from "./tone-choice";
-import { announceQuality } from "../words/quality-words";
 import { TonePlayer } from "./tones";
+
+/** A call's quality in words, and the English they read. */
+const qualityWords = () => withEnglishPanels(import("../words/quality-words"));
 
 /** What the phone's components see: the phone's stores as signals, its sounds and alerts. */
 export interface PhoneUi {
@@ -93,7 +95,7 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     live,
     now,
     tones,
-    alerts: lazyAlerts(() => import("./desktop-alerts").then((m) => new m.DesktopAlerts({ actions: deps.agent.actions, t: deps.t, enabled: () => deps.settings.value.desktopAlerts }))),
+    alerts: lazyAlerts(() => withEnglishPanels(import("./desktop-alerts")).then((m) => new m.DesktopAlerts({ actions: deps.agent.actions, t: deps.t, enabled: () => deps.settings.value.desktopAlerts }))),
     dialText: signal(""),
     enableSound() {
       tones.unlock();
@@ -157,7 +159,11 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     for (const c of s.calls) {
       const before = prev.calls.find((o) => o.id === c.id);
       announceChange(c, before, t, say);
-      announceQuality(c, before, t, say);
+      // A call's quality comes once it is answered (the watchdog's code loads then), and its words with it.
+      if (c.quality && c.quality !== before?.quality) void qualityWords().then(
+          (m) => m.announceQuality(c, before, deps.t.value, say),
+          (e: unknown) => console.warn("agentbar: could not load a part of the page", e),
+        );
     }
   });
 

@@ -1,6 +1,7 @@
 import type { AgentSession } from "../../cc";
 import type { PhoneSession } from "../../session";
-import { completeEnglish } from "../i18n";
+import { afterStart } from "../after-start";
+import { completeEnglish, loadEnglishPanels } from "../i18n";
 import { enWorkspace } from "../i18n/en-workspace";
 import { createAgentUi } from "./agent-ui";
 import { installShortcuts } from "./keyboard-shortcuts";
@@ -21,6 +22,8 @@ export interface WorkspaceModelDeps {
  */
 export function withWorkspace(model: UiModel, deps: WorkspaceModelDeps): UiModel {
   completeEnglish(enWorkspace);
+  // The panels' English is there before anyone opens one (they wait for it if not).
+  void afterStart.then(loadEnglishPanels).catch(() => undefined);
   const { settings, t, language, announce } = model;
   // The phone's calls are acted on through the agent session, which chooses the platform or the phone for each.
   const phone = createPhoneUi({ session: deps.phoneSession, agent: deps.agentSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) });

@@ -1,22 +1,27 @@
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { CallControl } from "../../cc";
-import { parseDialInput, type Call } from "../../softphone";
+import type { Call } from "../../softphone";
+import { afterStart } from "../after-start";
 import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
+import { withEnglishPanels } from "../i18n";
 import { lazy } from "../lazy";
 import { useModel, usePhone } from "../model/model";
-import { Field } from "../shared/field";
 import { formatDuration } from "../shared/format";
 import { Avatar } from "../shell/identity";
-import { ccStateText, dialProblemText, displayTarget, partyLines, stateText, supervisedText, supervisingText, whoOf } from "../words/call-words";
-import { QualityMark, QualityWarning } from "./call-quality";
-import { Keypad } from "./keypad";
+import { ccStateText, displayTarget, partyLines, stateText, supervisedText, supervisingText, whoOf } from "../words/call-words";
+import { act } from "./act";
+import { inCall } from "./in-call-parts";
 import { QueueLine } from "./queue-line";
 
 // The call center's transfer panel comes when first opened.
-const CcTransferPanel = lazy(() => import("./cc-transfer-panel").then((m) => m.CcTransferPanel));
-
-/** Failures are reported elsewhere (the phone's notices, the toolbar's error line); here they go to the log. */
-const act = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn("agentbar: phone action failed", e));
+const CcTransferPanel = lazy(() => withEnglishPanels(import("./cc-transfer-panel")).then((m) => m.CcTransferPanel));
+// What only an answered call shows (its keypad and transfer panels, its quality) comes once the
+// page is ready for calls: a ringing call's card and its Answer do not wait for it.
+const DtmfPanel = lazy(() => inCall().then((m) => m.DtmfPanel));
+const TransferPanel = lazy(() => inCall().then((m) => m.TransferPanel));
+const QualityMark = lazy(() => inCall().then((m) => m.QualityMark));
+const QualityWarning = lazy(() => inCall().then((m) => m.QualityWarning));
+void afterStart.then(() => Promise.all([DtmfPanel, TransferPanel, QualityMark, QualityWarning].map((c) => c.preload()))).catch(() => undefined);
 
 type Panel = "keypad" | "transfer" | "cc-transfer" | null;
 
@@ -223,86 +228,5 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
       {panel === "transfer" && <TransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
       {panel === "cc-transfer" && <CcTransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
     </article>
-  );
-}
-
-function DtmfPanel({ call, compact }: { call: Call; compact: boolean }) {
-  const { t } = useModel();
-  const p = usePhone();
-  const send = (key: string) => act(p.actions.sendDtmf(call.id, key));
-  return (
-    <div
-      class={`call-panel${compact ? " popover-panel" : ""}`}
-      onKeyDown={(e) => {
-        // Typing digits while the keypad has focus sends them, as on a desk phone.
-        if (/^[0-9*#A-Da-d]$/.test(e.key) && !(e.target instanceof HTMLInputElement)) {
-          e.preventDefault();
-          send(e.key.toUpperCase());
-        }
-      }}
-    >
-      <Keypad label={t.value.phone.keypad} onKey={send} />
-      <p class="dtmf-sent" aria-live="off">
-        <span class="sr-only">{t.value.phone.dtmfSent}: </span>
-        {call.dtmf.sent}
-      </p>
-    </div>
-  );
-}
-
-function TransferPanel({ call, compact, onDone }: { call: Call; compact: boolean; onDone: () => void }) {
-  const { t, announce } = useModel();
-  const p = usePhone();
-  const m = t.value.phone;
-  const id = useId();
-  const [target, setTarget] = useState("");
-  const [problem, setProblem] = useState("");
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
-
-  const go = (kind: "blind" | "consult") => {
-    const parsed = parseDialInput(target);
-    if (!parsed.ok) {
-      const text = dialProblemText(parsed.problem, t.value);
-      setProblem(text);
-      announce(text);
-      return;
-    }
-    const to = { kind: "address", address: target } as const;
-    act(kind === "blind" ? p.actions.transfer(call.id, to) : p.actions.consult(call.id, to));
-    onDone();
-  };
-
-  return (
-    <div class={`call-panel transfer-panel${compact ? " popover-panel" : ""}`}>
-      <Field id={id} label={m.transferTo} problem={problem} bare>
-        {(control) => (
-          <input
-            {...control}
-            ref={field}
-            type="tel"
-            autoComplete="off"
-            value={target}
-            placeholder={m.numberPlaceholder}
-            onInput={(e) => {
-              setTarget(e.currentTarget.value);
-              setProblem("");
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") go("blind");
-              if (e.key === "Escape") onDone();
-            }}
-          />
-        )}
-      </Field>
-      <div class="call-actions">
-        <button type="button" class="primary" onClick={() => go("blind")}>
-          {m.transferNow}
-        </button>
-        <button type="button" class="secondary" onClick={() => go("consult")}>
-          {m.consult}
-        </button>
-      </div>
-    </div>
   );
 }

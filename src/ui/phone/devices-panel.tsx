@@ -1,6 +1,7 @@
 import { useId } from "preact/hooks";
 import type { AudioDevice, AudioDeviceRole } from "../../softphone";
 import { VolumeIcon } from "../icons";
+import { withEnglishPanels } from "../i18n";
 import { lazy } from "../lazy";
 import { useModel, usePhone } from "../model/model";
 
@@ -32,7 +33,7 @@ function DeviceSelect({ role, devices }: { role: AudioDeviceRole; devices: reado
 }
 
 // The pre-call check (meter, echo test, diagnostics file) comes when the panel is first opened.
-const PreCallCheck = lazy(() => import("./pre-call-check").then((m) => m.PreCallCheck));
+const PreCallCheck = lazy(() => withEnglishPanels(import("./pre-call-check")).then((m) => m.PreCallCheck));
 
 /** Microphone, speaker and a separate ringer; changes apply to running calls at once. */
 export function DevicesPanel() {

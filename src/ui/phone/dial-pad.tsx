@@ -4,7 +4,11 @@ import type { Messages } from "../i18n";
 import { BackspaceIcon, KeypadIcon, PhoneIcon, RedialIcon } from "../icons";
 import { useModel, usePhone } from "../model/model";
 import { dialProblemText } from "../words/call-words";
-import { Keypad } from "./keypad";
+import { lazy } from "../lazy";
+import { inCall } from "./in-call-parts";
+
+// The keypad comes with what an answered call shows (in-call.tsx), loaded once the page is ready for calls.
+const Keypad = lazy(() => inCall().then((m) => m.Keypad));
 
 function dialFailedText(e: unknown, t: Messages): string {
   const m = t.phone.dialFailed;

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { HeadsetIcon, SettingsIcon } from "../icons";
 import type { Layout } from "../layout";
+import { withEnglishPanels } from "../i18n";
 import { lazy } from "../lazy";
 import { useModel } from "../model/model";
 import { Popover } from "../shared/popover";
@@ -10,8 +11,8 @@ import { PhoneNotices } from "./notices";
 import { RegistrationChip } from "./registration-chip";
 
 // Opened by few and rarely: their code comes when they are first opened.
-const DevicesPanel = lazy(() => import("./devices-panel").then((m) => m.DevicesPanel));
-const PhoneSettingsPanel = lazy(() => import("../settings/phone-settings").then((m) => m.PhoneSettingsPanel));
+const DevicesPanel = lazy(() => withEnglishPanels(import("./devices-panel")).then((m) => m.DevicesPanel));
+const PhoneSettingsPanel = lazy(() => withEnglishPanels(import("../settings/phone-settings")).then((m) => m.PhoneSettingsPanel));
 
 /** The phone in the bar: one line, panels in popovers. */
 function BarPhone() {
