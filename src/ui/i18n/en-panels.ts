@@ -6,6 +6,9 @@
  */
 export const enPanels = {
   phone: {
+    transferTo: "Transfer to",
+    transferNow: "Transfer now",
+    dtmfSent: "Tones sent",
     testRinger: "Test ringer",
     outputFixed: "This browser plays all sound on the system output.",
     sipUrl: "SIP WebSocket address",
@@ -33,6 +36,7 @@ export const enPanels = {
     },
   },
   agent: {
+    transferNow: "Transfer",
     offersAt: (time: string) => `Next call offered from ${time}`,
     transferTitle: "Transfer or consult",
     targetKind: "To",
@@ -57,6 +61,7 @@ export const enPanels = {
     shortcutTaken: (name: string) => `Already used for ${name}.`,
   },
   supervisor: {
+    log: "Action log",
     stale: (since: string) => `Not updated since ${since}`,
     readFailed: (message: string) => `The agents could not be read: ${message}`,
     longestWait: "Longest wait",
@@ -94,6 +99,7 @@ export const enPanels = {
     logFailed: (message: string) => `failed: ${message}`,
   },
   history: {
+    callerNumber: "Caller number",
     destinationNumber: "Called number",
     period: "Period",
     periodOption: { all: "Any time", "1": "Today", "7": "Last 7 days", "30": "Last 30 days", dates: "Dates…" },

@@ -105,8 +105,6 @@ export const enWorkspace = {
     mute: "Mute",
     unmute: "Unmute",
     transfer: "Transfer",
-    transferTo: "Transfer to",
-    transferNow: "Transfer now",
     consult: "Consult first",
     completeTransfer: "Complete transfer",
     cancelTransfer: "Cancel transfer",
@@ -124,7 +122,6 @@ export const enWorkspace = {
     rejectRefer: "Decline",
     autoAnswerIn: (sec: number) => `Answering by itself in ${sec} s`,
     autoAnswered: "Answered automatically",
-    dtmfSent: "Tones sent",
     end: {
       hangup: "Call ended",
       cancelled: "Cancelled",
@@ -306,7 +303,6 @@ export const enWorkspace = {
     completeTransfer: "Complete transfer",
     cancelConsult: "Cancel consultation",
     agentTarget: "Agent",
-    transferNow: "Transfer",
     consult: "Consult",
     threeWay: "Three-way",
     wrapUp: {
@@ -410,12 +406,10 @@ export const enWorkspace = {
       stop: "Could not leave the call",
       "agent-status": "Could not change the status",
     } as Record<string, string>,
-    log: "Action log",
     bar: (ready: number, talking: number, onBreak: number) => `${ready} ready · ${talking} in a call · ${onBreak} on break`,
   },
   history: {
     title: "Call history",
-    callerNumber: "Caller number",
     search: "Search",
     clear: "Clear",
     refresh: "Refresh",
