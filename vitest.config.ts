@@ -2,8 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // Unit tests sit next to the code they test; integration tests start the local platform on an
 // ephemeral port in-process and talk to it over real HTTP, WebSocket and SIP. `npm test` runs
-// three integration files at once (they mostly wait on timers, media and sockets) and two unit
-// files (see package.json).
+// two integration files at once and two unit files (see package.json and docs/decisions.md).
 export default defineConfig({
   esbuild: { jsx: "automatic", jsxImportSource: "preact" },
   test: {

@@ -93,10 +93,18 @@ function cdrRow(platform: TestPlatform, uuid: string): CdrJson | undefined {
 
 export type CdrJson = Omit<CdrRow, "media_file_id" | "variables"> & { media_file_id: string; variables: Record<string, string> };
 
-/** The strongest frequencies of a second of one channel of a recording, from `fromSecond` on. */
+/**
+ * The tones of a second of one channel of a recording, from `fromSecond` on: those found in most
+ * of its analysis windows (each 170 ms, 50 ms apart). One window is not enough: a frame the
+ * platform dropped or repeated under load is a phase jump that bends one window's estimate by a
+ * few Hz, while the tone itself is still what the party said.
+ */
 export function tonesIn(samples: Int16Array, fromSecond: number): number[] {
   const detector = new ToneDetector();
   const start = Math.floor(fromSecond * 48000);
   for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480) detector.push(samples.subarray(i, i + 480));
-  return (detector.latest?.tones ?? []).map((t) => Math.round(t.frequency));
+  const windows = detector.history.map((a) => new Set(a.tones.map((t) => Math.round(t.frequency))));
+  const counts = new Map<number, number>();
+  for (const tones of windows) for (const f of tones) counts.set(f, (counts.get(f) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n > windows.length / 2).map(([f]) => f);
 }
