@@ -222,8 +222,10 @@ export class CallSession {
   /**
    * While the call rings, does what Answer would do first: opens the microphone and makes the
    * answer to the offer in hand on the call's own peer connection, ICE gathered, so that Answer
-   * only has to send it. Nothing goes out: no SIP, and no audio (the track stays off until
-   * Answer, and DTLS cannot finish before the far end has the answer). Turned away, cancelled or
+   * only has to send it, and starts playing the call's (still silent) remote stream, so that the
+   * browser's audio output is running when the first packet comes. Nothing goes out: no SIP, and
+   * no audio (the track stays off until Answer, and DTLS cannot finish before the far end has the
+   * answer). Turned away, cancelled or
    * ended meanwhile, the call closes its peer connection and stops the microphone as any call
    * does; a step that fails leaves Answer to do it all itself.
    */
@@ -250,7 +252,11 @@ export class CallSession {
       try {
         await sdh.setDescription(offer, options);
         const answer = await sdh.getDescription(options);
-        if (ringing()) answerWith(sdh, offer, answer);
+        if (ringing()) {
+          answerWith(sdh, offer, answer);
+          // The audio output starts now, not after Answer: the first packet is played at once.
+          this.attachAudio(true);
+        }
       } catch (e) {
         if (ringing()) console.warn("softphone: preparing the answer failed; Answer makes it", e);
       }
@@ -738,9 +744,9 @@ export class CallSession {
     applyTrackState(callMediaOf(this.session), !(c.muted || c.held), !c.held);
   }
 
-  private attachAudio(): void {
+  private attachAudio(ahead = false): void {
     const media = callMediaOf(this.session);
-    if (media && !this.finished) this.ctx.remoteAudio.attach(this.id, media.remoteMediaStream);
+    if (media && !this.finished) this.ctx.remoteAudio.attach(this.id, media.remoteMediaStream, ahead);
   }
 
   update(patch: Partial<Call> | ((call: Call) => Partial<Call>)): Call | undefined {

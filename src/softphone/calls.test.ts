@@ -177,6 +177,9 @@ describe("incoming calls", () => {
     expect(alice.devices.opened).toHaveLength(1);
     expect(sdh.senderTrack).toBe(alice.devices.opened[0]!.getAudioTracks()[0]);
     expect(sdh.senderTrack?.enabled).toBe(false);
+    // The (still silent) remote stream already plays: the audio output is running when media comes.
+    expect(alice.audio).toHaveLength(1);
+    expect(alice.audio[0]).toMatchObject({ srcObject: sdh.remoteMediaStream, paused: false });
     expect(sw.records((r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200)).toEqual([]);
 
     await alice.phone.answer(id);
@@ -187,6 +190,8 @@ describe("incoming calls", () => {
     expect(alice.devices.opened).toHaveLength(1);
     expect((await untilCall(alice.phone, id, (c) => c.state === "active")).answeredAt).toBeTypeOf("number");
     expect(sdh.senderTrack?.enabled).toBe(true);
+    expect(alice.audio).toHaveLength(1);
+    expect(alice.audio[0]).toMatchObject({ srcObject: sdh.remoteMediaStream, paused: false });
   });
 
   it("turns a call away as ever while its answer is made: 603 or 486, its microphone stopped, its peer connection closed", async () => {
@@ -212,6 +217,8 @@ describe("incoming calls", () => {
     await untilCall(alice.phone, second.id, (c) => c.state === "ended");
     expect(sdh.closed).toBe(true);
     expect(alice.devices.opened[1]!.getAudioTracks()[0]!.stopped).toBe(true);
+    // The remote audio it played ahead of the answer stops with it.
+    expect(alice.audio.at(-1)).toMatchObject({ srcObject: null, paused: true });
 
     // Cancelled by the caller: the same.
     const third = await bobCalls(alice, bob);

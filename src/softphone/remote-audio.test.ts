@@ -71,4 +71,27 @@ describe("RemoteAudio", () => {
     await Promise.resolve();
     expect(errors).toHaveLength(1);
   });
+
+  it("plays ahead of the answer without reporting a refusal, and reports it once the call is answered", async () => {
+    const errors: unknown[] = [];
+    const elements: FakeAudioElement[] = [];
+    const audio = new RemoteAudio(
+      () => {
+        const e = Object.assign(new FakeAudioElement(), { play: () => ((e.plays += 1), Promise.reject(new Error("NotAllowedError"))) });
+        elements.push(e);
+        return e;
+      },
+      (_id, e) => errors.push(e),
+    );
+    const s = stream();
+    audio.attach("c1", s, true);
+    await new Promise((r) => setTimeout(r));
+    expect(elements[0]).toMatchObject({ srcObject: s, autoplay: true, plays: 1 });
+    expect(errors).toEqual([]);
+    audio.attach("c1", s);
+    await new Promise((r) => setTimeout(r));
+    expect(elements).toHaveLength(1);
+    expect(elements[0]!.plays).toBe(2);
+    expect(errors).toHaveLength(1);
+  });
 });

@@ -19,6 +19,8 @@ interface Playback {
   element: AudioElementLike;
   stream?: RemoteStreamLike;
   onTracksChanged?: () => void;
+  /** Playing ahead of time (the call still rings): a refusal to play is not reported. */
+  ahead: boolean;
 }
 
 /**
@@ -39,14 +41,21 @@ export class RemoteAudio {
     return this.playbacks.size;
   }
 
-  /** Plays `stream` for the call (again, if it changed or gained tracks). */
-  attach(callId: CallId, stream: RemoteStreamLike & MediaProvider): void {
+  /**
+   * Plays `stream` for the call (again, if it changed or gained tracks). `ahead`: the call still
+   * rings and nothing can arrive before it is answered, but the browser's audio output is started
+   * now so that the first packet after the answer is played at once instead of waiting for the
+   * output to start; a refusal to play then (autoplay policy) is left to the attach at the answer
+   * to report, when a user gesture has usually unlocked it.
+   */
+  attach(callId: CallId, stream: RemoteStreamLike & MediaProvider, ahead = false): void {
     let p = this.playbacks.get(callId);
-    if (!p) {
+    if (p) p.ahead = ahead;
+    else {
       const element = this.createElement?.();
       if (!element) return;
       element.autoplay = true;
-      p = { element };
+      p = { element, ahead };
       this.playbacks.set(callId, p);
       if (this.sinkId) this.routeTo(callId, p.element, this.sinkId);
     }
@@ -87,7 +96,9 @@ export class RemoteAudio {
   }
 
   private play(callId: CallId, p: Playback): void {
-    p.element.play().catch((e: unknown) => this.onError(callId, e));
+    p.element.play().catch((e: unknown) => {
+      if (!p.ahead) this.onError(callId, e);
+    });
   }
 
   private unfollow(p: Playback): void {
