@@ -25,8 +25,14 @@ export function sipFixture(overrides: Partial<PlatformOptions> = {}) {
   });
 
   afterAll(async () => {
+    // A close that hangs says where it stands (security-records.test.ts hung here twice with three
+    // files at once; not reproduced since).
+    let step = "the phones' media";
+    const watchdog = setTimeout(() => void reportHangingClose(platform, step), 20_000);
     await closePhoneMedia();
+    step = "the platform";
     await platform?.close();
+    clearTimeout(watchdog);
   });
 
   const f = {
@@ -92,6 +98,12 @@ function cdrRow(platform: TestPlatform, uuid: string): CdrJson | undefined {
 }
 
 export type CdrJson = Omit<CdrRow, "media_file_id" | "variables"> & { media_file_id: string; variables: Record<string, string> };
+
+async function reportHangingClose(platform: TestPlatform | undefined, step: string): Promise<void> {
+  const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles().map((h) => h.constructor.name);
+  const connections = await new Promise<number>((resolve) => platform?.platform.http.server.getConnections((_e, n) => resolve(n)) ?? resolve(0));
+  console.error(`closing ${step} has taken 20 s; open HTTP connections: ${connections}; active handles: ${handles.join(", ")}`);
+}
 
 /**
  * The tones of a second of one channel of a recording, from `fromSecond` on: those found in most
