@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, screenshotViewports, signInForm, test, type Layout } from "./fixtures";
+import { WCAG_TAGS, axeViolations, expect, screenshotViewports, signInForm, test, type Layout } from "./fixtures";
 import { agent } from "./phone-support";
 import { admin, goReady, queueCaller, statusOf } from "./toolbar-support";
 
@@ -23,9 +22,7 @@ const colourRules = ["color-contrast", "link-in-text-block"];
 async function expectAccessible(page: Page, what: string): Promise<void> {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    const axe = new AxeBuilder({ page });
-    const { violations } = await (colorScheme === "dark" ? axe.withRules(colourRules) : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();
-    const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join("; ")}`).join("\n")}`);
+    const found = await axeViolations(page, { runOnly: colorScheme === "dark" ? { type: "rule", values: colourRules } : { type: "tag", values: WCAG_TAGS } });
     expect(found, `${what}, ${colorScheme}: WCAG violations`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: "light" });
