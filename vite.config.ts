@@ -176,6 +176,9 @@ export default defineConfig({
   plugins: [preact(), dropSipJsDebugLogs(), trimSipJs(), buildHostSdk(), steps.plugin],
   build: {
     target: "es2022",
+    // Browsers without <link rel="modulepreload"> (Safari before 17) load the same modules through
+    // the imports, a moment later; the polyfill for them would be in every page's first file.
+    modulePreload: { polyfill: false },
     outDir: "dist",
     emptyOutDir: true,
     rollupOptions: {
