@@ -268,8 +268,13 @@ export class CallSession {
     if (!(this.session instanceof Invitation) || this.session.state !== SessionState.Initial) throw invalidState("the call is not ringing");
     this.microphone = microphone;
     microphone?.getAudioTracks().forEach((t) => (t.enabled = true));
-    this.update({ state: "connecting" });
     const options: PhoneSdhOptions = { constraints: { audio: true, video: false }, ...(microphone ? { microphone } : {}) };
+    // The store (the screen, other tabs, a CRM listen to it) hears of it once this task is over:
+    // with the answer made while the call rang, sip.js has sent the 200 OK by then and the call is
+    // active; only an answer still being made shows "connecting" meanwhile.
+    this.schedule(0, () => {
+      if (this.session.state === SessionState.Establishing) this.update({ state: "connecting" });
+    });
     try {
       await this.session.accept({ sessionDescriptionHandlerOptions: options });
     } catch (e) {

@@ -182,7 +182,16 @@ describe("incoming calls", () => {
     expect(alice.audio[0]).toMatchObject({ srcObject: sdh.remoteMediaStream, paused: false });
     expect(sw.records((r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200)).toEqual([]);
 
+    // Answer only sends: the call goes from ringing to active in one go, and the store's listeners
+    // (the screen, other tabs, a CRM) run after the 200 OK is out, not before it.
+    const states: string[] = [];
+    const unsubscribe = alice.phone.callsStore.subscribe((st) => {
+      const state = st.calls.find((c) => c.id === id)?.state;
+      if (state && state !== states.at(-1)) states.push(state);
+    });
     await alice.phone.answer(id);
+    unsubscribe();
+    expect(states).toEqual(["active"]);
     const ok = await sw.waitFor(responseFromAlice(200));
     expect(ok.message.body).toContain(sdh.answers[0]!.split("\r\n")[1]);
     expect(sdh.answers).toHaveLength(1);
