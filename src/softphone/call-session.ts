@@ -225,9 +225,8 @@ export class CallSession {
    * only has to send it, and starts playing the call's (still silent) remote stream, so that the
    * browser's audio output is running when the first packet comes. Nothing goes out: no SIP, and
    * no audio (the track stays off until Answer, and DTLS cannot finish before the far end has the
-   * answer). Turned away, cancelled or
-   * ended meanwhile, the call closes its peer connection and stops the microphone as any call
-   * does; a step that fails leaves Answer to do it all itself.
+   * answer). Turned away, cancelled or ended meanwhile, the call closes its peer connection and
+   * stops the microphone as any call does; a step that fails leaves Answer to do it all itself.
    */
   prepareAnswer(openMicrophone: () => Promise<MediaStream>): void {
     const invitation = this.session;
