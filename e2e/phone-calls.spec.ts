@@ -9,8 +9,7 @@ import { agent, cdrs, expectSimHears, sim, simChannelOf } from "./phone-support"
 test.use({ platformOptions: { simRingMs: 300 } });
 
 test("two agents call each other through the platform and each hears the other's tone", async ({ newParty }) => {
-  const alice = await agent(newParty, "agent1", "1001", 440);
-  const bob = await agent(newParty, "agent2", "1002", 1000);
+  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
 
   await alice.dial("1002");
   const ringing = bob.card("ringing");

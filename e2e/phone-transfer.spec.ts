@@ -9,8 +9,7 @@ test.use({ platformOptions: { simRingMs: 300 } });
 
 test("blind transfer: the customer ends up talking with agent2, agent1's call ends", async ({ newParty, platform }) => {
   const s = sim(platform.url);
-  const alice = await agent(newParty, "agent1", "1001", 440);
-  const bob = await agent(newParty, "agent2", "1002", 1000);
+  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
   const customer = await s.call("1001", 700, "5550191", "Casey Customer");
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   const card = alice.card();
@@ -29,23 +28,36 @@ test("blind transfer: the customer ends up talking with agent2, agent1's call en
   await expect(card).toContainText("Transferred");
 });
 
-test("attended transfer: agent1 consults agent2 on a second line, then connects the customer to agent2", async ({ newParty, platform }) => {
+test("attended transfer: agent1 consults agent2 on a second line and cancels, which returns agent1 to the customer; consults again, then connects the customer to agent2", async ({ newParty, platform }) => {
   const s = sim(platform.url);
-  const alice = await agent(newParty, "agent1", "1001", 440);
-  const bob = await agent(newParty, "agent2", "1002", 1000);
+  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
   const customer = await s.call("1001", 700, "5550192", "Casey Customer");
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   const original = alice.page.getByRole("article", { name: /Casey Customer/ });
+  const consult = alice.page.getByRole("article", { name: /Call with .*(Bob|1002)/ });
   await alice.hears(700, "alice hears the customer");
+  const consultBob = async () => {
+    await original.getByRole("button", { name: "Transfer" }).click();
+    await original.getByLabel("Transfer to").fill("1002");
+    await original.getByRole("button", { name: "Consult first" }).click();
+    await expect(original).toHaveAttribute("data-state", "held");
+    await bob.card("ringing").getByRole("button", { name: "Answer" }).click();
+    await alice.hears(1000, "alice hears bob while consulting");
+  };
 
-  await original.getByRole("button", { name: "Transfer" }).click();
-  await original.getByLabel("Transfer to").fill("1002");
-  await original.getByRole("button", { name: "Consult first" }).click();
-  await expect(original).toHaveAttribute("data-state", "held");
-  await bob.card("ringing").getByRole("button", { name: "Answer" }).click();
+  // A cancelled consultation returns agent1 to the customer.
+  await consultBob();
+  await consult.getByRole("button", { name: "Cancel transfer" }).click();
+  await expect(bob.card()).toHaveAttribute("data-state", "ended");
+  await expect(original).toHaveAttribute("data-state", "active");
+  await alice.hears(700, "alice hears the customer again");
+  await expectSimHears(s, customer.uuid, 440, "the customer hears alice again");
+  // The ended consultation's cards are put away before the next one.
+  await consult.getByRole("button", { name: "Dismiss" }).click();
+  await bob.card().getByRole("button", { name: "Dismiss" }).click();
 
   // Consulting: agent1 and agent2 talk; the customer waits with music and does not hear them.
-  await alice.hears(1000, "alice hears bob while consulting");
+  await consultBob();
   await bob.hears(440, "bob hears alice while consulting");
   await expect
     .poll(async () => {
@@ -54,30 +66,9 @@ test("attended transfer: agent1 consults agent2 on a second line, then connects 
     }, { message: "the customer waits with music", timeout: 15_000 })
     .toBe(true);
 
-  const consult = alice.page.getByRole("article", { name: /Call with .*(Bob|1002)/ });
   await consult.getByRole("button", { name: "Complete transfer" }).click();
   await bob.hears(700, "bob hears the customer");
   await expectSimHears(s, customer.uuid, 1000, "the customer hears bob");
   await expect(alice.page.locator("[data-testid=call]:not([data-state=ended])")).toHaveCount(0);
   await expect(original).toContainText("Transferred");
-});
-
-test("a cancelled consultation returns agent1 to the customer", async ({ newParty, platform }) => {
-  const s = sim(platform.url);
-  const alice = await agent(newParty, "agent1", "1001", 440);
-  const bob = await agent(newParty, "agent2", "1002", 1000);
-  const customer = await s.call("1001", 700, "5550193", "Casey Customer");
-  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
-  const original = alice.page.getByRole("article", { name: /Casey Customer/ });
-  await original.getByRole("button", { name: "Transfer" }).click();
-  await original.getByLabel("Transfer to").fill("1002");
-  await original.getByRole("button", { name: "Consult first" }).click();
-  await bob.card("ringing").getByRole("button", { name: "Answer" }).click();
-  await alice.hears(1000, "alice hears bob while consulting");
-
-  await alice.page.getByRole("article", { name: /Call with .*(Bob|1002)/ }).getByRole("button", { name: "Cancel transfer" }).click();
-  await expect(bob.card()).toHaveAttribute("data-state", "ended");
-  await expect(original).toHaveAttribute("data-state", "active");
-  await alice.hears(700, "alice hears the customer again");
-  await expectSimHears(s, customer.uuid, 440, "the customer hears alice again");
 });

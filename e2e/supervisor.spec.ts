@@ -39,12 +39,11 @@ async function expectDetects(page: Page, frequency: number, what: string): Promi
 test("a supervisor monitors, whispers, barges in and intercepts an agent's queue call from the wallboard", async ({ newParty, platform }) => {
   // A whole story with four parties and six axe passes: the time a busy 2-core machine needs.
   test.setTimeout(240_000);
-  const alice = await agent(newParty, "agent1", "1001", ALICE);
+  const [alice, sam] = await Promise.all([agent(newParty, "agent1", "1001", ALICE), agent(newParty, "supervisor", "1010", SAM, { layout: "full", viewport: screenshotViewports.full })]);
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
   await alice.page.keyboard.press("Alt+R");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
 
-  const sam = await agent(newParty, "supervisor", "1010", SAM, { layout: "full", viewport: screenshotViewports.full });
   const board = sam.page.getByTestId("wallboard");
   const row = board.locator("[data-testid=agent-row][data-agent='1001']");
   await expect(row.getByTestId("agent-status")).toHaveText("Ready");

@@ -52,8 +52,7 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
 
 test("consult agent2 while the customer hears music, cancel, consult again and complete: the customer and agent2 talk, agent1's call ends", async ({ newParty, platform }) => {
   const s = sim(platform.url);
-  const alice = await agent(newParty, "agent1", "1001", 440);
-  const bob = await agent(newParty, "agent2", "1002", 1000);
+  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
   await goReady(alice.page);
   const customer = await queueCaller(platform.url, { number: "5550143", name: "Casey Customer", toneHz: 660 });
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
