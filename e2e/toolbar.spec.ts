@@ -1,4 +1,5 @@
-import { expect, expectAnnounced, test } from "./fixtures";
+import type { WebSocketRoute } from "@playwright/test";
+import { expect, expectAnnounced, test, type Party, type PartyOptions } from "./fixtures";
 import { agent, expectHearsAmong, expectSimHears, sim, simChannelOf } from "./phone-support";
 import { admin, chooseStatus, expectCustomerHeld, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
 
@@ -8,6 +9,15 @@ import { admin, chooseStatus, expectCustomerHeld, goReady, hangUpCaller, menuIte
  * the pages analyse their remote audio, the customers report what they hear.
  */
 test.use({ platformOptions: { simRingMs: 300 } });
+
+/** `newParty` whose page's WebSockets to the platform pass through `route` from its first load on. */
+function throughRoute(newParty: (options?: PartyOptions) => Promise<Party>, route: (ws: WebSocketRoute) => void) {
+  return async (options?: PartyOptions) => {
+    const party = await newParty(options);
+    await party.page.routeWebSocket(/\/ws$/, route);
+    return party;
+  };
+}
 
 /** The customer's channel hears `hz` (or music) now. */
 const hearing = async (s: ReturnType<typeof sim>, uuid: string) => (await s.channel(uuid)).hearing;
@@ -125,16 +135,19 @@ test("three-way: the agent adds a number to the queue call, and all three hear e
 test("three rejects with 480 put the agent On Break by max-no-answer; rejects with 603 do not", async ({ newParty, platform }) => {
   const platformView = await admin(platform.url);
   const before = await platformView.setAgentInfo("agent1", { reject_delay_time: "1", no_answer_delay_time: "1", max_no_answer: "3" });
-  const alice = await agent(newParty, "agent1", "1001", 440);
   // A phone that answers 480 (Temporarily Unavailable): the browser's Reject (603) rewritten on
   // its way to the platform, as a proxy or another phone of the extension would answer.
   let as480 = false;
-  await alice.page.routeWebSocket(/\/ws$/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((m) => server.send(as480 && typeof m === "string" ? m.replace(/^SIP\/2\.0 603 Decline/, "SIP/2.0 480 Temporarily Unavailable") : m));
-    server.onMessage((m) => ws.send(m));
-  });
-  await alice.page.reload();
+  const alice = await agent(
+    throughRoute(newParty, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(as480 && typeof m === "string" ? m.replace(/^SIP\/2\.0 603 Decline/, "SIP/2.0 480 Temporarily Unavailable") : m));
+      server.onMessage((m) => ws.send(m));
+    }),
+    "agent1",
+    "1001",
+    440,
+  );
   await expect(alice.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
   await goReady(alice.page);
 
@@ -205,20 +218,24 @@ test("after-call work counts down and keeps outcome and notes through a reload; 
 test("click-to-dial: progress shows until the agent's phone rings and answers by itself, then the number rings and hears the agent; a busy number says so", async ({ newParty, platform }) => {
   const s = sim(platform.url);
   const platformView = await admin(platform.url);
-  const alice = await agent(newParty, "agent1", "1001", 440, { outboundCalls: "call-center" });
   // The platform's INVITEs to the phone wait on the wire until the test lets them through, so
   // that the progress before the phone rings can be seen.
   let holdInvites = true;
   const held: (() => void)[] = [];
-  await alice.page.routeWebSocket(/\/ws$/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((m) => server.send(m));
-    server.onMessage((m) => {
-      if (holdInvites && typeof m === "string" && m.startsWith("INVITE ")) held.push(() => ws.send(m));
-      else ws.send(m);
-    });
-  });
-  await alice.page.reload();
+  const alice = await agent(
+    throughRoute(newParty, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => {
+        if (holdInvites && typeof m === "string" && m.startsWith("INVITE ")) held.push(() => ws.send(m));
+        else ws.send(m);
+      });
+    }),
+    "agent1",
+    "1001",
+    440,
+    { outboundCalls: "call-center" },
+  );
   await expect(alice.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
 
