@@ -41,6 +41,9 @@ export class DesktopAlerts {
       if (m.action === "answer") void deps.actions.answer(m.callId).catch((x: unknown) => console.warn("agentbar: answering from the notification failed", x));
       else if (m.action === "reject") void deps.actions.reject(m.callId).catch(() => {});
     });
+    // Made when a notification may soon be of use (a tab hidden, a call ringing in it): the
+    // worker is installed now rather than when the first call rings, which it would keep waiting.
+    if (currentPermission() === "granted") void this.registration();
   }
 
   /** From a click (browsers only ask then). */
