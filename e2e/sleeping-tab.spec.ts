@@ -20,6 +20,13 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   await expect.poll(async () => (({ status, reason }) => `${status} · ${reason}`)(await platformAdmin.agentState("1001"))).toBe("On Break · Phone unreachable");
   // The browser's tab says it too, while the page sleeps.
   expect(await party.tabTitle()).toMatch(/^Phone unreachable · /);
+  // Its phone unregistered on the way too: a direct call to the agent's extension fails at once
+  // instead of ringing into the sleeping page.
+  const contacts = () => platform.ctx.sip.registrar.contactsOf("1001", "agentbar.local").length;
+  await expect.poll(contacts).toBe(0);
+  const s = sim(platform.url);
+  const direct = await s.call("1001", 550, "5550191", "Dee Direct");
+  await expect.poll(async () => (await s.channel(direct.uuid)).hangupCause).toBe("USER_NOT_REGISTERED");
 
   // A customer calls meanwhile. The platform offers a caller to a Ready agent as the caller joins
   // the queue: the customer waits in the queue, and no offer went to the sleeping tab.
@@ -27,7 +34,6 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   const members = () => platform.callCenter.engine.waiting("support").filter((m) => m.cidNumber === "5550190");
   await expect.poll(() => members().map((m) => `${m.state}, offered to ${m.offers.size}`)).toEqual(["Waiting, offered to 0"]);
   expect(await platformAdmin.agentState("1001")).toMatchObject({ status: "On Break", callstate: "IDLE", no_answer_count: 0 });
-  const s = sim(platform.url);
 
   await party.wake();
   const line = alice.page.getByTestId("phone-watch");
@@ -35,6 +41,9 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   await expectAnnounced(alice.page, "This tab was asleep");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
   expect(await alice.page.title()).not.toMatch(/Phone unreachable/);
+  // Woken, the phone registered again by itself.
+  await expect(alice.page.getByTestId("registration")).toHaveAttribute("data-status", "registered");
+  expect(contacts()).toBe(1);
 
   // The agent chooses when to go Ready: the customer who waited rings here, and they hear each other.
   await line.getByRole("button", { name: "Go Ready" }).click();

@@ -136,6 +136,28 @@ describe("a page the browser freezes", () => {
     expect(t.store.getState().phoneWatch).toMatchObject({ trouble: null, woke: null });
   });
 
+  it("a phone that registers again on waking is not lost; one still unregistered after the grace is", async () => {
+    const t = await readyAgent();
+    t.page.fire("freeze");
+    // The phone unregistered with the page's sleep.
+    t.registration({ status: "stopped" });
+    await vi.advanceTimersByTimeAsync(2 * PHONE_LOST_GRACE_MS);
+    t.registration({ status: "registering", attempt: 1 });
+    t.page.fire("resume");
+    expect(t.store.getState().phoneWatch).toMatchObject({ trouble: null, woke: { at: Date.now() } });
+    t.back();
+    await vi.advanceTimersByTimeAsync(2 * PHONE_LOST_GRACE_MS);
+    expect(t.store.getState().phoneWatch.trouble).toBeNull();
+
+    t.page.fire("freeze");
+    t.registration({ status: "registering", attempt: 1 });
+    t.page.fire("resume");
+    expect(t.store.getState().phoneWatch.trouble).toBeNull();
+    await vi.advanceTimersByTimeAsync(PHONE_LOST_GRACE_MS);
+    expect(t.store.getState().phoneWatch.trouble).toBe("lost");
+    expect(t.breaks()).toHaveLength(1);
+  });
+
   it("an agent on a break, or on a call, is left as it is and told nothing", async () => {
     const t = await readyAgent();
     t.callsStore.setState({ calls: [call({ id: "call-1", state: "active", answeredAt: Date.now() })] });

@@ -104,8 +104,11 @@ export function createPhoneWatch(deps: PhoneWatchDeps): PhoneWatcher {
     }
   };
 
-  // The browser stops the page after this event: whatever the break needs must leave now.
+  // The browser stops the page after this event: whatever the break needs must leave now. The
+  // phone unregisters too (src/softphone); that is the sleep, not a lost registration.
   const onFreeze = () => {
+    clearTimeout(graceTimer);
+    graceTimer = undefined;
     ctx.client?.keepAlive(true);
     troubled("asleep");
   };
@@ -113,10 +116,11 @@ export function createPhoneWatch(deps: PhoneWatchDeps): PhoneWatcher {
   const onResume = () => {
     ctx.client?.keepAlive(false);
     const w = watch();
-    const registered = deps.registration.getState().registration.status === "registered";
-    // Not registered now: it was lost while the page slept, no grace needed. Registered: the
-    // phone checks its socket on `resume` (src/softphone), and a dead one ends up here as lost.
-    set({ trouble: registered ? null : "lost", woke: attempted ? { at: now() } : w.woke });
+    const { status } = deps.registration.getState().registration;
+    // Failing to reach its server: lost while the page slept, no grace needed. Registering again
+    // (the phone does on waking) or registered: as any other registration, with its grace.
+    set({ trouble: status === "reconnecting" || status === "failed" ? "lost" : null, woke: attempted ? { at: now() } : w.woke });
+    onRegistration(deps.registration.getState());
     // What the platform did meanwhile (the break confirmed, a supervisor's change).
     void deps.sync.refresh();
   };

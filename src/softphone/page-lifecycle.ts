@@ -9,6 +9,8 @@ export interface PageEventTarget {
 export interface PageLifecycleHandlers {
   /** The network came back, the tab became visible again after its timers were throttled, or the browser woke the page from freezing. */
   onWake(): void;
+  /** The browser is freezing the page: nothing of it runs after this event until `resume`. */
+  onFreeze(): void;
   /** The page is going away (or into the back/forward cache). */
   onUnload(): void;
   /** The page came back from the back/forward cache after `onUnload`. */
@@ -18,7 +20,8 @@ export interface PageLifecycleHandlers {
 /**
  * `online`, `visibilitychange` and `resume` (the page was frozen: none of its timers ran) trigger a
  * connection check (a socket can die silently while the laptop sleeps, the tab is in the
- * background or the page is frozen); `pagehide` unregisters and hangs up, since no
+ * background or the page is frozen); `freeze` lets the phone stop taking calls it could not ring
+ * for; `pagehide` unregisters and hangs up, since no
  * asynchronous work survives an unload; `pageshow` from the back/forward cache brings the phone back.
  */
 export class PageLifecycle {
@@ -27,6 +30,7 @@ export class PageLifecycle {
     if (this.document?.visibilityState !== "hidden") this.handlers.onWake();
   };
   private readonly onResume = () => this.handlers.onWake();
+  private readonly onFreeze = () => this.handlers.onFreeze();
   private readonly onPageHide = () => this.handlers.onUnload();
   private readonly onPageShow = (event?: Event) => {
     if ((event as PageTransitionEvent | undefined)?.persisted) this.handlers.onRestore();
@@ -44,6 +48,7 @@ export class PageLifecycle {
     this.window?.addEventListener("pageshow", this.onPageShow);
     this.document?.addEventListener("visibilitychange", this.onVisibility);
     this.document?.addEventListener("resume", this.onResume);
+    this.document?.addEventListener("freeze", this.onFreeze);
   }
 
   detach(): void {
@@ -52,5 +57,6 @@ export class PageLifecycle {
     this.window?.removeEventListener("pageshow", this.onPageShow);
     this.document?.removeEventListener("visibilitychange", this.onVisibility);
     this.document?.removeEventListener("resume", this.onResume);
+    this.document?.removeEventListener("freeze", this.onFreeze);
   }
 }

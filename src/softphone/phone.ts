@@ -141,7 +141,12 @@ export class Phone {
     });
     this.remoteAudio.setSink(this.devices.selected("speaker"));
     this.page = new PageLifecycle(env.window === null ? undefined : (env.window ?? g.window), env.document === null ? undefined : (env.document ?? g.document), {
-      onWake: () => this.connection?.checkNow(),
+      onWake: () => this.connection?.wake(),
+      // A frozen page cannot ring: with no call under way the phone unregisters, so that a call to
+      // it fails at once (or follows the user's forwarding) instead of ringing into nothing.
+      onFreeze: () => {
+        if (this.sessions.size === 0) this.connection?.sleep();
+      },
       onUnload: () => this.unload(),
       onRestore: () => this.restore(),
     });

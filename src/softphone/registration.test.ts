@@ -226,6 +226,56 @@ describe("connection loss", () => {
     expect(phone.phoneStore.getState().registration).toMatchObject({ status: "reconnecting", error: { detail: "no answer to keep-alive" } });
   });
 
+  it("a page frozen with no call unregisters before it stops, so a call to it is not rung into nothing; woken, it registers again and takes calls", async () => {
+    const sw = new FakeSwitch();
+    const { phone, page } = await rig(sw);
+    const m = sw.mark();
+    page.fire("freeze");
+    // Sent within the event and its microtasks: no timer or later task runs in a frozen page.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(registers(sw, m).filter((r) => /;expires=0/.test(r.raw))).toHaveLength(1);
+    await settle();
+    expect(sw.isRegistered("1001")).toBe(false);
+
+    page.fire("resume");
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    expect(sw.isRegistered("1001")).toBe(true);
+    new ServerCall(sw, { to: "1001", fromName: "After" }).invite();
+    await until(phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing" && c.remote.name === "After"));
+  });
+
+  it("a frozen page whose un-REGISTER is challenged (stale nonce) answers the challenge once awake and ends up registered", async () => {
+    const sw = new FakeSwitch();
+    sw.strictRegistrar = true;
+    sw.passwords.set("1001", "secret");
+    const { phone, page } = await rig(sw);
+    sw.expireNonces();
+    // The page reads nothing while frozen: the challenge waits until it is awake.
+    sw.gate("1001");
+    page.fire("freeze");
+    await settle();
+    page.fire("resume");
+    sw.release("1001");
+    await until(phone.phoneStore, (s) => s.registration.status === "registered");
+    await settle();
+    expect(sw.isRegistered("1001")).toBe(true);
+    expect(phone.phoneStore.getState().registration.status).toBe("registered");
+  });
+
+  it("a page frozen during a call keeps its registration", async () => {
+    const sw = new FakeSwitch();
+    const { phone, page } = await rig(sw);
+    new ServerCall(sw, { to: "1001", fromName: "Ringing" }).invite();
+    await until(phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
+    const m = sw.mark();
+    page.fire("freeze");
+    page.fire("resume");
+    await settle();
+    expect(registers(sw, m).filter((r) => /;expires=0/.test(r.raw))).toHaveLength(0);
+    expect(sw.isRegistered("1001")).toBe(true);
+    expect(phone.phoneStore.getState().registration.status).toBe("registered");
+  });
+
   it("unregisters when stopped and when the page goes away", async () => {
     const sw = new FakeSwitch();
     const a = await startPhone(sw);

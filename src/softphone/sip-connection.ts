@@ -62,6 +62,10 @@ export class SipConnection {
   private recovering = false;
   private keepAliveFailed = false;
   private intentionalDisconnect = false;
+  /** Unregistered while the page is frozen (`sleep`); registers again at `wake`. */
+  private asleep = false;
+  /** The un-REGISTER of `sleep`, until the registrar has answered it. */
+  private unregistering: Promise<void> | undefined;
   private state: RegistrationState = { status: "stopped" };
 
   constructor(
@@ -146,6 +150,7 @@ export class SipConnection {
    */
   async stop(): Promise<void> {
     this.running = false;
+    this.asleep = false;
     clearTimeout(this.retryTimer);
     this.keepAlive?.stop();
     const registerer = this.registerer;
@@ -169,6 +174,7 @@ export class SipConnection {
   /** Page unload: send what can be sent synchronously, wait for nothing. */
   unload(): void {
     this.running = false;
+    this.asleep = false;
     clearTimeout(this.retryTimer);
     this.keepAlive?.stop();
     const registerer = this.registerer;
@@ -177,6 +183,42 @@ export class SipConnection {
     this.intentionalDisconnect = true;
     void this.ua.stop().catch(() => {});
     this.setState({ status: "stopped" });
+  }
+
+  /**
+   * The page is being frozen: unregister with what can be sent synchronously (the un-REGISTER
+   * leaves before the page stops) and stop every timer. The socket stays open.
+   */
+  sleep(): void {
+    const registerer = this.registerer;
+    if (!this.running || this.asleep || registerer?.state !== RegistererState.Registered || !this.ua.isConnected()) return;
+    this.asleep = true;
+    clearTimeout(this.retryTimer);
+    this.keepAlive?.stop();
+    this.dropRegisterer(false);
+    this.unregistering = registerer.dispose().catch(() => {});
+    this.setState({ status: "stopped" });
+  }
+
+  /** The page is awake again (or back online, or visible): registers again after `sleep`, else checks the socket. */
+  wake(): void {
+    if (!this.asleep) return this.checkNow();
+    this.asleep = false;
+    if (!this.running) return;
+    if (this.ua.isConnected()) {
+      this.keepAlive?.start();
+      // A socket that died while the page slept looks open: ask at once instead of at the next keep-alive.
+      this.keepAlive?.pingNow();
+    }
+    // The un-REGISTER's answer is read only now, and a digest challenge answered only now: register
+    // again once it is done, or it would remove the new binding (the same contact).
+    const unregistered = this.unregistering;
+    this.unregistering = undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    void Promise.race([unregistered, new Promise<void>((resolve) => (timer = setTimeout(resolve, UNREGISTER_WAIT_MS)))]).then(() => {
+      clearTimeout(timer);
+      if (this.running && !this.asleep && this.state.status === "stopped") this.retry();
+    });
   }
 
   /** Tries again now instead of at `nextAttemptAt` (or after a final failure). */
