@@ -114,12 +114,16 @@ describe("WebRTC legs bridged by the mixer, through Opus", { timeout: 30_000 }, 
   it("finds the tone in noise after Opus, without inventing others", async () => {
     browserA.voice = withNoise(sineTone(440), -30);
     const noisySince = Date.now();
-    // A whole second in which B hears it, all of it noisy (the path's half second included): a
-    // moment the process was not scheduled smears a window or two, so that second is awaited
-    // rather than taken at a fixed time.
-    await until("B hears 440 Hz in the noise for a whole second", () => Date.now() - noisySince >= 1500 && browserB.hears.presence(440, 1000) >= 0.8);
-    const others = browserB.hears.recent(1000).flatMap((a) => a.tones.filter((t) => Math.abs(t.frequency - 440) >= 3));
-    for (const other of others) expect(browserB.hears.presence(other.frequency, 1000)).toBeLessThanOrEqual(0.2);
+    // A whole second in which B hears it, all of it noisy (the path's half second included), and
+    // no other tone in more than a fifth of it: a moment the process was not scheduled smears a
+    // window or two (and Opus conceals a lost packet with what it can), so that second is awaited
+    // rather than taken at a fixed time. Tones invented by the path would never leave it.
+    const invented = () =>
+      browserB.hears
+        .recent(1000)
+        .flatMap((a) => a.tones.filter((t) => Math.abs(t.frequency - 440) >= 3))
+        .filter((t) => browserB.hears.presence(t.frequency, 1000) > 0.2);
+    await until("B hears 440 Hz in the noise for a whole second, and no other tone", () => Date.now() - noisySince >= 1500 && browserB.hears.presence(440, 1000) >= 0.8 && invented().length === 0);
   });
 
   it("carries in-band DTMF both ways, repeated digits included", async () => {
