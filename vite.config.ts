@@ -14,6 +14,9 @@ import ts from "typescript";
 const LOADED_ON_DEMAND =
   /\/src\/(ui\/(i18n\/zh-CN|phone\/(devices-panel|cc-transfer-panel|pre-call-check)|settings\/(phone|toolbar)-settings|model\/desktop-alerts|history\/history-panel|agent\/wrap-up-panel)|session\/(call-history|diagnostics-bundle)|softphone\/(echo-test|microphone-meter|audio-analysis|quality-watchdog|call-stats|quality-rules|one-way-audio|mos)|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
 
+/** sip.js's outgoing call, fetched on demand (see `trimSipJs`). */
+const SIPJS_INVITER = /[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]api[\\/]inviter\.js$/;
+
 /** The wallboard and what a supervisor does (src/supervisor.tsx and what only it imports). */
 const SUPERVISOR = /[\\/]src[\\/](supervisor\.tsx|cc[\\/]supervisor[\\/]|ui[\\/]supervisor[\\/])/;
 /** The supervisor's action log and a call's supervision legs: the history reads them too, without the wallboard. */
@@ -41,7 +44,7 @@ function pageSteps(): { plugin: Plugin; groups: { name: string; test: (id: strin
       const closure = (file: string, skip: Set<string>) => {
         const seen = new Set<string>();
         const walk = (m: string) => {
-          if (seen.has(m) || skip.has(m) || LOADED_ON_DEMAND.test(m)) return;
+          if (seen.has(m) || skip.has(m) || LOADED_ON_DEMAND.test(m) || SIPJS_INVITER.test(m)) return;
           seen.add(m);
           for (const next of this.getModuleInfo(m)?.importedIds ?? []) walk(next);
         };
@@ -102,24 +105,37 @@ function dropSipJsDebugLogs(): Plugin {
  *   it makes; about 3 KB gzip): sip.js's `Subscriber` is the only caller, and the phone has none.
  *   A NOTIFY within a call (a transfer's progress) goes through the call's dialog, not this.
  *   Called anyway, the stand-in throws.
+ * - its outgoing call (`Inviter`, about 3.4 KB gzip) gets a file of its own, fetched by the phone
+ *   the first time it places a call or once the page is ready (`outgoingCalls` in
+ *   src/softphone/phone.ts): an agent who only takes calls never runs it. sip.js's user agent
+ *   names the class only to follow a REFER (`_makeInviter`, which the phone calls once the class
+ *   is loaded); it reads it from a slot that the class's module fills when it runs.
  * Unit and integration tests run sip.js as published.
  */
 function trimSipJs(): Plugin {
   const md5 = fileURLToPath(new URL("src/softphone/md5.ts", import.meta.url));
   const noSubscribe = "\0agentbar:no-subscribe-client";
+  const inviterSlot = "\0agentbar:inviter-slot";
   return {
     name: "agentbar:trim-sipjs",
     apply: "build",
     enforce: "pre",
     resolveId(source, importer) {
-      if (!importer || !/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]core[\\/]/.test(importer)) return null;
+      if (source === inviterSlot) return inviterSlot;
+      if (!importer || !/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]/.test(importer)) return null;
       if (source === "./md5.js") return md5;
       if (source === "../user-agents/subscribe-user-agent-client.js" && /user-agent-core\.js$/.test(importer)) return noSubscribe;
+      if (source === "./inviter.js" && /[\\/]api[\\/]user-agent\.js$/.test(importer)) return inviterSlot;
       return null;
     },
     load(id) {
-      if (id !== noSubscribe) return null;
-      return 'export class SubscribeUserAgentClient { constructor() { throw new Error("SUBSCRIBE is not part of this phone\'s build"); } }';
+      if (id === noSubscribe) return 'export class SubscribeUserAgentClient { constructor() { throw new Error("SUBSCRIBE is not part of this phone\'s build"); } }';
+      if (id === inviterSlot) return "export let Inviter; export function provideInviter(c) { Inviter = c; }";
+      return null;
+    },
+    transform(code, id) {
+      if (!SIPJS_INVITER.test(id)) return null;
+      return { code: `${code}\nimport { provideInviter } from ${JSON.stringify(inviterSlot)};\nprovideInviter(Inviter);\n`, map: null, moduleSideEffects: true };
     },
   };
 }

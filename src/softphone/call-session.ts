@@ -1,7 +1,7 @@
 import {
   Invitation,
-  Inviter,
   SessionState,
+  type Inviter,
   type Bye,
   type Cancel,
   type Core,
@@ -172,9 +172,10 @@ export class CallSession {
 
   /** Sends the INVITE; resolves once it is out. Progress and the answer arrive in the store. */
   async dial(): Promise<void> {
-    if (!(this.session instanceof Inviter)) throw invalidState("not an outgoing call");
+    const s = this.session;
+    if (!isInviter(s)) throw invalidState("not an outgoing call");
     try {
-      await this.session.invite({
+      await s.invite({
         requestDelegate: {
           onProgress: (r) => this.onProgress(r),
           onAccept: () => this.onAnswered(),
@@ -209,7 +210,7 @@ export class CallSession {
   }
 
   private onAnswered(): void {
-    if (this.session instanceof Inviter && this.session.assertedIdentity) {
+    if (isInviter(this.session) && this.session.assertedIdentity) {
       this.update({ remote: calleeOf(this.session.remoteIdentity, this.session.assertedIdentity) });
     }
   }
@@ -300,7 +301,7 @@ export class CallSession {
   async hangup(kind: CallEnd["kind"] = "hangup"): Promise<void> {
     const s = this.session;
     if (s.state === SessionState.Terminating || s.state === SessionState.Terminated) return;
-    if (s instanceof Inviter && (s.state === SessionState.Initial || s.state === SessionState.Establishing)) {
+    if (isInviter(s) && (s.state === SessionState.Initial || s.state === SessionState.Establishing)) {
       this.setEnd({ kind: "cancelled", by: "local" });
       await s.cancel();
       return;
@@ -784,4 +785,9 @@ function answerWith(sdh: SessionDescriptionHandler, offer: string, answer: Await
     sdh.getDescription = getDescription;
     return Promise.resolve(answer);
   };
+}
+
+/** A call this phone placed (sip.js's `Inviter`, whose class the page may not have loaded: see `outgoingCalls` in phone.ts). */
+function isInviter(s: Inviter | Invitation): s is Inviter {
+  return !(s instanceof Invitation);
 }

@@ -1,7 +1,7 @@
 import {
   Invitation,
-  Inviter,
   UserAgent,
+  type Inviter,
   type InviterOptions,
   type LogConnector,
   type Referral,
@@ -221,6 +221,11 @@ export class Phone {
   }
 
   // ---- calls ----
+
+  /** Fetches the code for outgoing calls now (the page calls it once it is ready), so the first call does not wait for it. */
+  loadOutgoingCalls(): Promise<void> {
+    return outgoingCalls().then(() => undefined);
+  }
 
   /** Dials a number or SIP address; other talking calls are put on hold first. Resolves with the new call's id once the INVITE is out. */
   async call(input: string, options: CallOptions = {}): Promise<CallId> {
@@ -462,6 +467,7 @@ export class Phone {
     const s = this.requireSettings();
     const uri = this.targetUri(input);
     if (this.liveCalls().length >= s.maxCalls) throw new PhoneError({ kind: "too-many-calls", detail: `at most ${s.maxCalls} calls` });
+    const Outgoing = await outgoingCalls();
     const microphone = options.microphone ?? (await this.openMicrophone());
     try {
       await this.holdOthers(consultForCallId);
@@ -471,7 +477,7 @@ export class Phone {
     const id = this.newCallId();
     let inviter: Inviter;
     try {
-      inviter = new Inviter(connection.ua, uri, this.inviterOptions(microphone, options.extraHeaders));
+      inviter = new Outgoing(connection.ua, uri, this.inviterOptions(microphone, options.extraHeaders));
     } catch (e) {
       microphone?.getTracks().forEach((t) => t.stop());
       throw new PhoneError({ kind: "invalid-number", detail: e instanceof Error ? e.message : String(e) });
@@ -569,6 +575,8 @@ export class Phone {
     this.requireConnection();
     let microphone: MediaStream | undefined;
     try {
+      // sip.js's referral makes its call with the outgoing-call code, which must be here by then.
+      await outgoingCalls();
       microphone = await this.openMicrophone(from.id);
     } catch (e) {
       referral.reject({ statusCode: 603 }).catch(() => {});
@@ -789,6 +797,23 @@ export class Phone {
     const notice = pushNotice(this.phoneStore, body, this.now());
     this.events.emit("notice", notice);
   }
+}
+
+/**
+ * sip.js's outgoing call (its `Inviter`), fetched the first time a call is placed or
+ * `loadOutgoingCalls` asks for it: a phone that only takes calls never runs it, so the page's
+ * start goes without it (the build gives it a file of its own, see `vite.config.ts`). A failed
+ * fetch is tried again by the next call.
+ */
+let inviterClass: Promise<typeof Inviter> | undefined;
+function outgoingCalls(): Promise<typeof Inviter> {
+  return (inviterClass ??= import("sip.js/lib/api/inviter.js").then(
+    (m) => m.Inviter,
+    (e: unknown) => {
+      inviterClass = undefined;
+      throw new PhoneError({ kind: "transport", detail: `the code for outgoing calls did not load: ${e instanceof Error ? e.message : String(e)}` });
+    },
+  ));
 }
 
 function notStarted(): PhoneError {

@@ -24,6 +24,8 @@ export function withWorkspace(model: UiModel, deps: WorkspaceModelDeps): UiModel
   completeEnglish(enWorkspace);
   // The panels' English is there before anyone opens one (they wait for it if not).
   void afterStart.then(loadEnglishPanels).catch(() => undefined);
+  // So is the code for outgoing calls before the first one is dialled (a failed fetch is tried again by that call).
+  void afterStart.then(() => deps.phoneSession.phone.loadOutgoingCalls()).catch(() => undefined);
   const { settings, t, language, announce } = model;
   // The phone's calls are acted on through the agent session, which chooses the platform or the phone for each.
   const phone = createPhoneUi({ session: deps.phoneSession, agent: deps.agentSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) });
