@@ -11,7 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.{ts,tsx}", "platform/**/*.test.ts"],
+          include: ["src/**/*.test.{ts,tsx}", "platform/**/*.test.ts", "build/**/*.test.ts"],
           environment: "node",
         },
       },
