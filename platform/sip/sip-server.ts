@@ -1,3 +1,4 @@
+import "./fast-grammar";
 import "./node-webrtc";
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
