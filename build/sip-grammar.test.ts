@@ -88,11 +88,13 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A parse's result, or where and how it refused (the trimmed grammar no longer says what it expected there). */
 const outcome = (parse: Parse, input: string, startRule: string) => {
   try {
     return { ok: true, value: parse(input, { startRule }) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    const { name, found, location } = e as { name?: string; found?: unknown; location?: unknown };
+    return name === "SyntaxError" ? { ok: false, name, found, location } : { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
 };
 
@@ -113,7 +115,7 @@ describe("sip.js's grammar as the phone's build trims it", () => {
 
   it("no longer offers the rules the phone never parses from", () => {
     for (const rule of ["Session_Expires", "Min_SE", "Supported", "Require", "Referred_By", "Subscription_State", "stun_URI", "turn_URI", "sipfrag"]) {
-      expect(outcome(original, "x", rule).error ?? "").not.toMatch(/Can't start parsing/);
+      expect(outcome(original, "x", rule)).not.toHaveProperty("error");
       expect(outcome(trimmed, "x", rule)).toEqual({ ok: false, error: `Can't start parsing from rule "${rule}".` });
     }
   });

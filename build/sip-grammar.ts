@@ -62,21 +62,29 @@ function namedBy(bytecode: number[]): { rules: number[]; constants: number[] } {
   return { rules, constants };
 }
 
+/** A constant that only describes what a failed match expected, for the error's message. */
+const isExpectation = (e: AstNode): boolean => e.type === "CallExpression" && /^peg\$(literal|class|any|other)Expectation$/.test(((e.callee as AstNode).name as string) ?? "");
+
 /**
  * sip.js's compiled grammar (`lib/grammar/pegjs/dist/grammar.js`, peggy's "size" output: one
  * bytecode string per rule, run by an interpreter, and one table of constants: literals, character
  * classes, expectations, actions) with only what the given start rules can reach: the bytecode of
  * every other rule and every constant no kept rule names become `0`, and the other start rules
  * are no longer offered (parsing from one throws, as for any unknown rule). Indices do not move,
- * so a kept rule runs exactly the bytecode and constants it ran before.
+ * so a kept rule runs exactly the bytecode and constants it ran before. What refused input is
+ * said to have lacked goes too (the expectation constants and the message built from them):
+ * sip.js's `Grammar.parse`, the parser's only caller, answers -1 for any refusal and reads
+ * nothing of the error, which is still thrown where it was, with its position.
  */
 export function trimSipGrammar(code: string, keep: readonly string[]): string {
   const found: Record<string, AstNode> = {};
+  let buildMessage: AstNode | undefined;
   const visit = (n: unknown): void => {
     if (Array.isArray(n)) return n.forEach(visit);
     if (!isNode(n)) return;
     const id = n.id as AstNode | undefined;
     if (n.type === "VariableDeclarator" && id?.type === "Identifier" && isNode(n.init)) found[id.name as string] = n.init;
+    if (n.type === "MethodDefinition" && n.static === true && (n.key as AstNode).name === "buildMessage") buildMessage = n;
     for (const [k, v] of Object.entries(n)) if (k !== "type" && typeof v === "object") visit(v);
   };
   visit(parseAst(code));
@@ -105,7 +113,9 @@ export function trimSipGrammar(code: string, keep: readonly string[]): string {
     reach(index);
   }
   const edits: [number, number, string][] = [];
-  (constants.elements as AstNode[]).forEach((e, i) => used.has(i) || edits.push([e.start, e.end, "0"]));
+  (constants.elements as AstNode[]).forEach((e, i) => (!used.has(i) || isExpectation(e)) && edits.push([e.start, e.end, "0"]));
+  if (!buildMessage) throw new Error("sip.js's grammar has no SyntaxError.buildMessage");
+  edits.push([buildMessage.start, buildMessage.end, 'static buildMessage() { return ""; }']);
   (bytecodes.elements as AstNode[]).forEach((e, i) => rules.has(i) || edits.push([e.start, e.end, "0"]));
   const kept = (starts.properties as AstNode[]).filter((p) => keep.includes((p.key as AstNode).name as string));
   edits.push([starts.start, starts.end, `{ ${kept.map((p) => code.slice(p.start, p.end)).join(", ")} }`]);
