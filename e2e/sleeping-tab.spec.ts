@@ -1,5 +1,5 @@
-import { expect, expectAnnounced, test } from "./fixtures";
-import { agent, expectSimHears, sim } from "./phone-support";
+import { PASSWORD, expect, expectAnnounced, signIn, test } from "./fixtures";
+import { addAudioProbe, agent, expectHears, expectSimHears, sim } from "./phone-support";
 import { admin, goReady, queueCaller, statusOf } from "./toolbar-support";
 
 /**
@@ -53,4 +53,40 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
   // Nothing rang unanswered: the platform counted no missed offer.
   expect(await platformAdmin.agentState("1001")).toMatchObject({ no_answer_count: 0 });
+});
+
+test("the frozen tab had the phone and the agent has another tab: that tab takes the phone at once, shows the break, and the next queue call rings there", async ({ newFreezableParty, platform }) => {
+  let party!: Awaited<ReturnType<typeof newFreezableParty>>;
+  await agent(async (options) => (party = await newFreezableParty(options)), "agent1", "1001", 440);
+  const contacts = () => platform.ctx.sip.registrar.contactsOf("1001", "agentbar.local").map((c) => c.contactUri);
+  const second = await party.context.newPage();
+  // The agent looks at the second tab (it is drawn).
+  await (await party.context.newCDPSession(second)).send("Emulation.setFocusEmulationEnabled", { enabled: true });
+  await addAudioProbe(second);
+  await second.goto(platform.url + "/");
+  await signIn(second, "agent1", PASSWORD);
+  const chip = second.getByTestId("registration");
+  await expect(chip).toHaveAttribute("data-status", "elsewhere");
+  await goReady(second);
+  const before = contacts();
+  expect(before).toHaveLength(1);
+
+  await party.freeze();
+  // The frozen tab said so on its way: the second has the phone now, registered with its own contact.
+  await expect(chip).toHaveAttribute("data-status", "registered");
+  await expect.poll(() => contacts().filter((c) => c !== before[0])).toHaveLength(1);
+  expect(contacts()).toHaveLength(1);
+  const platformAdmin = await admin(platform.url);
+  expect(await platformAdmin.agentState("1001")).toMatchObject({ status: "On Break", reason: "Phone unreachable" });
+  const line = second.getByTestId("phone-watch");
+  await expect(line).toContainText("while calls could not reach your phone; now they can.");
+  await line.getByRole("button", { name: "Go Ready" }).click();
+  await expect(statusOf(second)).toHaveAttribute("data-status", "Available");
+
+  const customer = await queueCaller(platform.url, { number: "5550192", name: "Tom Twotabs", toneHz: 660 });
+  const ringing = second.locator("[data-testid=call][data-state=ringing]");
+  await expect(ringing).toContainText("Tom Twotabs");
+  await ringing.getByRole("button", { name: "Answer" }).click();
+  await expectHears(second, 660, "the second tab hears the customer");
+  await expectSimHears(sim(platform.url), customer.uuid, 440, "the customer hears agent1");
 });

@@ -7,10 +7,10 @@ const owners: PhoneOwner[] = [];
 afterEach(() => owners.splice(0).forEach((o) => o.stop()));
 
 /** A tab of the agent: its election, and what it was asked to do with its phone. */
-function tabOf(browser: FakeBrowser, o: { canRelease?: () => boolean } = {}) {
+function tabOf(browser: FakeBrowser, o: { canRelease?: () => boolean; livenessMs?: { every: number; answerWithin: number } } = {}) {
   const tab = browser.tab();
   const released: number[] = [];
-  const owner = createPhoneOwner({ ...tab.coordination(), canRelease: o.canRelease ?? (() => true), release: async () => void released.push(Date.now()) });
+  const owner = createPhoneOwner({ ...tab.coordination(o.livenessMs), canRelease: o.canRelease ?? (() => true), release: async () => void released.push(Date.now()) });
   owners.push(owner);
   return { tab, owner, released, role: () => owner.store.getState().role };
 }
@@ -73,15 +73,70 @@ describe("one phone per agent across the tabs of a browser", () => {
     expect(a.role()).toBe("off");
   });
 
-  it("a frozen owner is taken over: the browser takes the lock from it, so it stops its phone and waits for it again", async () => {
+  /** Three tabs: `a` has the phone, `b` and `c` know it; `b` asked it last (`c` asks every 100 ms, and has just asked). */
+  async function ownerAndTwo() {
     const { browser, a, b } = await ownerAndOther();
+    const c = tabOf(browser, { livenessMs: { every: 100, answerWithin: 300 } });
+    const cAsked = new Set<() => void>();
+    browser.tab().open(lockName(KEY)).addEventListener("message", (e) => {
+      const m = e.data as { type?: string; from?: string };
+      if (m.type === "ping" && m.from === c.owner.store.getState().tabId) cAsked.forEach((f) => f());
+    });
+    c.owner.start(KEY);
+    await roleOf(c, "other");
+    await new Promise<void>((resolve) => cAsked.add(resolve));
+    browser.tab().post(lockName(KEY), { type: "ping", from: b.owner.store.getState().tabId });
+    await new Promise((r) => setTimeout(r, 5));
+    return { browser, a, b, c };
+  }
+
+  it("a frozen owner says so on its way to sleep and hands the phone to the tab it heard from last; the others stay as they are", async () => {
+    const { browser, a, b, c } = await ownerAndTwo();
+    const fromA: unknown[] = [];
+    browser.tab().open(lockName(KEY)).addEventListener("message", (e) => {
+      if ((e.data as { from?: string }).from === a.owner.store.getState().tabId) fromA.push(e.data);
+    });
     a.tab.freeze();
     await roleOf(b, "owner");
     expect(browser.holder(lockName(KEY))).toBe(b.tab);
-    // The frozen tab learns that it lost the lock (the browser rejects its request) and stops its phone.
+    expect(fromA).toEqual([{ type: "asleep", from: a.owner.store.getState().tabId, to: b.owner.store.getState().tabId }]);
+    // The frozen tab learns that it lost the lock (the browser rejects its request) and stops its
+    // phone; c hears the new owner answer, and nobody takes the phone from b.
+    a.tab.thaw();
     await roleOf(a, "other");
     expect(a.released).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect([a.role(), b.role(), c.role()]).toEqual(["other", "owner", "other"]);
+    expect([b.released, c.released]).toEqual([[], []]);
+  });
+
+  it("a frozen owner answers no question, though Chromium hands it its channel's messages; awake, it does again", async () => {
+    const browser = new FakeBrowser();
+    const a = await ownerTab(browser);
+    const answers: unknown[] = [];
+    const asker = browser.tab();
+    asker.open(lockName(KEY)).addEventListener("message", (e) => {
+      if ((e.data as { from?: string }).from !== "asker") answers.push(e.data);
+    });
+    a.tab.freeze({ receives: true });
+    asker.post(lockName(KEY), { type: "ping", from: "asker" });
+    await new Promise((r) => setTimeout(r, 50));
+    const tabId = a.owner.store.getState().tabId;
+    // What it said on its way to sleep (it knew no other tab to name), and nothing since.
+    expect(answers).toEqual([{ type: "asleep", from: tabId }]);
     a.tab.thaw();
+    asker.post(lockName(KEY), { type: "ping", from: "asker" });
+    await vi.waitFor(() => expect(answers).toContainEqual({ type: "pong", from: tabId }));
+  });
+
+  it("an owner that stops without a word (no freeze event) is taken over once it has been silent a few seconds", async () => {
+    const { browser, a, b } = await ownerAndOther();
+    a.tab.freeze({ event: false });
+    await roleOf(b, "owner");
+    expect(browser.holder(lockName(KEY))).toBe(b.tab);
+    a.tab.thaw();
+    await roleOf(a, "other");
+    expect(a.released).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 200));
     expect([a.role(), b.role()]).toEqual(["other", "owner"]);
   });

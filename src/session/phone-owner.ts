@@ -40,7 +40,10 @@ export interface TabCoordination {
   openChannel: ((name: string) => TabChannel) | undefined;
   /** How often a tab without the phone checks that the owner answers, and how long it waits for the answer. */
   livenessMs?: { every: number; answerWithin: number };
-  /** The page, for its `resume` event (a frozen tab does not count the time it was frozen against the owner). */
+  /**
+   * The page, for its `freeze` (a frozen owner says so and lets the phone go) and `resume` events
+   * (a frozen tab does not count the time it was frozen against the owner).
+   */
   document?: Pick<EventTarget, "addEventListener" | "removeEventListener">;
 }
 
@@ -70,6 +73,7 @@ const ElectionMessage = v.variant("type", [
   v.strictObject({ type: v.literal("ping"), from: tab }),
   v.strictObject({ type: v.literal("pong"), from: tab }),
   v.strictObject({ type: v.literal("bye"), from: tab }),
+  v.strictObject({ type: v.literal("asleep"), from: tab, to: v.optional(tab) }),
   v.strictObject({ type: v.literal("release"), from: tab }),
   v.strictObject({ type: v.literal("released"), to: tab }),
   v.strictObject({ type: v.literal("busy"), to: tab }),
@@ -106,6 +110,8 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
   /** When this tab last asked the owner, and when an owner last answered. */
   let pingedAt = 0;
   let answeredAt = 0;
+  /** Between this page's `freeze` and `resume`. */
+  let frozen = false;
   /** The owner: when each other tab was last heard from. */
   const seen = new Map<string, number>();
   const moveWaiters = new Set<(m: ElectionMessage) => void>();
@@ -127,7 +133,8 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     const m = parsed.output;
     switch (m.type) {
       case "ping":
-        if (role() !== "owner") return;
+        // Chromium still hands a frozen page its channel's messages: a frozen owner stays silent.
+        if (role() !== "owner" || frozen) return;
         seen.set(m.from, Date.now());
         countOthers();
         post({ type: "pong", from: tabId });
@@ -139,6 +146,12 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
         return;
       case "bye":
         if (seen.delete(m.from)) countOthers();
+        return;
+      case "asleep":
+        // The owner is being frozen and names the tab to take the phone (any, if it knew none);
+        // should that one not, the others find the owner silent as ever.
+        if (m.to !== undefined && m.to !== tabId) return;
+        if ((role() === "other" || role() === "electing") && store.getState().move !== "asking") steal(run);
         return;
       case "release":
         if (role() !== "owner" || handover) return;
@@ -238,8 +251,18 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     }
   };
 
+  // A frozen owner says so on its way to sleep (its phone is gone until it wakes: it unregisters)
+  // and hands the phone to the tab it heard from last.
+  const onFreeze = () => {
+    frozen = true;
+    if (role() !== "owner") return;
+    const latest = [...seen].sort((a, b) => b[1] - a[1])[0]?.[0];
+    post({ type: "asleep", from: tabId, ...(latest ? { to: latest } : {}) });
+  };
+
   // A tab that was frozen itself asks afresh: an answer may not have reached it while it was.
   const onResume = () => {
+    frozen = false;
     pingedAt = 0;
   };
 
@@ -259,6 +282,7 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     queued = undefined;
     letGo?.();
     letGo = undefined;
+    deps.document?.removeEventListener("freeze", onFreeze);
     deps.document?.removeEventListener("resume", onResume);
     channel?.removeEventListener("message", onMessage);
     channel?.close();
@@ -279,6 +303,7 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
       }
       channel = deps.openChannel(lockName(k));
       channel.addEventListener("message", onMessage);
+      deps.document?.addEventListener("freeze", onFreeze);
       deps.document?.addEventListener("resume", onResume);
       store.setState({ role: "electing" });
       answeredAt = pingedAt = 0;

@@ -13,8 +13,9 @@ interface Request {
  * The tabs of one browser partition as the election sees them: Web Locks with the browser's
  * rules (a queue per name, `steal`, `signal`, release when the holder's callback settles or its
  * tab goes away) and a BroadcastChannel that delivers to every other tab asynchronously, as a
- * structured clone. A tab can be closed (its locks go to the next in line) or frozen (it receives
- * nothing until it is thawed, and then what was sent meanwhile).
+ * structured clone. A tab can be closed (its locks go to the next in line) or frozen (it gets
+ * `freeze`, then runs nothing until it is thawed, and then what was sent meanwhile; or, as
+ * Chromium does, it is still handed its channel's messages).
  */
 export class FakeBrowser {
   private readonly holders = new Map<string, Request>();
@@ -109,7 +110,7 @@ export class FakeTab {
     };
   }
 
-  coordination(livenessMs = { every: 20, answerWithin: 60 }): TabCoordination {
+  coordination(livenessMs = { every: 40, answerWithin: 200 }): TabCoordination {
     return { locks: this.locks, openChannel: (name) => this.open(name), livenessMs, document: this.document };
   }
 
@@ -150,9 +151,14 @@ export class FakeTab {
     this.browser.forget(this);
   }
 
-  /** The browser freezes the tab: it receives nothing (and answers nothing) until thawed. */
-  freeze() {
-    this.frozen ??= [];
+  /**
+   * The browser freezes the tab: the page gets `freeze` (and may post from it), then runs nothing
+   * until thawed. `receives`: its channel's messages still reach it, as Chromium hands them to a
+   * frozen page. `event: false`: a page that stops without a word (no `freeze`).
+   */
+  freeze({ event = true, receives = false }: { event?: boolean; receives?: boolean } = {}) {
+    if (event) this.document.dispatchEvent(new Event("freeze"));
+    if (!receives) this.frozen ??= [];
   }
 
   thaw() {
