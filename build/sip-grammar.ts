@@ -74,16 +74,19 @@ const isExpectation = (e: AstNode): boolean => e.type === "CallExpression" && /^
  * so a kept rule runs exactly the bytecode and constants it ran before. What refused input is
  * said to have lacked goes too (the expectation constants and the message built from them):
  * sip.js's `Grammar.parse`, the parser's only caller, answers -1 for any refusal and reads
- * nothing of the error, which is still thrown where it was, with its position.
+ * nothing of the error, which is still thrown where it was, with its position. The kept rules'
+ * bytecode is decoded once, as the module loads, instead of at each parse.
  */
 export function trimSipGrammar(code: string, keep: readonly string[]): string {
   const found: Record<string, AstNode> = {};
   let buildMessage: AstNode | undefined;
+  let parseFunction: AstNode | undefined;
   const visit = (n: unknown): void => {
     if (Array.isArray(n)) return n.forEach(visit);
     if (!isNode(n)) return;
     const id = n.id as AstNode | undefined;
     if (n.type === "VariableDeclarator" && id?.type === "Identifier" && isNode(n.init)) found[id.name as string] = n.init;
+    if (n.type === "FunctionDeclaration" && id?.name === "peg$parse") parseFunction = n;
     if (n.type === "MethodDefinition" && n.static === true && (n.key as AstNode).name === "buildMessage") buildMessage = n;
     for (const [k, v] of Object.entries(n)) if (k !== "type" && typeof v === "object") visit(v);
   };
@@ -116,7 +119,12 @@ export function trimSipGrammar(code: string, keep: readonly string[]): string {
   (constants.elements as AstNode[]).forEach((e, i) => (!used.has(i) || isExpectation(e)) && edits.push([e.start, e.end, "0"]));
   if (!buildMessage) throw new Error("sip.js's grammar has no SyntaxError.buildMessage");
   edits.push([buildMessage.start, buildMessage.end, 'static buildMessage() { return ""; }']);
-  (bytecodes.elements as AstNode[]).forEach((e, i) => rules.has(i) || edits.push([e.start, e.end, "0"]));
+  // The rules' bytecode is decoded once, when the module loads, rather than on every parse (sip.js
+  // declares the table inside the parse function: every header parsed decoded all of it again).
+  if (!parseFunction) throw new Error("sip.js's grammar has no peg$parse function");
+  const table = (bytecodes.elements as AstNode[]).map((e, i) => (rules.has(i) ? code.slice(e.start, e.end) : "0")).join(",\n");
+  edits.push([parseFunction.start, parseFunction.start, `const peg$rules = ((peg$decode) => [\n${table}\n])((s) => s.split("").map((ch) => ch.charCodeAt(0) - 32));\n`]);
+  edits.push([bytecodes.start, bytecodes.end, "peg$rules"]);
   const kept = (starts.properties as AstNode[]).filter((p) => keep.includes((p.key as AstNode).name as string));
   edits.push([starts.start, starts.end, `{ ${kept.map((p) => code.slice(p.start, p.end)).join(", ")} }`]);
   let out = code;
