@@ -41,6 +41,18 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
       iceGatheringTimeout: iceGatheringTimeoutMs,
       peerConnectionConfiguration: { ...Web.defaultPeerConnectionConfiguration(), iceServers: [] },
     });
+    // sip.js's handlers read the connection's state at every change, for a debug log. In wrtc
+    // each read is a blocking call into libwebrtc's signalling thread: microseconds on an idle
+    // machine, milliseconds on a busy one, and these changes come while a call connects, when
+    // the event loop also has to feed the leg's first packets. Kept: the end of ICE gathering
+    // (sip.js waits for it) and the remote track.
+    const pc = this.peerConnection;
+    if (pc) {
+      pc.onconnectionstatechange = null;
+      pc.oniceconnectionstatechange = null;
+      pc.onsignalingstatechange = null;
+      pc.ontrack = (event) => this.setRemoteTrack(event.track);
+    }
   }
 
   protected override getLocalMediaStream(options?: Web.SessionDescriptionHandlerOptions): Promise<void> {
@@ -58,11 +70,21 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
     options?: Web.SessionDescriptionHandlerOptions,
     modifiers?: Parameters<Web.SessionDescriptionHandler["setDescription"]>[2],
   ): Promise<void> {
-    const isOffer = this.peerConnection?.signalingState === "stable";
-    return super.setDescription(this.link ? this.link.conceal(sdp) : sdp, options, modifiers).then(() => {
-      if (isOffer) this.hooks.onRemoteOffer?.(audioDirection(sdp));
-      else this.reportCodec(sdp);
-    });
+    // sip.js's own setDescription, with the signalling state read once instead of three times
+    // (each read a blocking call into libwebrtc, see the constructor): this is the phone's
+    // answer reaching the platform, on the way to its first packet.
+    const pc = this.peerConnection;
+    if (!pc) return Promise.reject(new Error("Peer connection closed."));
+    const state = pc.signalingState;
+    if (state !== "stable" && state !== "have-local-offer") return Promise.reject(new Error(`Invalid signaling state ${state}`));
+    const type = state === "stable" ? "offer" : "answer";
+    return this.getLocalMediaStream(options)
+      .then(() => this.applyModifiers({ sdp: this.link ? this.link.conceal(sdp) : sdp, type }, modifiers))
+      .then((description) => pc.setRemoteDescription(description))
+      .then(() => {
+        if (type === "offer") this.hooks.onRemoteOffer?.(audioDirection(sdp));
+        else this.reportCodec(sdp);
+      });
   }
 
   override getDescription(
