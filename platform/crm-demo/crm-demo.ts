@@ -40,7 +40,7 @@ export interface CrmDemoOptions {
  * embeds the app; nothing of it is part of the product.
  */
 export async function startCrmDemo(o: CrmDemoOptions): Promise<CrmDemo> {
-  const app: FastifyInstance = Fastify({ logger: false });
+  const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true });
   const page = readFileSync(join(here, "public", "index.html"), "utf8");
   const customers = demoCustomers();
 

@@ -110,6 +110,9 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
     bodyLimit: 256 * 1024,
     // A request must arrive whole within this time (a client trickling bytes holds a socket).
     requestTimeout: 30_000,
+    // Stopping ends every connection, not only idle ones: a client that stopped reading a response
+    // (a paused recording, an unread download) would otherwise hold the stop for ever.
+    forceCloseConnections: true,
     // The spec's paths mix trailing slashes (`/api/users/`); treat them alike.
     routerOptions: { ignoreTrailingSlash: true },
     schemaErrorFormatter: (errors, dataVar) => new HttpError(400, { code: 400, text: describeSchemaError(errors, dataVar) }),

@@ -58,7 +58,7 @@ describe("a caller presenting another extension's number", () => {
           related: (await get(`/api/cdrs/${callerLeg.uuid}/related_cdrs`)).status,
           file: (await get(`/api/media_files/${agentLeg.media_file_id}`)).status,
           byChannel: (await get(`/api/media_files/uuid/${agentLeg.uuid}`)).status,
-          download: (await fetch(`${f.platform.url}/api/media_files/${agentLeg.media_file_id}.wav`, { headers: { "X-XTRA-AUTH-ID": token } })).status,
+          ...(await download(`${f.platform.url}/api/media_files/${agentLeg.media_file_id}.wav`, token)),
         };
       };
 
@@ -75,8 +75,16 @@ describe("a caller presenting another extension's number", () => {
       expect(alices.cdrs).toEqual(expect.arrayContaining([agentLeg.uuid, callerLeg.uuid]));
       expect(alices.files).toContain(agentLeg.media_file_id);
       expect([alices.one, alices.related, alices.file, alices.byChannel, alices.download]).toEqual([200, 200, 200, 200, 200]);
+      expect(alices.downloaded).toBe("RIFF");
     } finally {
       f.platform.db.prepare("UPDATE extensions SET auto_record = 0 WHERE extn = '1001'").run();
     }
   });
 });
+
+/** Downloads a file whole (a body left unread holds its connection open) and names its first four bytes. */
+async function download(url: string, token: string): Promise<{ download: number; downloaded: string }> {
+  const res = await fetch(url, { headers: { "X-XTRA-AUTH-ID": token } });
+  const body = Buffer.from(await res.arrayBuffer());
+  return { download: res.status, downloaded: body.subarray(0, 4).toString("latin1") };
+}

@@ -25,8 +25,7 @@ export function sipFixture(overrides: Partial<PlatformOptions> = {}) {
   });
 
   afterAll(async () => {
-    // A close that hangs says where it stands (security-records.test.ts hung here twice with three
-    // files at once; not reproduced since).
+    // A close that hangs says where it stands.
     let step = "the phones' media";
     const watchdog = setTimeout(() => void reportHangingClose(platform, step), 20_000);
     await closePhoneMedia();

@@ -53,6 +53,23 @@ describe("data folder", () => {
   });
 });
 
+describe("stopping", () => {
+  it("ends a download the client has stopped reading, instead of waiting for it", async () => {
+    const p = await TestPlatform.start();
+    const { mediaFiles } = p.platform.ctx;
+    const place = mediaFiles.placeRecording("stopping-with-a-paused-reader");
+    writeFileSync(place.absPath, Buffer.alloc(20 * 1024 * 1024));
+    const id = mediaFiles.addRecording("stopping-with-a-paused-reader", place, { userId: null, domain: demo.domain, name: "long" });
+    mediaFiles.completeRecording(id, 200_000);
+    // A player that paused: the answer's head is read, its 20 MB body is not.
+    const paused = await fetch(`${p.url}/api/media_files/${id}.wav`, { headers: { "X-XTRA-AUTH-ID": await p.token("admin") } });
+    expect(paused.status).toBe(200);
+
+    await p.close();
+    await expect(paused.arrayBuffer()).rejects.toThrow();
+  });
+});
+
 describe("npm start", () => {
   it("serves on AGENTBAR_PORT with its data in AGENTBAR_DATA_DIR", async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), "agentbar-it-")), "data");
