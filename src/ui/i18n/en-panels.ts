@@ -37,7 +37,6 @@ export const enPanels = {
   },
   agent: {
     transferNow: "Transfer",
-    offersAt: (time: string) => `Next call offered from ${time}`,
     transferTitle: "Transfer or consult",
     targetKind: "To",
     targetKinds: { agent: "An agent", queue: "A queue", number: "A number" },
@@ -47,7 +46,6 @@ export const enPanels = {
     loadingColleagues: "Looking up the agents of your queues…",
     noColleagues: "No other agents in your queues.",
     colleague: (name: string, number: string, status: string) => `${name ? `${name} (${number})` : number} · ${status}`,
-    threeWayShort: "Add to call",
     eventsUrl: "Event channel address (JSON-RPC)",
     listHint: "One per line. Empty: the built-in list.",
     queueAutoAnswer: "Answer queue calls by themselves",
@@ -141,7 +139,6 @@ export const enPanels = {
     noAnswerCount: (n: number) => (n === 1 ? "1 call not answered" : `${n} calls not answered`),
     actionsFor: (name: string) => `Actions for ${name}`,
     confirmStatus: (name: string, status: string) => `Set ${name} to “${status}”?`,
-    breakReason: "Break reason",
     agentNotTold: (agent: string) => `${agent} is not told that you are on the call.`,
     agentToldUnknown: "The platform does not say whether the agent is told.",
     logEmpty: "No action yet.",

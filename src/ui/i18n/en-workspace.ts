@@ -1,7 +1,6 @@
 /** The English catalogue's part for the signed-in screen (see en.ts): the shell, the phone, the toolbar; what panels shown later read is in en-panels.ts. */
 export const enWorkspace = {
   shell: {
-    account: "Account",
     signOut: "Sign out",
     signingOut: "Signing out…",
     login: "Login name",

@@ -11,7 +11,6 @@ import type { enWorkspace } from "./en-workspace";
 export const en = {
   app: {
     name: "Agentbar",
-    tagline: "Softphone and call-center toolbar",
   },
   language: {
     label: "Language",

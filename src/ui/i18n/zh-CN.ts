@@ -3,7 +3,6 @@ import type { Messages } from "./en";
 export const zhCN: Messages = {
   app: {
     name: "Agentbar",
-    tagline: "软电话与呼叫中心工具条",
   },
   language: {
     label: "语言",
@@ -57,7 +56,6 @@ export const zhCN: Messages = {
     signedOut: "已退出登录。",
   },
   shell: {
-    account: "账号",
     signOut: "退出登录",
     signingOut: "正在退出…",
     login: "登录名",
@@ -347,7 +345,6 @@ export const zhCN: Messages = {
     queues: "队列",
     waiting: (n: number | null) => (n === null ? "" : `${n} 人等待`),
     since: (duration: string) => `已持续 ${duration}`,
-    offersAt: (time: string) => `${time} 起分配下一通来电`,
     live: "实时",
     polling: "每隔几秒更新",
     defaultReasons: ["午餐", "会议", "培训", "个人事务"],
@@ -396,7 +393,6 @@ export const zhCN: Messages = {
     transferNow: "转接",
     consult: "咨询",
     threeWay: "三方通话",
-    threeWayShort: "加入通话",
     wrapUp: {
       title: "话后处理",
       left: (time: string) => `剩余 ${time}`,
@@ -510,7 +506,6 @@ export const zhCN: Messages = {
     confirmStatus: (name: string, status: string) => `将 ${name} 设为“${status}”？`,
     confirm: "确定",
     cancel: "取消",
-    breakReason: "示忙原因",
     mode: {
       monitor: "监听中：双方都听不到您",
       whisper: "密语中：只有坐席听得到您",
