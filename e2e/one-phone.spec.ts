@@ -65,3 +65,48 @@ test("a reload during a queue call: the customer hears music meanwhile, then the
   const records = await cdrs(platform.url, { cidNumber: "5550181" });
   expect(records.filter((r) => r.destination_number === "support")).toHaveLength(1);
 });
+
+test("a second reload while the first one's take-back rings: music again, then the agent; still one customer call", async ({ newParty, platform }) => {
+  const s = sim(platform.url);
+  const alice = await agent(newParty, "agent1", "1001", 440);
+  await goReady(alice.page);
+  const customer = await queueCaller(platform.url, { number: "5550182", name: "Rita Twice", toneHz: 660 });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
+
+  // The first reloaded page's take-back leg is on its way (its INVITE has reached the page) when
+  // the agent reloads again.
+  const page = alice.page;
+  const takeBackRings = new Promise<void>((resolve) =>
+    page.on("websocket", (ws) => ws.on("framereceived", (frame) => String(frame.payload).startsWith("INVITE ") && resolve())),
+  );
+  await page.reload();
+  await takeBackRings;
+  // The third page's take-back waits until the customer was heard to get music again.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/cc/ccc/ccIntercept", async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.reload();
+  await expect
+    .poll(async () => (await s.channel(customer.uuid)).hearing.some((hz) => HOLD_NOTES.some((n) => near(hz, n))), {
+      message: "the customer hears music on hold after the second reload",
+      intervals: [100],
+    })
+    .toBe(true);
+  release();
+
+  const card = alice.card();
+  await expect(card).toHaveAttribute("data-state", "active");
+  await expect(card).toContainText("Rita Twice");
+  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1 again");
+  await alice.hears(660, "agent1 hears the customer again");
+  await expect(page.getByTestId("agent-error")).toHaveCount(0);
+
+  await card.getByRole("button", { name: "Hang up" }).click();
+  await expect(page.getByTestId("wrap-up")).toContainText("Rita Twice");
+  const records = await cdrs(platform.url, { cidNumber: "5550182" });
+  expect(records.filter((r) => r.destination_number === "support")).toHaveLength(1);
+});

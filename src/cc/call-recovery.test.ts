@@ -99,6 +99,23 @@ describe("after a reload", () => {
     expect(t.store.getState().error).toBeNull();
   });
 
+  it("reloaded again while the take-back's leg rang, takes back the call the platform still has on its older leg", async () => {
+    const tab = memoryStorage();
+    await pageReloadedDuringCall(tab);
+    const second = await page(tab, platformCall());
+    await second.until(() => second.fcc.commands.some((c) => c.func === "ccIntercept"));
+    second.hooks.incoming!(invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-2", "X-CC-Target-UUID": "leg-1" }));
+    expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ callId: "leg-2" });
+
+    // The page went away before leg-2 answered: the platform's call is still on leg-1.
+    const third = await page(tab, platformCall());
+    await third.until(() => third.fcc.commands.some((c) => c.func === "ccIntercept"));
+    expect(third.fcc.commands.find((c) => c.func === "ccIntercept")?.body).toMatchObject({ destUUID: "leg-1" });
+    const decision = third.hooks.incoming!(invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-3", "X-CC-Target-UUID": "leg-1" }));
+    expect(decision).toMatchObject({ context: { [CC.action]: "queue", [CC.callId]: "leg-3", [CC.queue]: "support" }, autoAnswer: true, answeredAt: ANSWERED_AT });
+    expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ callId: "leg-3", name: "Carla Customer" });
+  });
+
   it("a platform that refuses says so in words, and the call is left to it", async () => {
     const tab = memoryStorage();
     await pageReloadedDuringCall(tab);

@@ -67,8 +67,8 @@ export interface CallRecoveryDeps {
 export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
   const { ctx, tabStorage } = deps;
   const { store, now } = ctx;
-  /** The ccIntercept under way or accepted, until its leg arrives. */
-  let pending: { kept: KeptCall; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
+  /** The ccIntercept under way or accepted, of the platform's leg `target`, until its leg arrives. */
+  let pending: { kept: KeptCall; target: string; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
 
   const load = (): KeptCall | undefined => {
     const v = readJson(tabStorage, LIVE_CALL_KEY) as Partial<KeptCall> | undefined;
@@ -108,7 +108,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
     const client = ctx.client;
     const user = ctx.user;
     if (!client || !user) return;
-    pending = { kept: k, timer: undefined };
+    pending = { kept: k, target: pc.uuid, timer: undefined };
     const mine = pending;
     const number = store.getState().number;
     cc.intercept(client, { agent: number, extn: user.extension, destAgent: number, destUUID: pc.uuid }).then(
@@ -128,12 +128,16 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
 
   return {
     decide(incoming) {
-      const k = pending?.kept;
-      if (!k) return undefined;
+      if (!pending) return undefined;
+      const k = pending.kept;
       const header = (name: string) => incoming.header(name)?.trim() || "";
       const target = header("X-CC-Target-UUID");
       const customer = header("X-CC-Member-Session-UUID");
-      if (target !== k.callId && (!k.customerUuid || (target !== k.customerUuid && customer !== k.customerUuid))) return undefined;
+      // The leg asked for, or one naming the kept call. A page reloaded again while the last
+      // take-back's leg rang kept that leg, which never answered: the platform's call still has
+      // its older leg, the one asked for.
+      const ours = target === pending.target || target === k.callId || (!!k.customerUuid && (target === k.customerUuid || customer === k.customerUuid));
+      if (!ours) return undefined;
       settle();
       const callId = header("X-CC-Agent-UUID") || k.callId;
       save({ ...k, callId });
