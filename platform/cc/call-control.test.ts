@@ -88,6 +88,23 @@ describe("hold and transfer", () => {
     expect(stateOf("1001").callstate).toBe("TALKING");
   });
 
+  it("a held call the agent takes back after a reload stays held: the customer hears music, never the new leg, until ccUnHold", async () => {
+    f.ready("1001");
+    const [customer, leg] = await f.answeredCall("support", "1001");
+    expect(await f.run("agent1", "ccHold", { callID: leg.uuid })).toEqual(ok);
+    expect(await f.run("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: leg.uuid })).toMatchObject(ok);
+    const back = legTo("1001");
+    expect(back).not.toBe(leg);
+    back.remoteAnswer();
+    await settle();
+    expect(leg.hangupCause).toBe("PICKED_OFF");
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    expect(stateOf("1001")).toMatchObject({ callstate: "HOLD", agent_uuid: back.uuid, call: { held: true } });
+    expect(await f.run("agent1", "ccUnHold", { callID: back.uuid })).toEqual(ok);
+    expect(f.sw.hears(customer)).toEqual([back.uuid]);
+    expect(stateOf("1001").callstate).toBe("TALKING");
+  });
+
   it("ccTransfer: the customer goes to the number and the agent's leg ends, ending its queue call", async () => {
     f.ready("1001");
     const [customer, leg] = await f.answeredCall("support", "1001");

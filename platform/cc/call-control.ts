@@ -371,7 +371,8 @@ export class CallControl {
    * leg to `extension`, answering by itself and showing the customer as the caller, takes the
    * customer over; the call goes on as the same call with the new leg as its callID, and the old
    * leg ends as picked off. Until the new leg answers the customer stays where it was (hearing
-   * music while the old leg's phone is away); a call that ends meanwhile cancels the new leg.
+   * music while the old leg's phone is away); a call that ends meanwhile cancels the new leg. A call
+   * on hold stays on hold.
    */
   takeBack(call: AgentCall, extension: string): Channel {
     this.requireAnswered(call);
@@ -399,8 +400,10 @@ export class CallControl {
         return;
       }
       this.sw.unbridge(old);
+      // A call the agent held stays held: the new leg is held before it meets the customer, who
+      // goes on hearing music and never the agent's room.
+      if (call.held) void this.sw.hold(leg);
       this.sw.bridge(leg, customer);
-      call.held = false;
       this.cc.replaceLeg(call, leg);
       old.hangup("PICKED_OFF");
     });
