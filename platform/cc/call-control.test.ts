@@ -26,6 +26,17 @@ function legTo(destination: string): FakeChannel {
   return legs[legs.length - 1]!;
 }
 
+/** agent1's page reloaded: it takes its own call back on a new leg to 1001, which answers. */
+async function takeBack(leg: FakeChannel): Promise<FakeChannel> {
+  expect(await f.run("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: leg.uuid })).toMatchObject(ok);
+  const back = legTo("1001");
+  expect(back).not.toBe(leg);
+  back.remoteAnswer();
+  await settle();
+  expect(leg.hangupCause).toBe("PICKED_OFF");
+  return back;
+}
+
 describe("ccDial", () => {
   it("rings the agent's phone first, marked to answer by itself, then calls the destination and bridges on answer", async () => {
     f.ready("1001");
@@ -92,12 +103,7 @@ describe("hold and transfer", () => {
     f.ready("1001");
     const [customer, leg] = await f.answeredCall("support", "1001");
     expect(await f.run("agent1", "ccHold", { callID: leg.uuid })).toEqual(ok);
-    expect(await f.run("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: leg.uuid })).toMatchObject(ok);
-    const back = legTo("1001");
-    expect(back).not.toBe(leg);
-    back.remoteAnswer();
-    await settle();
-    expect(leg.hangupCause).toBe("PICKED_OFF");
+    const back = await takeBack(leg);
     expect(f.sw.hears(customer)).toEqual(["music"]);
     expect(stateOf("1001")).toMatchObject({ callstate: "HOLD", agent_uuid: back.uuid, call: { held: true } });
     expect(await f.run("agent1", "ccUnHold", { callID: back.uuid })).toEqual(ok);
@@ -291,6 +297,28 @@ describe("consult", () => {
     expect(f.sw.hears(customer)).toEqual(["music"]);
     target.remoteAnswer();
     expect(f.sw.hears(customer)).toEqual([target.uuid]);
+  });
+
+  it("a consultation the agent takes back after a reload goes on: the new leg talks to the target while the customer hears music", async () => {
+    const { customer, leg, target } = await consulting();
+    target.remoteAnswer();
+    const back = await takeBack(leg);
+    expect(f.sw.hears(back)).toEqual([target.uuid]);
+    expect(f.sw.hears(target)).toEqual([back.uuid]);
+    expect(f.sw.hears(customer)).toEqual(["music"]);
+    expect(stateOf("1001")).toMatchObject({ callstate: "CONSULTING", agent_uuid: back.uuid, call: { consult: { uuid: target.uuid, answered: true } } });
+    // The consultation ends as any does, on the new leg.
+    expect(await f.run("agent1", "ccCancelConsult", { callID: back.uuid })).toEqual(ok);
+    expect(f.sw.hears(customer)).toEqual([back.uuid]);
+  });
+
+  it("taken back while the target still rings, the new leg hears it ring, then talks to it", async () => {
+    const { customer, leg, target } = await consulting();
+    const back = await takeBack(leg);
+    expect(f.sw.hears(back)).toEqual(["ringback"]);
+    target.remoteAnswer();
+    expect(f.sw.hears(back)).toEqual([target.uuid]);
+    expect(f.sw.hears(customer)).toEqual(["music"]);
   });
 
   it("ccCancelConsult: the target's leg ends and the agent is back with the customer", async () => {

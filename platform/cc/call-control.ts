@@ -372,7 +372,7 @@ export class CallControl {
    * customer over; the call goes on as the same call with the new leg as its callID, and the old
    * leg ends as picked off. Until the new leg answers the customer stays where it was (hearing
    * music while the old leg's phone is away); a call that ends meanwhile cancels the new leg. A call
-   * on hold stays on hold.
+   * on hold stays on hold, and one in a consultation stays in it.
    */
   takeBack(call: AgentCall, extension: string): Channel {
     this.requireAnswered(call);
@@ -400,10 +400,18 @@ export class CallControl {
         return;
       }
       this.sw.unbridge(old);
-      // A call the agent held stays held: the new leg is held before it meets the customer, who
-      // goes on hearing music and never the agent's room.
-      if (call.held) void this.sw.hold(leg);
-      this.sw.bridge(leg, customer);
+      const consult = call.consult;
+      if (consult) {
+        // In a consultation the new leg takes the old one's place: with the target once it has
+        // answered (ringback until then), while the customer goes on hearing music.
+        if (consult.answered) this.sw.bridge(leg, consult.leg, { parkAfterBridge: "both" });
+        else this.sw.playTone(leg, "ringback");
+      } else {
+        // A call the agent held stays held: the new leg is held before it meets the customer, who
+        // goes on hearing music and never the agent's room.
+        if (call.held) void this.sw.hold(leg);
+        this.sw.bridge(leg, customer);
+      }
       this.cc.replaceLeg(call, leg);
       old.hangup("PICKED_OFF");
     });

@@ -367,6 +367,34 @@ describe("call control", () => {
     await call.hangup();
   });
 
+  it("a consultation goes on when the agent's page reloads: the new leg talks to the target, the customer hears music and neither agent", async () => {
+    const bob = await f.phone("1002", BOB);
+    const { alice, call, c, callID } = await talking();
+    const consulted = Date.now();
+    await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID });
+    const onBob = await bob.incoming();
+    await onBob.answer();
+    await call.waitHears(BOB, "the agent hears the target");
+    await customerHearsMusic(c, consulted);
+
+    const reloading = Date.now();
+    alice.dropConnection();
+    const reloaded = await f.phone("1001", ALICE);
+    reloaded.incomingPolicy = "answer";
+    expect(await cc("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: callID })).toMatchObject({ code: 200 });
+    const back = await reloaded.incoming();
+    await back.waitHears(BOB, "the new leg hears the target");
+    await onBob.waitHears(ALICE, "the target hears the agent again");
+    expect(await agentState("1001")).toMatchObject({ callstate: "CONSULTING", call: { uuid: back.header("x-cc-agent-uuid"), consult: { answered: true } } });
+    await customerHearsMusic(c, reloading);
+    expect(customerHeardSince(c, reloading).some((hz) => near(hz, BOB) || near(hz, ALICE))).toBe(false);
+
+    await onBob.hangup();
+    await back.waitHears(CUSTOMER, "the agent has the customer back");
+    await customerHears(c, ALICE, "the customer hears the agent again");
+    await back.hangup();
+  });
+
   it("ccAnswer sends NOTIFY Event: talk to the ringing phone", async () => {
     const alice = await f.phone("1001", ALICE);
     await ready("agent1", "1001");
