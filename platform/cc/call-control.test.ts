@@ -417,6 +417,29 @@ describe("supervision", () => {
     expect((await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1001" })).code).toBe(400);
   });
 
+  it("a party the agent added, and a supervisor listening, stay in the call when the agent takes it back after a reload", async () => {
+    const [customer, leg] = await supervisedCall();
+    f.ready("1002");
+    await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002" });
+    const third = legTo("1002");
+    third.remoteAnswer();
+    await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const monitor = legTo("1010");
+    monitor.remoteAnswer();
+
+    const back = await takeBack(leg);
+    expect(third.state).toBe("answered");
+    expect(monitor.state).toBe("answered");
+    expect(f.sw.hears(customer).sort()).toEqual([back.uuid, third.uuid].sort());
+    expect(f.sw.hears(back).sort()).toEqual([customer.uuid, third.uuid].sort());
+    expect(f.sw.hears(monitor).sort()).toEqual([customer.uuid, back.uuid].sort());
+    expect(stateOf("1010").callstate).toBe("MONITORING");
+    // They still end with the call.
+    back.hangup();
+    await settle();
+    expect([third.state, monitor.state]).toEqual(["hungup", "hungup"]);
+  });
+
   it("an agent may not monitor, intercept or join another agent's call", async () => {
     const [, leg] = await supervisedCall();
     f.ready("1002");

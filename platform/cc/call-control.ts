@@ -23,6 +23,8 @@ export interface Supervision {
   readonly supervising: boolean;
   /** The mode the agent was last told; undefined: not told anything (the platform does not tell, or not yet). */
   told?: EavesdropMode | "none";
+  /** The call's agent leg is now `to` (a take-back): the supervision goes on there. */
+  follow(from: Channel, to: Channel): void;
   stop(): void;
 }
 
@@ -372,7 +374,8 @@ export class CallControl {
    * customer over; the call goes on as the same call with the new leg as its callID, and the old
    * leg ends as picked off. Until the new leg answers the customer stays where it was (hearing
    * music while the old leg's phone is away); a call that ends meanwhile cancels the new leg. A call
-   * on hold stays on hold, and one in a consultation stays in it.
+   * on hold stays on hold, one in a consultation stays in it, and parties listening to it or added
+   * to it stay.
    */
   takeBack(call: AgentCall, extension: string): Channel {
     this.requireAnswered(call);
@@ -413,6 +416,7 @@ export class CallControl {
         this.sw.bridge(leg, customer);
       }
       this.cc.replaceLeg(call, leg);
+      for (const supervision of this.supervisionsOf(call)) supervision.follow(old, leg);
       old.hangup("PICKED_OFF");
     });
     return leg;
@@ -440,6 +444,11 @@ export class CallControl {
       by,
       party,
       supervising,
+      follow: (from, to) => {
+        from.off("hangup", endWithCall);
+        to.once("hangup", endWithCall);
+        if (leg.state === "answered") this.sw.eavesdrop(leg, to, supervision.mode);
+      },
       stop: () => {
         call.leg.off("hangup", endWithCall);
         this.supervisions.delete(supervision);

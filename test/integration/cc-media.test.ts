@@ -452,6 +452,42 @@ describe("supervision", () => {
     return { sam, call, c, callID: call.header("x-cc-agent-uuid")! };
   }
 
+  it("a party the agent added and a supervisor listening stay in the call when the agent's page reloads and takes it back", async () => {
+    const alice = await f.phone("1001", ALICE);
+    const bob = await f.phone("1002", BOB);
+    const sam = await f.phone("1010", SAM);
+    sam.incomingPolicy = "answer";
+    await ready("agent1", "1001");
+    await cc("supervisor", "ccLogin", { agent: "1010", extn: "1010", queue: "support" });
+    const c = await customer("support");
+    const callID = (await answerQueueCall(alice, c)).header("x-cc-agent-uuid")!;
+    await ready("agent2", "1002");
+    await cc("agent1", "ccThreeWay", { agent: "1001", callID, destAgent: "1002" });
+    const added = await bob.incoming();
+    await added.answer();
+    await added.waitHears(CUSTOMER, "the added party hears the customer");
+    await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
+    const listen = await sam.incoming();
+    await listen.waitHears(ALICE, "the supervisor hears the agent");
+
+    alice.dropConnection();
+    await added.waitSilentOn(ALICE, "the added party no longer hears the agent, whose page is away");
+    await listen.waitSilentOn(ALICE, "nor does the supervisor");
+    const reloaded = await f.phone("1001", ALICE);
+    reloaded.incomingPolicy = "answer";
+    await cc("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: callID });
+    const back = await reloaded.incoming();
+    await back.waitHears(CUSTOMER, "the agent hears the customer again");
+    await back.waitHears(BOB, "and the added party");
+    await added.waitHears(ALICE, "the added party hears the agent again");
+    await listen.waitHears(ALICE, "the supervisor hears the agent again");
+    await listen.waitHears(CUSTOMER, "and the customer");
+    await customerHears(c, BOB, "the customer still hears the added party");
+    await back.hangup();
+    await added.waitEnded();
+    await listen.waitEnded();
+  });
+
   it("ccMonitor: the supervisor hears both sides; neither hears the supervisor", async () => {
     const { sam, call, c, callID } = await supervised();
     const res = await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
