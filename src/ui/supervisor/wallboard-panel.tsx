@@ -110,7 +110,9 @@ function QueueTiles() {
   );
 }
 
-const ROW_HEIGHT = { full: 64, compact: 108 };
+const ROW_HEIGHT = { full: 64, twoLine: 88, compact: 140 };
+/** Below this width (px) of the list, a row of the full page puts its actions on a line of their own. */
+const TWO_LINE_BELOW = 880;
 const OVERSCAN = 6;
 
 /** The agents: a search, two filters and an order; only the rows in view are in the page. */
@@ -123,13 +125,14 @@ function AgentList({ compact }: { compact: boolean }) {
   const queues = useComputed(() => [...s.board.value.board.queues.keys()].sort());
   // The order is computed again when the board or the query changes, not on every tick.
   const ids = useMemo(() => selectAgents(agents.value, query), [agents.value, query]);
-  const rowHeight = compact ? ROW_HEIGHT.compact : ROW_HEIGHT.full;
   const scroller = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 600 });
+  const [view, setView] = useState({ top: 0, height: 600, width: Infinity });
+  const twoLine = !compact && view.width < TWO_LINE_BELOW;
+  const rowHeight = compact ? ROW_HEIGHT.compact : twoLine ? ROW_HEIGHT.twoLine : ROW_HEIGHT.full;
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight || 600 });
+    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight || 600, width: el.clientWidth || Infinity });
     measure();
     const observer = typeof ResizeObserver !== "undefined" ? new ResizeObserver(measure) : null;
     observer?.observe(el);
@@ -170,11 +173,14 @@ function AgentList({ compact }: { compact: boolean }) {
           {m.count(ids.length, agents.value.size)}
         </span>
       </div>
-      <div class="board-scroller" ref={scroller} onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight || 600 })}>
+      <div class="board-scroller" ref={scroller} onScroll={(e) => {
+          const el = e.currentTarget;
+          setView({ top: el.scrollTop, height: el.clientHeight || 600, width: el.clientWidth || Infinity });
+        }}>
         {ids.length === 0 ? (
           <p class="muted">{m.empty}</p>
         ) : (
-          <ul class="agent-rows" aria-label={m.agents} style={{ height: `${ids.length * rowHeight}px` }}>
+          <ul class={`agent-rows${compact ? " compact" : twoLine ? " two-line" : ""}`} aria-label={m.agents} style={{ height: `${ids.length * rowHeight}px` }}>
             {ids.slice(first, last).map((id, i) => (
               <AgentRow key={id} number={id} index={first + i} total={ids.length} top={(first + i) * rowHeight} height={rowHeight} compact={compact} />
             ))}
@@ -202,7 +208,7 @@ function AgentRow({ number, index, total, top, height, compact }: { number: stri
         <strong>{row.name || number}</strong>
         <span class="muted small">{m.extension(row.extension || number)}</span>
       </div>
-      <div class="agent-status">
+      <div class="agent-state">
         <span class={`badge status-pill ${row.kind}`} data-testid="agent-status">
           {statusLabel(row, t.value)}
         </span>
