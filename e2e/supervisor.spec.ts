@@ -36,6 +36,39 @@ async function expectDetects(page: Page, frequency: number, what: string): Promi
     .toBe(frequency);
 }
 
+/**
+ * Every row of the wallboard keeps what it shows within its own cells: no label cut, no cell
+ * running into the next or out of its row.
+ */
+async function expectRowsWhole(page: Page, what: string): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    const inside = (b: DOMRect, c: DOMRect) => b.left >= c.left - 0.5 && b.right <= c.right + 0.5 && b.top >= c.top - 0.5 && b.bottom <= c.bottom + 0.5;
+    for (const row of document.querySelectorAll<HTMLElement>("[data-testid=agent-row]")) {
+      const agent = row.dataset.agent;
+      const cells = [...row.children].filter((c) => c.getBoundingClientRect().width > 0);
+      for (const cell of cells) {
+        const box = cell.getBoundingClientRect();
+        if (!inside(box, row.getBoundingClientRect())) out.push(`${agent}: ${cell.className} leaves its row`);
+        for (const el of cell.querySelectorAll<HTMLElement>("*")) {
+          const b = el.getBoundingClientRect();
+          if (b.width > 0 && !inside(b, box)) out.push(`${agent}: “${el.textContent}” leaves ${cell.className}`);
+          if (el.tagName === "BUTTON" && el.scrollWidth > el.clientWidth + 1) out.push(`${agent}: “${el.textContent}” cut`);
+        }
+      }
+      for (const [i, a] of cells.entries()) {
+        for (const b of cells.slice(i + 1)) {
+          const x = a.getBoundingClientRect();
+          const y = b.getBoundingClientRect();
+          if (x.left < y.right - 0.5 && y.left < x.right - 0.5 && x.top < y.bottom - 0.5 && y.top < x.bottom - 0.5) out.push(`${agent}: ${a.className} and ${b.className} overlap`);
+        }
+      }
+    }
+    return out;
+  });
+  expect(problems, `${what}: wallboard rows`).toEqual([]);
+}
+
 test("a supervisor monitors, whispers, barges in and intercepts an agent's queue call from the wallboard", async ({ newParty, platform }) => {
   // A whole story with four parties and six axe passes: the time a busy 2-core machine needs.
   test.setTimeout(240_000);
@@ -66,6 +99,7 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await expectDetects(sam.page, CUSTOMER, "the supervisor hears the customer");
   await expectDetects(sam.page, ALICE, "the supervisor hears the agent");
   await screenshot(sam.page, "supervisor-en-full-monitor");
+  await expectRowsWhole(sam.page, "monitoring, full page 1280 px wide");
   await expectAccessible(sam.page, "the wallboard while monitoring");
   await alice.hears(CUSTOMER, "the agent still hears the customer");
   expect((await heard(alice.page, SAM)).db, "the agent does not hear the supervisor").toBeLessThan(-70);
@@ -127,6 +161,7 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
       await expect(sam.page.getByTestId("action-log").locator("li")).toHaveText(logLines);
     }
     await screenshot(sam.page, `supervisor-${language}-${layout}`);
+    if (layout !== "bar") await expectRowsWhole(sam.page, `${language} ${layout}`);
     await expectAccessible(sam.page, `the wallboard, ${language} ${layout}`);
   }
 });
