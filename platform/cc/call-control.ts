@@ -231,8 +231,7 @@ export class CallControl {
     leg.once("answer", () => {
       if (call.consult !== consult) return;
       consult.answered = true;
-      // Both stay up when the other hangs up: whoever remains is joined with the customer.
-      this.sw.bridge(call.leg, leg, { parkAfterBridge: "both" });
+      this.joinConsultation(call.leg, leg);
       this.cc.callChanged(call);
     });
     leg.once("hangup", () => {
@@ -240,6 +239,11 @@ export class CallControl {
       call.consult = undefined;
       this.backToCustomer(call, customer);
     });
+  }
+
+  /** The agent's leg and the consulted party talk. Both stay up when the other hangs up: whoever remains is joined with the customer. */
+  private joinConsultation(agentLeg: Channel, target: Channel): void {
+    this.sw.bridge(agentLeg, target, { parkAfterBridge: "both" });
   }
 
   /** ccCancelConsult: the target's leg ends and the agent is back with the customer. */
@@ -407,7 +411,7 @@ export class CallControl {
       if (consult) {
         // In a consultation the new leg takes the old one's place: with the target once it has
         // answered (ringback until then), while the customer goes on hearing music.
-        if (consult.answered) this.sw.bridge(leg, consult.leg, { parkAfterBridge: "both" });
+        if (consult.answered) this.joinConsultation(leg, consult.leg);
         else this.sw.playTone(leg, "ringback");
       } else {
         // A call the agent held stays held: the new leg is held before it meets the customer, who

@@ -35,6 +35,37 @@ async function ownerAndOther(o: { canRelease?: () => boolean } = {}) {
   return { browser, a, b };
 }
 
+type Message = { type?: string; from?: string; to?: string };
+
+/**
+ * The agent's channel as heard from a tab of its own, opened after the tabs it follows: a message
+ * it has heard has reached those tabs too.
+ */
+function listen(browser: FakeBrowser) {
+  const heard: Message[] = [];
+  const waiters = new Set<(m: Message) => void>();
+  browser
+    .tab()
+    .open(lockName(KEY))
+    .addEventListener("message", (e) => {
+      heard.push(e.data as Message);
+      waiters.forEach((w) => w(e.data as Message));
+    });
+  return {
+    heard,
+    /** The next message that matches. */
+    next: (match: (m: Message) => boolean) =>
+      new Promise<Message>((resolve) => {
+        const waiter = (m: Message) => {
+          if (!match(m)) return;
+          waiters.delete(waiter);
+          resolve(m);
+        };
+        waiters.add(waiter);
+      }),
+  };
+}
+
 describe("one phone per agent across the tabs of a browser", () => {
   it("the first tab has the phone; the next one finds that out and waits; the owner counts it", async () => {
     const browser = new FakeBrowser();
@@ -77,35 +108,34 @@ describe("one phone per agent across the tabs of a browser", () => {
   async function ownerAndTwo() {
     const { browser, a, b } = await ownerAndOther();
     const c = tabOf(browser, { livenessMs: { every: 100, answerWithin: 300 } });
-    const cAsked = new Set<() => void>();
-    browser.tab().open(lockName(KEY)).addEventListener("message", (e) => {
-      const m = e.data as { type?: string; from?: string };
-      if (m.type === "ping" && m.from === c.owner.store.getState().tabId) cAsked.forEach((f) => f());
-    });
+    const channel = listen(browser);
+    const [aId, bId, cId] = [a, b, c].map((t) => t.owner.store.getState().tabId);
     c.owner.start(KEY);
     await roleOf(c, "other");
-    await new Promise<void>((resolve) => cAsked.add(resolve));
-    browser.tab().post(lockName(KEY), { type: "ping", from: b.owner.store.getState().tabId });
-    await new Promise((r) => setTimeout(r, 5));
-    return { browser, a, b, c };
+    await channel.next((m) => m.type === "ping" && m.from === cId);
+    // b asks, and a answers (pongs name no asker: the first after b's question is its answer).
+    const answered = channel.next((m) => m.type === "ping" && m.from === bId).then(() => channel.next((m) => m.type === "pong" && m.from === aId));
+    browser.tab().post(lockName(KEY), { type: "ping", from: bId });
+    await answered;
+    return { browser, channel, a, b, c, aId, bId, cId };
   }
 
   it("a frozen owner says so on its way to sleep and hands the phone to the tab it heard from last; the others stay as they are", async () => {
-    const { browser, a, b, c } = await ownerAndTwo();
-    const fromA: unknown[] = [];
-    browser.tab().open(lockName(KEY)).addEventListener("message", (e) => {
-      if ((e.data as { from?: string }).from === a.owner.store.getState().tabId) fromA.push(e.data);
-    });
+    const { browser, channel, a, b, c, aId, bId, cId } = await ownerAndTwo();
+    const before = channel.heard.length;
     a.tab.freeze();
     await roleOf(b, "owner");
     expect(browser.holder(lockName(KEY))).toBe(b.tab);
-    expect(fromA).toEqual([{ type: "asleep", from: a.owner.store.getState().tabId, to: b.owner.store.getState().tabId }]);
+    expect(channel.heard.slice(before).filter((m) => m.from === aId)).toEqual([{ type: "asleep", from: aId, to: bId }]);
     // The frozen tab learns that it lost the lock (the browser rejects its request) and stops its
     // phone; c hears the new owner answer, and nobody takes the phone from b.
     a.tab.thaw();
     await roleOf(a, "other");
     expect(a.released).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 2; i++) {
+      await channel.next((m) => m.type === "ping" && m.from === cId);
+      await channel.next((m) => m.type === "pong" && m.from === bId);
+    }
     expect([a.role(), b.role(), c.role()]).toEqual(["other", "owner", "other"]);
     expect([b.released, c.released]).toEqual([[], []]);
   });

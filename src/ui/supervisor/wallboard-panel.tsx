@@ -113,6 +113,9 @@ function QueueTiles() {
 const ROW_HEIGHT = { full: 64, twoLine: 88, compact: 140 };
 /** Below this width (px) of the list, a row of the full page puts its actions on a line of their own. */
 const TWO_LINE_BELOW = 880;
+
+/** What of the list is in view, and how wide it is. */
+const viewOf = (el: HTMLElement) => ({ top: el.scrollTop, height: el.clientHeight || 600, width: el.clientWidth || Infinity });
 const OVERSCAN = 6;
 
 /** The agents: a search, two filters and an order; only the rows in view are in the page. */
@@ -132,7 +135,7 @@ function AgentList({ compact }: { compact: boolean }) {
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight || 600, width: el.clientWidth || Infinity });
+    const measure = () => setView(viewOf(el));
     measure();
     const observer = typeof ResizeObserver !== "undefined" ? new ResizeObserver(measure) : null;
     observer?.observe(el);
@@ -173,10 +176,7 @@ function AgentList({ compact }: { compact: boolean }) {
           {m.count(ids.length, agents.value.size)}
         </span>
       </div>
-      <div class="board-scroller" ref={scroller} onScroll={(e) => {
-          const el = e.currentTarget;
-          setView({ top: el.scrollTop, height: el.clientHeight || 600, width: el.clientWidth || Infinity });
-        }}>
+      <div class="board-scroller" ref={scroller} onScroll={(e) => setView(viewOf(e.currentTarget))}>
         {ids.length === 0 ? (
           <p class="muted">{m.empty}</p>
         ) : (
