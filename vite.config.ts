@@ -130,19 +130,26 @@ function trimSipJs(): Plugin {
       if (source === inviterSlot) return inviterSlot;
       if (!importer || !/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]/.test(importer)) return null;
       if (source === "./md5.js") return md5;
-      if (source === "../user-agents/subscribe-user-agent-client.js" && /user-agent-core\.js$/.test(importer)) return noSubscribe;
+      if (source === "../user-agents/subscribe-user-agent-client.js" && /user-agent-core\.js$/.test(importer))
+        return noSubscribe;
       if (source === "./inviter.js" && /[\\/]api[\\/]user-agent\.js$/.test(importer)) return inviterSlot;
       return null;
     },
     load(id) {
-      if (id === noSubscribe) return 'export class SubscribeUserAgentClient { constructor() { throw new Error("SUBSCRIBE is not part of this phone\'s build"); } }';
+      if (id === noSubscribe)
+        return 'export class SubscribeUserAgentClient { constructor() { throw new Error("SUBSCRIBE is not part of this phone\'s build"); } }';
       if (id === inviterSlot) return "export let Inviter; export function provideInviter(c) { Inviter = c; }";
       return null;
     },
     transform(code, id) {
-      if (/[\\/]sip\.js[\\/]lib[\\/]grammar[\\/]pegjs[\\/]dist[\\/]grammar\.js$/.test(id)) return { code: trimSipGrammar(code, PHONE_GRAMMAR_RULES), map: null };
+      if (/[\\/]sip\.js[\\/]lib[\\/]grammar[\\/]pegjs[\\/]dist[\\/]grammar\.js$/.test(id))
+        return { code: trimSipGrammar(code, PHONE_GRAMMAR_RULES), map: null };
       if (!SIPJS_INVITER.test(id)) return null;
-      return { code: `${code}\nimport { provideInviter } from ${JSON.stringify(inviterSlot)};\nprovideInviter(Inviter);\n`, map: null, moduleSideEffects: true };
+      return {
+        code: `${code}\nimport { provideInviter } from ${JSON.stringify(inviterSlot)};\nprovideInviter(Inviter);\n`,
+        map: null,
+        moduleSideEffects: true,
+      };
     },
   };
 }
@@ -171,7 +178,12 @@ function buildHostSdk(): Plugin {
           // Vite leaves the ES module's whitespace for the host's own bundler; the SDK is also
           // loaded as is from the app's server, so it is minified in full.
           rolldownOptions: { output: { minify: true } },
-          lib: { entry, name: "AgentbarHost", formats: ["es", "iife"], fileName: (format) => (format === "es" ? "agentbar-host.js" : "agentbar-host.global.js") },
+          lib: {
+            entry,
+            name: "AgentbarHost",
+            formats: ["es", "iife"],
+            fileName: (format) => (format === "es" ? "agentbar-host.js" : "agentbar-host.global.js"),
+          },
         },
       });
       const program = ts.createProgram([entry], {
@@ -189,7 +201,14 @@ function buildHostSdk(): Plugin {
       });
       const emitted = program.emit();
       const problems = ts.getPreEmitDiagnostics(program).concat(emitted.diagnostics);
-      if (problems.length) throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => "\n" }));
+      if (problems.length)
+        throw new Error(
+          ts.formatDiagnostics(problems, {
+            getCanonicalFileName: (f) => f,
+            getCurrentDirectory: () => process.cwd(),
+            getNewLine: () => "\n",
+          }),
+        );
       writeFileSync(`${outDir}/agentbar-host.d.ts`, 'export * from "./types/index";\n');
     },
   };

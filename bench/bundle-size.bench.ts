@@ -40,11 +40,17 @@ function instrument() {
     const t = performance.now();
     if (!marks.signIn && document.querySelector("input[autocomplete=username]")) marks.signIn = t;
     if (!marks.screen && document.querySelector("[data-testid=registration]")) marks.screen = t;
-    if (!marks.registered && document.querySelector("[data-testid=registration][data-status=registered]")) marks.registered = t;
+    if (!marks.registered && document.querySelector("[data-testid=registration][data-status=registered]"))
+      marks.registered = t;
     if (!marks.toolbar && document.querySelector("[data-testid=agent-status][data-phase=on]")) marks.toolbar = t;
     if (marks.registered && marks.toolbar) marks.ready ??= Math.max(marks.registered, marks.toolbar);
   };
-  new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-status", "data-phase"] });
+  new MutationObserver(seen).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["data-status", "data-phase"],
+  });
   // The SIP socket's steps: opened, each REGISTER sent and each answer to it (first time only).
   const Native = WebSocket;
   window.WebSocket = class extends Native {
@@ -59,7 +65,8 @@ function instrument() {
       });
     }
     override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-      if (typeof data === "string" && data.startsWith("REGISTER ")) marks[marks.register1 === undefined ? "register1" : "register2"] ??= performance.now();
+      if (typeof data === "string" && data.startsWith("REGISTER "))
+        marks[marks.register1 === undefined ? "register1" : "register2"] ??= performance.now();
       super.send(data);
     }
   } as typeof WebSocket;
@@ -102,8 +109,12 @@ const page = await newPage(context);
 await page.goto("/");
 await page.locator("input[autocomplete=username]").waitFor();
 const signIn = await split(page, (await marksOf(page)).signIn!);
-console.log(`JS before the sign-in screen shows: ${kb(sum(signIn.before))} gzip in ${signIn.before.length} files (target ≤ 30 KB) [${files(signIn.before)}]`);
-console.log(`JS loaded after it, in the background while the agent types: ${kb(sum(signIn.after))} gzip in ${signIn.after.length} files`);
+console.log(
+  `JS before the sign-in screen shows: ${kb(sum(signIn.before))} gzip in ${signIn.before.length} files (target ≤ 30 KB) [${files(signIn.before)}]`,
+);
+console.log(
+  `JS loaded after it, in the background while the agent types: ${kb(sum(signIn.after))} gzip in ${signIn.after.length} files`,
+);
 
 // Signed in: a reload keeps the session (sessionStorage), in the full page and in the bar.
 await page.getByLabel("Login name").fill("agent1");
@@ -137,7 +148,11 @@ const requestsOf = (page: Page): Promise<Record<string, number>> =>
 const reloads: Record<string, number>[] = [];
 async function reloadToReady(layout: "bar" | "full"): Promise<{ before: Loaded[]; after: Loaded[] }> {
   await page.goto(`/?layout=${layout}`);
-  await page.waitForFunction(() => (window as unknown as { __marks: Record<string, number> }).__marks.ready !== undefined, null, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { __marks: Record<string, number> }).__marks.ready !== undefined,
+    null,
+    { timeout: 20_000 },
+  );
   const marks = { ...(await marksOf(page)), ...(await requestsOf(page)) };
   reloads.push(marks);
   return split(page, marks.ready!);
@@ -145,15 +160,22 @@ async function reloadToReady(layout: "bar" | "full"): Promise<{ before: Loaded[]
 const targets = { bar: 90, full: 95 };
 for (const layout of ["bar", "full"] as const) {
   const r = await reloadToReady(layout);
-  console.log(`JS the agent page loads until ready for calls, ${layout === "bar" ? "bar" : "full page"}: ${kb(sum(r.before))} gzip in ${r.before.length} files (target ≤ ${targets[layout]} KB) [${files(r.before)}]`);
-  if (r.after.length) console.log(`  loaded after ready, in the background: ${kb(sum(r.after))} gzip [${files(r.after)}]`);
+  console.log(
+    `JS the agent page loads until ready for calls, ${layout === "bar" ? "bar" : "full page"}: ${kb(sum(r.before))} gzip in ${r.before.length} files (target ≤ ${targets[layout]} KB) [${files(r.before)}]`,
+  );
+  if (r.after.length)
+    console.log(`  loaded after ready, in the background: ${kb(sum(r.after))} gzip [${files(r.after)}]`);
 }
 reloads.length = 0;
 for (let i = 0; i < RELOADS; i++) await reloadToReady(i % 2 ? "bar" : "full");
 const at = (mark: string) => stats(reloads.map((m) => m[mark]!));
 const ready = at("ready");
-console.log(`reload to "Ready for calls" (kept session, the phone registered and the toolbar on): median ${ms(ready.median)}, p95 ${ms(ready.p95)} (${ready.n} reloads, bar and full page in turn; target: median ≤ 400 ms)`);
-console.log(`  median from the reload: signed-in screen shown ${ms(at("screen").median)}, phone registered ${ms(at("registered").median)}, toolbar on (queues joined, status read) ${ms(at("toolbar").median)}`);
+console.log(
+  `reload to "Ready for calls" (kept session, the phone registered and the toolbar on): median ${ms(ready.median)}, p95 ${ms(ready.p95)} (${ready.n} reloads, bar and full page in turn; target: median ≤ 400 ms)`,
+);
+console.log(
+  `  median from the reload: signed-in screen shown ${ms(at("screen").median)}, phone registered ${ms(at("registered").median)}, toolbar on (queues joined, status read) ${ms(at("toolbar").median)}`,
+);
 const step = (label: string, mark: string, from?: string) => {
   const have = reloads.filter((m) => m[mark] !== undefined && (!from || m[from] !== undefined));
   if (!have.length) return `${label} —`;
@@ -161,9 +183,15 @@ const step = (label: string, mark: string, from?: string) => {
   return `${label} ${ms(s.median)}${from ? ` (from ${ms(stats(have.map((m) => m[from]!)).median)})` : ""}`;
 };
 console.log("  the reload's steps, median from the reload (request start to its end):");
-console.log(`    ${step("app chunk", "appChunk", "appChunkStart")}; ${step("workspace chunk", "workspaceChunk", "workspaceChunkStart")}; ${step("session check", "sessionCheck", "sessionCheckStart")}`);
-console.log(`    ${step("extension token", "token", "tokenStart")}; ${step("SIP WebSocket open", "wsOpen", "wsCreated")}`);
-console.log(`    ${step("REGISTER → 401", "register401", "register1")}; ${step("REGISTER → 200", "register200", "register2")}; ${step("agent state read", "agentState", "agentStateStart")}; ${step("toolbar on", "toolbar")}`);
+console.log(
+  `    ${step("app chunk", "appChunk", "appChunkStart")}; ${step("workspace chunk", "workspaceChunk", "workspaceChunkStart")}; ${step("session check", "sessionCheck", "sessionCheckStart")}`,
+);
+console.log(
+  `    ${step("extension token", "token", "tokenStart")}; ${step("SIP WebSocket open", "wsOpen", "wsCreated")}`,
+);
+console.log(
+  `    ${step("REGISTER → 401", "register401", "register1")}; ${step("REGISTER → 200", "register200", "register2")}; ${step("agent state read", "agentState", "agentStateStart")}; ${step("toolbar on", "toolbar")}`,
+);
 
 await browser.close();
 await platform.close();
@@ -172,7 +200,11 @@ rmSync(dataDir, { recursive: true, force: true });
 // Every chunk built: what the parts loaded on demand weigh.
 const chunks = readdirSync(join(dist, "assets"))
   .filter((f) => f.endsWith(".js"))
-  .map((f) => ({ f, raw: readFileSync(join(dist, "assets", f)).length, gzip: gzipped(readFileSync(join(dist, "assets", f))) }))
+  .map((f) => ({
+    f,
+    raw: readFileSync(join(dist, "assets", f)).length,
+    gzip: gzipped(readFileSync(join(dist, "assets", f))),
+  }))
   .sort((a, b) => b.gzip - a.gzip);
 console.log(`every JS chunk built: ${kb(chunks.reduce((s, c) => s + c.gzip, 0))} gzip in ${chunks.length} files`);
 for (const c of chunks) console.log(`  ${c.f.padEnd(40)} ${kb(c.raw).padStart(9)} ${kb(c.gzip).padStart(9)} gzip`);

@@ -7,7 +7,13 @@
 import { TestPhone, type TestCall } from "../test/integration/sip-phone";
 
 export type PhoneRequest =
-  | { op: "start"; id: number; url: string; domain: string; phones: { extension: string; password: string; tone: number }[] }
+  | {
+      op: "start";
+      id: number;
+      url: string;
+      domain: string;
+      phones: { extension: string; password: string; tone: number }[];
+    }
   | { op: "heard"; id: number; extensions: string[] }
   | { op: "cpu"; id: number }
   | { op: "close"; id: number };
@@ -37,8 +43,15 @@ async function handle(request: PhoneRequest): Promise<Omit<PhoneReply, "id">> {
   switch (request.op) {
     case "start":
       for (const p of request.phones) {
-        const phone = await TestPhone.start({ url: request.url, extension: p.extension, password: p.password, domain: request.domain, tone: p.tone });
-        if (phone.lastRegisterStatus !== 200) throw new Error(`${p.extension} did not register: ${phone.lastRegisterStatus}`);
+        const phone = await TestPhone.start({
+          url: request.url,
+          extension: p.extension,
+          password: p.password,
+          domain: request.domain,
+          tone: p.tone,
+        });
+        if (phone.lastRegisterStatus !== 200)
+          throw new Error(`${p.extension} did not register: ${phone.lastRegisterStatus}`);
         phone.incomingPolicy = "answer";
         phones.set(p.extension, phone);
       }

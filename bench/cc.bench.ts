@@ -41,7 +41,8 @@ const CUSTOMER_TONE = 660;
 const BENCH_PASSWORD = "Bench1234Pass";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const near = (hz: number | null | undefined, target: number) => hz != null && Math.abs(hz - target) <= Math.max(3, target * 0.01);
+const near = (hz: number | null | undefined, target: number) =>
+  hz != null && Math.abs(hz - target) <= Math.max(3, target * 0.01);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -51,13 +52,25 @@ async function offerLatency(platform: Platform): Promise<void> {
   const { engine, queueCallers } = platform.callCenter;
   const db = platform.ctx.db;
   db.prepare("UPDATE users SET agent_info = json_patch(agent_info, ?) WHERE extn = '1001'").run(
-    JSON.stringify({ wrap_up_time: "0", busy_delay_time: "0", reject_delay_time: "0", no_answer_delay_time: "0", max_no_answer: "0" }),
+    JSON.stringify({
+      wrap_up_time: "0",
+      busy_delay_time: "0",
+      reject_delay_time: "0",
+      no_answer_delay_time: "0",
+      max_no_answer: "0",
+    }),
   );
   const agent = engine.agent("1001")!;
   engine.signIn(agent, "1001", "support");
   engine.setStatus(agent, "Available");
   const domain = platform.ctx.users.defaultDomain();
-  const phone = await TestPhone.start({ url: platform.url, extension: "1001", password: "Extn1234Demo", domain, tone: 880 });
+  const phone = await TestPhone.start({
+    url: platform.url,
+    extension: "1001",
+    password: "Extn1234Demo",
+    domain,
+    tone: 880,
+  });
 
   const joined = new Map<string, number>();
   const offered = new Map<string, number>();
@@ -76,7 +89,12 @@ async function offerLatency(platform: Platform): Promise<void> {
   const samples: number[] = [];
   const engineSamples: number[] = [];
   for (let i = 0; i < LATENCY_CALLS; i++) {
-    const caller = await queueCallers!.start({ queue: "support", callerIdNumber: "5550100", callerIdName: "Bench Customer", toneHz: CUSTOMER_TONE });
+    const caller = await queueCallers!.start({
+      queue: "support",
+      callerIdNumber: "5550100",
+      callerIdName: "Bench Customer",
+      toneHz: CUSTOMER_TONE,
+    });
     await until("the agent's phone gets the INVITE", () => invited.has(caller.uuid), 10_000);
     samples.push(invited.get(caller.uuid)! - joined.get(caller.uuid)!);
     engineSamples.push(offered.get(caller.uuid)! - joined.get(caller.uuid)!);
@@ -89,7 +107,9 @@ async function offerLatency(platform: Platform): Promise<void> {
     const sorted = [...values].sort((a, b) => a - b);
     return `median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`;
   };
-  console.log(`offer latency (customer enters the queue -> INVITE at the agent's phone), ${samples.length} calls: ${figures(samples)}`);
+  console.log(
+    `offer latency (customer enters the queue -> INVITE at the agent's phone), ${samples.length} calls: ${figures(samples)}`,
+  );
   // Where the time goes: the engine's choice of agent, the rest is the SIP side making the leg
   // (its WebRTC offer, gathered before the INVITE is sent) and the WebSocket.
   console.log(`  of which the engine (member-queue-start -> agent-offering): ${figures(engineSamples)}`);
@@ -106,7 +126,9 @@ class AgentPhones {
     this.child.on("message", (reply: PhoneReply) => this.pending.get(reply.id)?.(reply));
   }
 
-  request(request: PhoneRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never): Promise<PhoneReply> {
+  request(
+    request: PhoneRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never,
+  ): Promise<PhoneReply> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, (reply) => {
@@ -137,17 +159,38 @@ async function addAgents(platform: Platform, from: number, count: number): Promi
   const hash = await hashPassword(BENCH_PASSWORD);
   let queue = db.prepare("SELECT id FROM queues WHERE name = 'bench'").get() as { id: number } | undefined;
   if (!queue) {
-    const info = db.prepare("INSERT INTO queues (name, description, strategy) VALUES ('bench', 'Benchmark', 'longest-idle-agent')").run();
+    const info = db
+      .prepare("INSERT INTO queues (name, description, strategy) VALUES ('bench', 'Benchmark', 'longest-idle-agent')")
+      .run();
     queue = { id: Number(info.lastInsertRowid) };
   }
   const out: BenchAgent[] = [];
   for (let i = from; i < from + count; i++) {
     const extension = String(2001 + i);
     const agentInfo = { ...DEFAULT_AGENT_INFO, wrap_up_time: "0", status: "Out" };
-    const userId = users.insertUser({ login: `bench${i}`, name: `Bench Agent ${i}`, password_hash: hash, type: "AGENT", domain, agent_info: JSON.stringify(agentInfo) });
-    const extnId = users.insertExtension({ user_id: userId, extn: extension, name: `Bench Agent ${i}`, domain, password: BENCH_PASSWORD, cid_name: `Bench Agent ${i}`, cid_number: extension });
+    const userId = users.insertUser({
+      login: `bench${i}`,
+      name: `Bench Agent ${i}`,
+      password_hash: hash,
+      type: "AGENT",
+      domain,
+      agent_info: JSON.stringify(agentInfo),
+    });
+    const extnId = users.insertExtension({
+      user_id: userId,
+      extn: extension,
+      name: `Bench Agent ${i}`,
+      domain,
+      password: BENCH_PASSWORD,
+      cid_name: `Bench Agent ${i}`,
+      cid_number: extension,
+    });
     users.updateUser(userId, { extn: extension, extn_id: extnId, cid_name: `Bench Agent ${i}`, cid_number: extension });
-    db.prepare("INSERT INTO tiers (queue_id, user_id, level, position) VALUES (?, ?, 1, ?)").run(queue.id, userId, i + 1);
+    db.prepare("INSERT INTO tiers (queue_id, user_id, level, position) VALUES (?, ?, 1, ?)").run(
+      queue.id,
+      userId,
+      i + 1,
+    );
     // Tones 900..1480 Hz: apart from the customer's 660 Hz and from the hold-music notes.
     out.push({ extension, tone: 900 + (i % 30) * 20 });
   }
@@ -160,7 +203,9 @@ async function capacity(platform: Platform): Promise<void> {
   const phones = new AgentPhones();
   const agents: BenchAgent[] = [];
   const domain = platform.ctx.users.defaultDomain();
-  console.log(`capacity: queue calls with media (agent phones in a child process); step ${STEP}, settle ${SETTLE_MS} ms, measure ${MEASURE_MS} ms; budget ${BUDGET * 100} % of frames late or skipped`);
+  console.log(
+    `capacity: queue calls with media (agent phones in a child process); step ${STEP}, settle ${SETTLE_MS} ms, measure ${MEASURE_MS} ms; budget ${BUDGET * 100} % of frames late or skipped`,
+  );
   console.log("calls  missed%  late  skipped  maxLate ms  platform CPU%  per call ms/s  phones CPU%  media");
 
   const measure = async () => {
@@ -176,7 +221,9 @@ async function capacity(platform: Platform): Promise<void> {
     const sample = [...new Set([0, Math.floor(agents.length / 2), agents.length - 1])].map((i) => agents[i]!);
     const heard = (await phones.request({ op: "heard", extensions: sample.map((a) => a.extension) })).heard!;
     const customersHear = sample.map((a) => platform.ctx.sim.get(a.customer ?? "")?.hearing ?? []);
-    const ok = sample.every((a, i) => near(heard[i], CUSTOMER_TONE) && customersHear[i]!.some((hz) => near(hz, a.tone)));
+    const ok = sample.every(
+      (a, i) => near(heard[i], CUSTOMER_TONE) && customersHear[i]!.some((hz) => near(hz, a.tone)),
+    );
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const row = [
       String(agents.length).padStart(5),
@@ -196,7 +243,12 @@ async function capacity(platform: Platform): Promise<void> {
   try {
     while (agents.length + STEP <= MAX_CALLS) {
       const added = await addAgents(platform, agents.length, STEP);
-      await phones.request({ op: "start", url: platform.url, domain, phones: added.map((a) => ({ extension: a.extension, password: BENCH_PASSWORD, tone: a.tone })) });
+      await phones.request({
+        op: "start",
+        url: platform.url,
+        domain,
+        phones: added.map((a) => ({ extension: a.extension, password: BENCH_PASSWORD, tone: a.tone })),
+      });
       for (const a of added) {
         const agent = engine.agent(a.extension)!;
         engine.signIn(agent, a.extension, "bench");
@@ -204,9 +256,18 @@ async function capacity(platform: Platform): Promise<void> {
       }
       agents.push(...added);
       for (let i = 0; i < STEP; i++) {
-        await queueCallers!.start({ queue: "bench", callerIdNumber: `555${String(agents.length + i).padStart(4, "0")}`, callerIdName: "Bench Customer", toneHz: CUSTOMER_TONE });
+        await queueCallers!.start({
+          queue: "bench",
+          callerIdNumber: `555${String(agents.length + i).padStart(4, "0")}`,
+          callerIdName: "Bench Customer",
+          toneHz: CUSTOMER_TONE,
+        });
       }
-      await until("every call of the step is connected", () => engine.calls().filter((c) => c.leg.state === "answered").length === agents.length, 60_000);
+      await until(
+        "every call of the step is connected",
+        () => engine.calls().filter((c) => c.leg.state === "answered").length === agents.length,
+        60_000,
+      );
       for (const a of agents) a.customer ??= engine.agent(a.extension)!.call?.peer?.uuid;
       await wait(SETTLE_MS);
       let result = await measure();
@@ -230,7 +291,11 @@ async function capacity(platform: Platform): Promise<void> {
 
 async function main(): Promise<void> {
   const cores = cpus();
-  console.log(`machine: ${cores.length} x ${cores[0]?.model ?? "?"}, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at start`);
+  console.log(
+    `machine: ${cores.length} x ${cores[0]?.model ?? "?"}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} at start`,
+  );
   const dataDir = mkdtempSync(join(tmpdir(), "agentbar-cc-bench-"));
   const platform = await startPlatform({
     port: 0,

@@ -41,7 +41,13 @@ export class LightBrowser {
 
   speak(): void {
     const samples = this.tone[this.position++ % this.tone.length]!;
-    this.source.onData({ samples, sampleRate: SAMPLE_RATE, bitsPerSample: 16, channelCount: 1, numberOfFrames: FRAME_SAMPLES });
+    this.source.onData({
+      samples,
+      sampleRate: SAMPLE_RATE,
+      bitsPerSample: 16,
+      channelCount: 1,
+      numberOfFrames: FRAME_SAMPLES,
+    });
   }
 
   /** The strongest frequency in the last 200 ms received. */

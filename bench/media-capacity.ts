@@ -179,7 +179,9 @@ const calls: { browsers: [number, number]; close(): void }[] = [];
 async function mediaCheck(): Promise<string> {
   const sample = [...new Set([0, Math.floor(calls.length / 2), calls.length - 1])].map((i) => calls[i]!);
   const heard = await farEnds.heard(sample.flatMap((c) => c.browsers));
-  const ok = sample.every((_, i) => Math.abs((heard[2 * i] ?? 0) - 1000) < 3 && Math.abs((heard[2 * i + 1] ?? 0) - 440) < 3);
+  const ok = sample.every(
+    (_, i) => Math.abs((heard[2 * i] ?? 0) - 1000) < 3 && Math.abs((heard[2 * i + 1] ?? 0) - 440) < 3,
+  );
   return ok ? "ok" : `WRONG ${JSON.stringify(heard.map((f) => f && Math.round(f)))}`;
 }
 
@@ -205,7 +207,10 @@ async function measure(): Promise<Measurement> {
   const underruns = totalUnderruns() - underrunsBefore;
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const perCall = cpuMs / (wall / 1000) / calls.length;
-  const farPercent = farCpuBefore === undefined || farCpuAfter === undefined ? "-" : (((farCpuAfter - farCpuBefore) / 1000 / wall) * 100).toFixed(0);
+  const farPercent =
+    farCpuBefore === undefined || farCpuAfter === undefined
+      ? "-"
+      : (((farCpuAfter - farCpuBefore) / 1000 / wall) * 100).toFixed(0);
   const media = await mediaCheck();
   const row = [
     String(calls.length).padStart(5),
@@ -227,12 +232,18 @@ async function measure(): Promise<Measurement> {
 
 async function main(): Promise<void> {
   const cores = cpus();
-  console.log(`machine: ${cores.length} x ${cores[0]?.model ?? "?"}, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at start`);
+  console.log(
+    `machine: ${cores.length} x ${cores[0]?.model ?? "?"}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} at start`,
+  );
   console.log(
     `media capacity: simulated browsers ${FAR_ENDS === "in-process" ? "in this process" : "in a child process"}; step ${STEP} calls, settle ${SETTLE_MS} ms, ` +
       `measure ${MEASURE_MS} ms; budget: ${BUDGET * 100} % of frames late or skipped`,
   );
-  console.log("calls  legs  missed%  late  skipped  maxLate ms  meanLate ms  tick busy%  platform CPU%  per call ms/s  browsers CPU%  underruns  media");
+  console.log(
+    "calls  legs  missed%  late  skipped  maxLate ms  meanLate ms  tick busy%  platform CPU%  per call ms/s  browsers CPU%  underruns  media",
+  );
   let sustained = 0;
   let perCallAtLimit = 0;
   while (calls.length + STEP <= MAX_CALLS) {

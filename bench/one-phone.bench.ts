@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   const platform = await stage.platform({ simRingMs: 300 });
   const url = platform.url;
   const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const r = await fetch(`${url}${path}`, { method, headers: body !== undefined ? { "content-type": "application/json" } : {}, body: body !== undefined ? JSON.stringify(body) : undefined });
+    const r = await fetch(`${url}${path}`, {
+      method,
+      headers: body !== undefined ? { "content-type": "application/json" } : {},
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
     return (await r.json()) as T;
   };
@@ -62,7 +66,10 @@ async function main(): Promise<void> {
    * since the party was made), which falls behind the wall clock whenever the loaded platform
    * loses a media tick, so they cannot be compared with the moment of the reload.
    */
-  const hearsAgent = async () => (await api<{ hearing: number[] }>("GET", `/sim/channels/${caller.uuid}`)).hearing.some((hz) => near(hz, AGENT_TONE));
+  const hearsAgent = async () =>
+    (await api<{ hearing: number[] }>("GET", `/sim/channels/${caller.uuid}`)).hearing.some((hz) =>
+      near(hz, AGENT_TONE),
+    );
   const until = async (what: string, check: () => Promise<boolean>): Promise<number> => {
     const limit = Date.now() + 20_000;
     while (!(await check())) {
@@ -80,7 +87,11 @@ async function main(): Promise<void> {
     // then music on hold (or silence), then the agent again.
     const gap = until("stop hearing the agent", async () => !(await hearsAgent()));
     await page.reload();
-    const loaded = await page.evaluate(() => performance.timeOrigin + (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventStart);
+    const loaded = await page.evaluate(
+      () =>
+        performance.timeOrigin +
+        (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventStart,
+    );
     await gap;
     const heard = await until("hear the agent again", hearsAgent);
     await page.locator("[data-testid=call][data-state=active]").waitFor();

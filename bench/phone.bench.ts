@@ -39,7 +39,10 @@ const SIGN_INS = 5;
 const PASSWORD = "Agentbar@2026";
 
 buildApp();
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 const loadAtStart = load();
 const platformSteps = watchPlatformCallSteps();
 const dataDir = mkdtempSync(join(tmpdir(), "agentbar-phone-bench-"));
@@ -71,11 +74,13 @@ function instrument() {
       super(url, protocols);
       // Added before sip.js's own listener: the moment the message reaches the page.
       this.addEventListener("message", (e: MessageEvent) => {
-        if (typeof e.data === "string" && e.data.startsWith("INVITE ") && !/^(To|t):[^\r\n]*;tag=/im.test(e.data)) b.invites.push(performance.now());
+        if (typeof e.data === "string" && e.data.startsWith("INVITE ") && !/^(To|t):[^\r\n]*;tag=/im.test(e.data))
+          b.invites.push(performance.now());
       });
     }
     override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-      if (typeof data === "string" && data.startsWith("SIP/2.0 200") && /^CSeq:\s*\d+\s+INVITE/im.test(data)) step("200 OK sent");
+      if (typeof data === "string" && data.startsWith("SIP/2.0 200") && /^CSeq:\s*\d+\s+INVITE/im.test(data))
+        step("200 OK sent");
       super.send(data);
     }
   };
@@ -101,9 +106,18 @@ function instrument() {
         live.splice(live.indexOf(this), 1);
       };
       this.addEventListener("signalingstatechange", onClose);
-      this.addEventListener("icegatheringstatechange", () => this.iceGatheringState === "complete" && step("ICE gathered"));
-      this.addEventListener("iceconnectionstatechange", () => this.iceConnectionState === "connected" && step("ICE connected"));
-      this.addEventListener("connectionstatechange", () => this.connectionState === "connected" && step("DTLS connected"));
+      this.addEventListener(
+        "icegatheringstatechange",
+        () => this.iceGatheringState === "complete" && step("ICE gathered"),
+      );
+      this.addEventListener(
+        "iceconnectionstatechange",
+        () => this.iceConnectionState === "connected" && step("ICE connected"),
+      );
+      this.addEventListener(
+        "connectionstatechange",
+        () => this.connectionState === "connected" && step("DTLS connected"),
+      );
       const srd = this.setRemoteDescription.bind(this);
       const answer = this.createAnswer.bind(this) as (o?: RTCAnswerOptions) => Promise<RTCSessionDescriptionInit>;
       const sld = this.setLocalDescription.bind(this);
@@ -111,9 +125,14 @@ function instrument() {
         const transport = this.getSenders()[0]?.transport;
         transport?.addEventListener("statechange", () => transport.state === "connecting" && step("DTLS connecting"));
       };
-      this.setRemoteDescription = ((d: RTCSessionDescriptionInit) => srd(d).then(() => void (d.type === "offer" && step("offer set")))) as typeof this.setRemoteDescription;
-      this.createAnswer = ((o?: RTCAnswerOptions) => answer(o).then((r) => (step("answer made"), r))) as typeof this.createAnswer;
-      this.setLocalDescription = ((d?: RTCLocalSessionDescriptionInit) => sld(d).then(() => void (d?.type === "answer" && (step("answer set"), watchDtls())))) as typeof this.setLocalDescription;
+      this.setRemoteDescription = ((d: RTCSessionDescriptionInit) =>
+        srd(d).then(() => void (d.type === "offer" && step("offer set")))) as typeof this.setRemoteDescription;
+      this.createAnswer = ((o?: RTCAnswerOptions) =>
+        answer(o).then((r) => (step("answer made"), r))) as typeof this.createAnswer;
+      this.setLocalDescription = ((d?: RTCLocalSessionDescriptionInit) =>
+        sld(d).then(
+          () => void (d?.type === "answer" && (step("answer set"), watchDtls())),
+        )) as typeof this.setLocalDescription;
       const close = this.close.bind(this);
       this.close = () => {
         close();
@@ -192,7 +211,11 @@ function instrument() {
           const sinceOnset = (n - onset) / c.sampleRate;
           step("first audio in the audio graph", at - sinceOnset * 1000);
           const out = c.getOutputTimestamp();
-          if (out.performanceTime) step("first audio out of the audio output", out.performanceTime + (before - sinceOnset - out.contextTime!) * 1000);
+          if (out.performanceTime)
+            step(
+              "first audio out of the audio output",
+              out.performanceTime + (before - sinceOnset - out.contextTime!) * 1000,
+            );
         }
         if (audible) clearInterval(timer);
         source?.disconnect();
@@ -202,7 +225,10 @@ function instrument() {
         void pc?.getStats().then((stats) => {
           for (const r of stats.values()) {
             if (r.type !== "inbound-rtp" || r.kind !== "audio" || !r.packetsReceived) continue;
-            b.steps.push(["first RTP received", r.lastPacketReceivedTimestamp - performance.timeOrigin - (r.packetsReceived - 1) * 20]);
+            b.steps.push([
+              "first RTP received",
+              r.lastPacketReceivedTimestamp - performance.timeOrigin - (r.packetsReceived - 1) * 20,
+            ]);
           }
         });
       }
@@ -234,7 +260,12 @@ function instrument() {
       reg!.setAttribute("data-bench-seen", "");
       b.registeredAt.push(t);
     }
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state", "data-status"] });
+  }).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["data-state", "data-status"],
+  });
 }
 
 interface Bench {
@@ -285,7 +316,12 @@ async function simCall(): Promise<string> {
   const r = await fetch(`${platform.url}/sim/calls`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ destination: "1001", frequency: 1000, callerIdNumber: "5550100", callerIdName: "Bench Caller" }),
+    body: JSON.stringify({
+      destination: "1001",
+      frequency: 1000,
+      callerIdNumber: "5550100",
+      callerIdName: "Bench Caller",
+    }),
   });
   return ((await r.json()) as { uuid: string }).uuid;
 }
@@ -306,7 +342,9 @@ for (let n = 1; n <= CALLS; n++) {
   }
   await answer.click();
   await page.locator("[data-testid=call][data-state=active]").waitFor();
-  await page.waitForFunction((k) => (window as unknown as { __bench: Bench }).__bench.firstAudio.length > k, before, { timeout: 10_000 });
+  await page.waitForFunction((k) => (window as unknown as { __bench: Bench }).__bench.firstAudio.length > k, before, {
+    timeout: 10_000,
+  });
   await page.locator("[data-testid=call][data-state=active]").getByRole("button", { name: "Hang up" }).click();
   await page.locator("[data-testid=call][data-state=ended]").first().waitFor();
   // Ended cards are dismissed as an agent would, so the page holds no more than it shows.
@@ -365,7 +403,9 @@ function answerToAudio(from: number, to: number) {
 }
 const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
 
-console.log(`JS the agent page downloaded (full layout, English, measured in Chromium): ${(jsLoaded / 1024).toFixed(1)} KB gzip in ${scripts.length} files`);
+console.log(
+  `JS the agent page downloaded (full layout, English, measured in Chromium): ${(jsLoaded / 1024).toFixed(1)} KB gzip in ${scripts.length} files`,
+);
 console.log(`sign-in to registered: median ${ms(signIn.median)}, p95 ${ms(signIn.p95)} (${signIn.n} sign-ins)`);
 console.log(`INVITE to ringing card: median ${ms(ringing.median)}, p95 ${ms(ringing.p95)} (${ringing.n} calls)`);
 for (const [label, from, to] of [
@@ -375,19 +415,36 @@ for (const [label, from, to] of [
   const r = answerToAudio(from, to);
   if (!r.calls) continue;
   // The level comes from the RTP header (RFC 6464), which the local platform sends.
-  if (!r.played.n) console.log(`Answer click to first remote audio played out, calls ${label}: not measured (the received RTP carried no audio level)`);
-  else console.log(`Answer click to first remote audio played out, calls ${label}: median ${ms(r.played.median)}, p95 ${ms(r.played.p95)} (${r.played.n} calls; target: median ≤ 60 ms)`);
-  console.log(`  the same audio noticed by the page through a Web Audio analyser: median ${ms(r.audio.median)}, p95 ${ms(r.audio.p95)}`);
-  console.log(`  while the call rang (median ms after its INVITE reached the page): ${r.ringing.map((s) => `${s.name.replace(/ +/, ": ")} ${s.median.toFixed(0)}`).join(", ") || "nothing"}`);
+  if (!r.played.n)
+    console.log(
+      `Answer click to first remote audio played out, calls ${label}: not measured (the received RTP carried no audio level)`,
+    );
+  else
+    console.log(
+      `Answer click to first remote audio played out, calls ${label}: median ${ms(r.played.median)}, p95 ${ms(r.played.p95)} (${r.played.n} calls; target: median ≤ 60 ms)`,
+    );
+  console.log(
+    `  the same audio noticed by the page through a Web Audio analyser: median ${ms(r.audio.median)}, p95 ${ms(r.audio.p95)}`,
+  );
+  console.log(
+    `  while the call rang (median ms after its INVITE reached the page): ${r.ringing.map((s) => `${s.name.replace(/ +/, ": ")} ${s.median.toFixed(0)}`).join(", ") || "nothing"}`,
+  );
   console.log(`  after the Answer click (ms from the click, median / p95; seen in n calls):`);
-  for (const s of r.answered) console.log(`    ${s.median.toFixed(0).padStart(5)} ${s.p95.toFixed(0).padStart(5)}  ${s.name}${s.n < r.calls ? ` (${s.n})` : ""}`);
-  const line = (v: { median: number; p95: number }, what: string) => console.log(`    ${v.median.toFixed(0).padStart(5)} ${v.p95.toFixed(0).padStart(5)}  browser   ${what}`);
-  if (r.played.n) line(r.played, "first frame over -40 dBFS played out (the receiver's time stamp): the figure; target 60");
+  for (const s of r.answered)
+    console.log(
+      `    ${s.median.toFixed(0).padStart(5)} ${s.p95.toFixed(0).padStart(5)}  ${s.name}${s.n < r.calls ? ` (${s.n})` : ""}`,
+    );
+  const line = (v: { median: number; p95: number }, what: string) =>
+    console.log(`    ${v.median.toFixed(0).padStart(5)} ${v.p95.toFixed(0).padStart(5)}  browser   ${what}`);
+  if (r.played.n)
+    line(r.played, "first frame over -40 dBFS played out (the receiver's time stamp): the figure; target 60");
   line(r.audio, "first audio over -40 dBFS noticed by the page (an analyser in its own audio graph)");
 }
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end`);
 if (at20) {
-  console.log(`page heap after GC: ${mb(at20.heap)} after 20 calls, ${mb(heap200)} after ${CALLS} (${((heap200 - at20.heap) / 1024 / ((CALLS - 20) / 100)).toFixed(0)} KB per 100 calls)`);
+  console.log(
+    `page heap after GC: ${mb(at20.heap)} after 20 calls, ${mb(heap200)} after ${CALLS} (${((heap200 - at20.heap) / 1024 / ((CALLS - 20) / 100)).toFixed(0)} KB per 100 calls)`,
+  );
   console.log(`page heap along the way: ${series.map(([n, h]) => `${n}: ${mb(h)}`).join(", ")}`);
   const open = (p: Bench["pcs"]) => p.created - p.closed;
   const held = (p: Bench["pcs"]) => p.created - p.collected;

@@ -32,7 +32,10 @@ async function signIn(login: string, password: string): Promise<number> {
 
 const stats = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]! };
+  return {
+    median: sorted[Math.floor(sorted.length / 2)]!,
+    p95: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!,
+  };
 };
 
 try {

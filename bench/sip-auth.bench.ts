@@ -28,7 +28,9 @@ const md5 = (s: string) => createHash("md5").update(s).digest("hex");
 const dataDir = mkdtempSync(join(tmpdir(), "agentbar-sip-auth-bench-"));
 const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
 const domain = platform.ctx.users.defaultDomain();
-const { extensionPassword: password } = JSON.parse(readFileSync(platform.ctx.options.demoFile, "utf8")) as { extensionPassword: string };
+const { extensionPassword: password } = JSON.parse(readFileSync(platform.ctx.options.demoFile, "utf8")) as {
+  extensionPassword: string;
+};
 
 // Registering and refreshing, as the phones of the agents do it.
 const registering: number[] = [];
@@ -40,13 +42,17 @@ for (let n = 0; n < PHONES; n++) {
   registering.push(performance.now() - started);
   const refreshed = performance.now();
   const status = await new Promise<number>((resolve) => {
-    void phone.registerer!.register({ requestDelegate: { onAccept: () => resolve(200), onReject: (r) => resolve(r.message.statusCode ?? 0) } });
+    void phone.registerer!.register({
+      requestDelegate: { onAccept: () => resolve(200), onReject: (r) => resolve(r.message.statusCode ?? 0) },
+    });
   });
   if (status !== 200) throw new Error(`refresh answered ${status}`);
   refreshing.push(performance.now() - refreshed);
   await phone.stop();
 }
-console.log(`sip.js phone: registered in ${median(registering).toFixed(1)} ms, refreshed in ${median(refreshing).toFixed(1)} ms (medians of ${PHONES}, one WebSocket each)`);
+console.log(
+  `sip.js phone: registered in ${median(registering).toFixed(1)} ms, refreshed in ${median(refreshing).toFixed(1)} ms (medians of ${PHONES}, one WebSocket each)`,
+);
 await closePhoneMedia();
 await platform.close();
 rmSync(dataDir, { recursive: true, force: true });
@@ -63,9 +69,12 @@ const answers = Array.from({ length: CHECKS }, (_, n) => {
   return `Digest username="1001", realm="agentbar.local", nonce="${nonce}", uri="sip:agentbar.local", response="${md5(`${ha1}:${nonce}:${nc}:c:auth:${ha2}`)}", qop=auth, nc=${nc}, cnonce="c"`;
 });
 const checking = performance.now();
-for (const answer of answers) if (!auth.check(answer, request, () => [password]).ok) throw new Error("a right answer was refused");
+for (const answer of answers)
+  if (!auth.check(answer, request, () => [password]).ok) throw new Error("a right answer was refused");
 const perSecond = CHECKS / ((performance.now() - checking) / 1000);
-console.log(`digest checks: ${Math.round(perSecond).toLocaleString("en")} per second (right answers, each a new nonce count)`);
+console.log(
+  `digest checks: ${Math.round(perSecond).toLocaleString("en")} per second (right answers, each a new nonce count)`,
+);
 
 // The tables at their bounds.
 const heap = () => {
@@ -83,7 +92,8 @@ for (let n = 0; n < 10_000; n++) {
 const nonceBytes = heap() - emptyHeap;
 const throttle = new AuthThrottle();
 const before = heap();
-for (let n = 0; n < 20_000; n++) throttle.failed(`10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`, "1001@agentbar.local");
+for (let n = 0; n < 20_000; n++)
+  throttle.failed(`10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`, "1001@agentbar.local");
 const sourceBytes = heap() - before;
 console.log(
   `tables at their bounds: ${full.trackedNonces.toLocaleString("en")} nonce counts ≈ ${(nonceBytes / 1e6).toFixed(1)} MB; ` +
@@ -106,5 +116,7 @@ while (now < 3_600_000) {
   guessed.failed("10.9.9.9", "1001@agentbar.local");
   checked++;
 }
-console.log(`a guessing source gets ${checked} answers checked in an hour (the first 5 at once, then at most one every 30 s)`);
+console.log(
+  `a guessing source gets ${checked} answers checked in an hour (the first 5 at once, then at most one every 30 s)`,
+);
 process.exit(0);

@@ -4,7 +4,17 @@
  * in), so that the platform's process carries only the platform. Talks to the parent over IPC.
  */
 import "../platform/sip/node-webrtc";
-import { Inviter, Registerer, RegistererState, SessionState, UserAgent, Web, type Invitation, type Session, type SessionDescriptionHandlerFactory } from "sip.js";
+import {
+  Inviter,
+  Registerer,
+  RegistererState,
+  SessionState,
+  UserAgent,
+  Web,
+  type Invitation,
+  type Session,
+  type SessionDescriptionHandlerFactory,
+} from "sip.js";
 import { MediaClock } from "../platform/media/media-clock";
 import { LightBrowser } from "./light-browser";
 
@@ -85,7 +95,11 @@ async function startPhone(url: string, domain: string, password: string, extensi
     registerer.stateChange.addListener((state) => {
       if (state === RegistererState.Registered) resolve();
     });
-    registerer.register({ requestDelegate: { onReject: (r) => reject(new Error(`REGISTER ${extension}: ${r.message.statusCode}`)) } }).catch(reject);
+    registerer
+      .register({
+        requestDelegate: { onReject: (r) => reject(new Error(`REGISTER ${extension}: ${r.message.statusCode}`)) },
+      })
+      .catch(reject);
   });
   phones.set(extension, ua);
 }
@@ -115,7 +129,8 @@ function heard(session: Session | undefined): number | undefined {
 async function handle(request: PhoneRequest): Promise<Omit<PhoneReply, "id">> {
   switch (request.op) {
     case "phones":
-      for (const extension of request.extensions) await startPhone(request.url, request.domain, request.password, extension);
+      for (const extension of request.extensions)
+        await startPhone(request.url, request.domain, request.password, extension);
       return {};
     case "call":
       return { call: await call(request.from, request.to) };

@@ -65,7 +65,9 @@ const calls: number[] = [];
 async function mediaCheck(): Promise<string> {
   const sample = [...new Set([0, Math.floor(calls.length / 2), calls.length - 1])].map((i) => calls[i]!);
   const heard = (await ask({ op: "check", calls: sample })).heard!;
-  const ok = sample.every((_, i) => Math.abs((heard[2 * i] ?? 0) - 1000) < 5 && Math.abs((heard[2 * i + 1] ?? 0) - 440) < 5);
+  const ok = sample.every(
+    (_, i) => Math.abs((heard[2 * i] ?? 0) - 1000) < 5 && Math.abs((heard[2 * i + 1] ?? 0) - 440) < 5,
+  );
   return ok ? "ok" : `WRONG ${JSON.stringify(heard.map((f) => f && Math.round(f)))}`;
 }
 
@@ -121,18 +123,30 @@ async function main(): Promise<void> {
   }
 
   const cores = cpus();
-  console.log(`machine: ${cores.length} x ${cores[0]?.model ?? "?"}, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at start`);
+  console.log(
+    `machine: ${cores.length} x ${cores[0]?.model ?? "?"}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} at start`,
+  );
   console.log(
     `switch capacity: sip.js phones in a child process, each call phone -> platform (B2BUA, media anchored) -> phone; ` +
       `step ${STEP} calls, settle ${SETTLE_MS} ms, measure ${MEASURE_MS} ms; budget ${BUDGET * 100} % of 10 ms frames late or skipped`,
   );
-  console.log("calls  legs  missed%  late  skipped  maxLate ms  platform CPU%  per call ms/s  phones CPU%  underruns  media");
+  console.log(
+    "calls  legs  missed%  late  skipped  maxLate ms  platform CPU%  per call ms/s  phones CPU%  underruns  media",
+  );
   let sustained = 0;
   let perCallAtLimit = 0;
   let registered = 0;
   while (calls.length + STEP <= MAX_CALLS) {
     const needed = 2 * (calls.length + STEP);
-    await ask({ op: "phones", url: p.url, domain, password: PASSWORD, extensions: extensions.slice(registered, needed) });
+    await ask({
+      op: "phones",
+      url: p.url,
+      domain,
+      password: PASSWORD,
+      extensions: extensions.slice(registered, needed),
+    });
     registered = needed;
     for (let i = 0; i < STEP; i++) {
       const n = calls.length;
@@ -152,7 +166,8 @@ async function main(): Promise<void> {
   console.log("");
   // The ramp stopped at a step that missed the budget, or ran out of steps at --max.
   const limitFound = sustained < calls.length;
-  if (calls.length === 0) console.log(`result: nothing measured: --max ${MAX_CALLS} is below one step of ${STEP} calls`);
+  if (calls.length === 0)
+    console.log(`result: nothing measured: --max ${MAX_CALLS} is below one step of ${STEP} calls`);
   else if (sustained === 0) console.log(`result: not even ${STEP} calls kept the cadence within ${BUDGET * 100} %`);
   else
     console.log(

@@ -25,7 +25,13 @@ const RUNS = option("runs", 20);
 const PASSWORD = "Agentbar@2026";
 const AGENT = { login: "agent1", extension: "1001", queue: "support" };
 /** Offers follow at once: no wrap-up, no delay after a failed offer, no break after unanswered ones. */
-const QUICK_AGENT_INFO = { wrap_up_time: "0", reject_delay_time: "0", busy_delay_time: "0", no_answer_delay_time: "0", max_no_answer: "0" };
+const QUICK_AGENT_INFO = {
+  wrap_up_time: "0",
+  reject_delay_time: "0",
+  busy_delay_time: "0",
+  no_answer_delay_time: "0",
+  max_no_answer: "0",
+};
 /** A window to count the page's agent_state requests while nothing happens. */
 const IDLE_WINDOW_MS = 6000;
 
@@ -54,7 +60,8 @@ function instrument() {
       b.sockets.push([protocols ?? []].flat().join(","));
       // Added before sip.js's own listener: the moment the message reaches the page.
       this.addEventListener("message", (e: MessageEvent) => {
-        if (typeof e.data !== "string" || !e.data.startsWith("INVITE ") || /^(To|t):[^\r\n]*;tag=/im.test(e.data)) return;
+        if (typeof e.data !== "string" || !e.data.startsWith("INVITE ") || /^(To|t):[^\r\n]*;tag=/im.test(e.data))
+          return;
         const at = epoch();
         b.invites.push({ at, customer: /^X-CC-Member-Session-UUID:\s*(\S+)/im.exec(e.data)?.[1] ?? "" });
       });
@@ -77,17 +84,28 @@ function instrument() {
       b.cards.push({ at: t, queueLineAt: null });
     }
     const last = b.cards.at(-1);
-    if (ringing && last && last.queueLineAt === null && ringing.querySelector("[data-testid=call-queue]")) last.queueLineAt = t;
+    if (ringing && last && last.queueLineAt === null && ringing.querySelector("[data-testid=call-queue]"))
+      last.queueLineAt = t;
     const x = b.expect;
     if (x && x.clickAt !== null) {
       const control = document.querySelector("[data-testid=agent-status][data-phase=on]");
       const button = control?.querySelector("button[aria-haspopup=menu]");
-      if (control?.getAttribute("data-status") === x.status && button && !button.hasAttribute("aria-busy") && !button.querySelector(".spinner")) {
+      if (
+        control?.getAttribute("data-status") === x.status &&
+        button &&
+        !button.hasAttribute("aria-busy") &&
+        !button.querySelector(".spinner")
+      ) {
         b.statusRuns.push({ status: x.status, item: x.item, clickAt: x.clickAt, doneAt: t });
         b.expect = null;
       }
     }
-  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state", "data-status", "aria-busy"] });
+  }).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["data-state", "data-status", "aria-busy"],
+  });
 }
 
 interface Bench {
@@ -99,7 +117,12 @@ interface Bench {
 }
 const bench = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Bench }).__bench);
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000, everyMs = 5): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+  everyMs = 5,
+): Promise<void> {
   const limit = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > limit) throw new Error(`timed out waiting for ${what}`);
@@ -117,14 +140,22 @@ async function main(): Promise<void> {
   const api = async <T>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
     const r = await fetch(`${url}${path}`, {
       method,
-      headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { "X-XTRA-AUTH-ID": token } : {}) },
+      headers: {
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(token ? { "X-XTRA-AUTH-ID": token } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
     return (await r.json()) as T;
   };
   const admin = (await api<{ token: string }>("POST", "/api/sessions", { login: "admin", password: PASSWORD })).token;
-  const users = await api<{ data: { id: number; login: string }[] }>("GET", `/api/users?login=${AGENT.login}`, undefined, admin);
+  const users = await api<{ data: { id: number; login: string }[] }>(
+    "GET",
+    `/api/users?login=${AGENT.login}`,
+    undefined,
+    admin,
+  );
   const agentId = users.data.find((u) => u.login === AGENT.login)?.id;
   if (agentId === undefined) throw new Error(`no user ${AGENT.login}`);
   await api("PUT", `/api/users/${agentId}`, { agent_info: QUICK_AGENT_INFO }, admin);
@@ -136,7 +167,9 @@ async function main(): Promise<void> {
     ready_time: string;
   }
   const agentRecord = async () =>
-    (await api<AgentRecord[]>("GET", `/api/cc/agent_state?queue=${AGENT.queue}`, undefined, admin)).find((r) => r.agent_id === AGENT.extension);
+    (await api<AgentRecord[]>("GET", `/api/cc/agent_state?queue=${AGENT.queue}`, undefined, admin)).find(
+      (r) => r.agent_id === AGENT.extension,
+    );
 
   // When mod_callcenter's engine sees each customer enter the queue and offers it (in this process).
   const entered = new Map<string, number>();
@@ -172,7 +205,9 @@ async function main(): Promise<void> {
   await status.waitFor();
   // The feed settles (an event channel, when there is one, opens right after the queues are joined).
   await wait(1000);
-  const feed = (await page.locator("[data-testid=queues] .feed").getAttribute("class"))?.includes("feed-events") ? "events" : "polling";
+  const feed = (await page.locator("[data-testid=queues] .feed").getAttribute("class"))?.includes("feed-events")
+    ? "events"
+    : "polling";
   const feedText = (await page.locator("[data-testid=queues] .feed").textContent())?.trim() ?? "";
   const idleRateAtStart = await agentStateRate();
 
@@ -182,14 +217,21 @@ async function main(): Promise<void> {
     const before = epochNow();
     const inPage = await page.evaluate(() => performance.timeOrigin + performance.now());
     const after = epochNow();
-    if ((after - before) / 2 < clock.within) clock = { offset: inPage - (before + after) / 2, within: (after - before) / 2 };
+    if ((after - before) / 2 < clock.within)
+      clock = { offset: inPage - (before + after) / 2, within: (after - before) / 2 };
   }
 
   /** Picks a menu item of the status control and waits until the platform-confirmed status shows. */
   const changeStatus = async (item: "Ready" | "Break", expected: string) => {
-    await page.evaluate((x) => ((window as unknown as { __bench: Bench }).__bench.expect = { ...x, clickAt: null }), { status: expected, item });
+    await page.evaluate((x) => ((window as unknown as { __bench: Bench }).__bench.expect = { ...x, clickAt: null }), {
+      status: expected,
+      item,
+    });
     await page.getByRole("button", { name: /^Status:/ }).click();
-    const menuItem = item === "Ready" ? page.getByRole("menuitemradio", { name: "Ready", exact: true }) : page.getByRole("menuitemradio", { name: /^Break:/ }).first();
+    const menuItem =
+      item === "Ready"
+        ? page.getByRole("menuitemradio", { name: "Ready", exact: true })
+        : page.getByRole("menuitemradio", { name: /^Break:/ }).first();
     await menuItem.click();
     await page.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.expect === null);
   };
@@ -219,7 +261,8 @@ async function main(): Promise<void> {
     // The customer hangs up before the agent answers: no delay for the agent (ORIGINATOR_CANCEL).
     await api("DELETE", `/sim/queue-callers/${caller.id}`);
     await page.locator("[data-testid=call][data-state=ringing]").waitFor({ state: "detached" });
-    for (const dismiss of await page.getByRole("button", { name: "Dismiss" }).all()) await dismiss.click().catch(() => {});
+    for (const dismiss of await page.getByRole("button", { name: "Dismiss" }).all())
+      await dismiss.click().catch(() => {});
   }
 
   // ---- 2. status menu click -> platform-confirmed status ----
@@ -232,7 +275,8 @@ async function main(): Promise<void> {
   // ---- figures ----
   const b = await bench(page);
   const cards = b.cards.slice(-RUNS);
-  if (cards.length !== RUNS || sent.length !== RUNS) throw new Error(`${cards.length} ringing cards for ${sent.length} customers`);
+  if (cards.length !== RUNS || sent.length !== RUNS)
+    throw new Error(`${cards.length} ringing cards for ${sent.length} customers`);
   const total: number[] = [];
   const platformShare: number[] = [];
   const entering: number[] = [];
@@ -259,7 +303,8 @@ async function main(): Promise<void> {
   const runs = b.statusRuns.slice(1); // the first Ready only made the agent ready for the offers
   const toReady = runs.filter((r) => r.status === "Available").map((r) => r.doneAt - r.clickAt);
   const toBreak = runs.filter((r) => r.status === "On Break").map((r) => r.doneAt - r.clickAt);
-  if (toReady.length !== RUNS || toBreak.length !== RUNS) throw new Error(`${toReady.length} Ready and ${toBreak.length} Break changes measured, ${RUNS} each expected`);
+  if (toReady.length !== RUNS || toBreak.length !== RUNS)
+    throw new Error(`${toReady.length} Ready and ${toBreak.length} Break changes measured, ${RUNS} each expected`);
 
   const line = (name: string, values: number[], extra = "") => {
     const s = stats(values);
@@ -270,17 +315,26 @@ async function main(): Promise<void> {
     `status and queue feed: ${feed === "events" ? "events (the event channel is open)" : "polling agent_state (no event channel)"}; the queue list says "${feedText}"; ` +
       `the page opened ${b.sockets.length} WebSocket(s), ${eventSockets} of them not SIP`,
   );
-  console.log(`page clock against the bench's: ${clock.offset >= 0 ? "+" : ""}${clock.offset.toFixed(1)} ms, read within ±${clock.within.toFixed(1)} ms`);
-  console.log(`customer enters the queue (POST /sim/queue-callers sent) to ringing card with its queue line in the page (${RUNS} customers, each hung up before answer):`);
+  console.log(
+    `page clock against the bench's: ${clock.offset >= 0 ? "+" : ""}${clock.offset.toFixed(1)} ms, read within ±${clock.within.toFixed(1)} ms`,
+  );
+  console.log(
+    `customer enters the queue (POST /sim/queue-callers sent) to ringing card with its queue line in the page (${RUNS} customers, each hung up before answer):`,
+  );
   line("in all", total);
-  if (unmatched) console.log(`  (${unmatched} customers without a matched INVITE, member-queue-start or agent-offering: left out of the split)`);
+  if (unmatched)
+    console.log(
+      `  (${unmatched} customers without a matched INVITE, member-queue-start or agent-offering: left out of the split)`,
+    );
   line("the platform's share, to the INVITE at the page's WebSocket", platformShare);
   line("  of which the customer's call until member-queue-start", entering);
   line("  of which member-queue-start to agent-offering (the engine)", engine);
   line("  of which agent-offering to the INVITE at the page (the agent leg: its media offer, SIP)", agentLeg);
   line("the toolbar's own, INVITE at the WebSocket to ringing card", pageShare);
   if (cardToQueueLine.some((v) => v > 0)) line("  of which ringing card to its queue line", cardToQueueLine);
-  console.log(`status menu click to the platform-confirmed status shown, no pending mark (${RUNS} each way, alternating):`);
+  console.log(
+    `status menu click to the platform-confirmed status shown, no pending mark (${RUNS} each way, alternating):`,
+  );
   line('"Ready" to Available', toReady);
   line('"Break: <reason>" to On Break', toBreak);
   console.log(

@@ -30,7 +30,12 @@ const BATCH_MS = 100;
 function instrument() {
   const cfg = (window as unknown as { __benchConfig: { agents: number; rate: number; batchMs: number } }).__benchConfig;
   /** Counts per `step` ms up to `max` (the last bucket takes everything above), the number, the longest. */
-  const histogram = (step: number, max: number) => ({ step, counts: new Uint32Array(Math.ceil(max / step) + 1), n: 0, longest: 0 });
+  const histogram = (step: number, max: number) => ({
+    step,
+    counts: new Uint32Array(Math.ceil(max / step) + 1),
+    n: 0,
+    longest: 0,
+  });
   type Histogram = ReturnType<typeof histogram>;
   const add = (h: Histogram, v: number) => {
     h.counts[Math.min(h.counts.length - 1, Math.floor(v / h.step))]!++;
@@ -47,7 +52,11 @@ function instrument() {
       b.frames = histogram(0.5, 1000);
       b.longFrames = { n: 0, longest: 0 };
     },
-    read: () => ({ batches: { ...b.batches, counts: [...b.batches.counts] }, frames: { ...b.frames, counts: [...b.frames.counts] }, longFrames: b.longFrames }),
+    read: () => ({
+      batches: { ...b.batches, counts: [...b.batches.counts] },
+      frames: { ...b.frames, counts: [...b.frames.counts] },
+      longFrames: b.longFrames,
+    }),
   };
   (window as unknown as { __bench: typeof b }).__bench = b;
 
@@ -114,12 +123,21 @@ function instrument() {
       this.dispatchEvent(e);
     }
     send(text: string) {
-      const messages = [JSON.parse(text)].flat() as { id?: number; method?: string; params?: { eventChannel?: unknown } }[];
+      const messages = [JSON.parse(text)].flat() as {
+        id?: number;
+        method?: string;
+        params?: { eventChannel?: unknown };
+      }[];
       for (const m of messages) {
         if (!m.method || m.id === undefined) continue;
-        if (m.method === "login") this.deliver({ jsonrpc: "2.0", id: m.id, result: { message: "logged in", sessid: "bench" } });
+        if (m.method === "login")
+          this.deliver({ jsonrpc: "2.0", id: m.id, result: { message: "logged in", sessid: "bench" } });
         else if (m.method === "verto.subscribe") {
-          this.deliver({ jsonrpc: "2.0", id: m.id, result: { subscribedChannels: [m.params?.eventChannel].flat(), sessid: "bench" } });
+          this.deliver({
+            jsonrpc: "2.0",
+            id: m.id,
+            result: { subscribedChannels: [m.params?.eventChannel].flat(), sessid: "bench" },
+          });
           this.start();
         } else this.deliver({ jsonrpc: "2.0", id: m.id, result: { sessid: "bench" } });
       }
@@ -132,13 +150,30 @@ function instrument() {
           const agent = String(10000 + ((i * 7919) % cfg.agents));
           const data =
             i % 2
-              ? { "CC-Action": "agent-status-change", "CC-Agent": agent, "CC-Agent-Status": i % 4 === 1 ? "Available" : "On Break", "CC-Agent-Break-Reason": "lunch" }
-              : { "CC-Action": "agent-state-change", "CC-Agent": agent, "CC-Agent-State": i % 4 === 0 ? "Waiting" : "Idle" };
+              ? {
+                  "CC-Action": "agent-status-change",
+                  "CC-Agent": agent,
+                  "CC-Agent-Status": i % 4 === 1 ? "Available" : "On Break",
+                  "CC-Agent-Break-Reason": "lunch",
+                }
+              : {
+                  "CC-Action": "agent-state-change",
+                  "CC-Agent": agent,
+                  "CC-Agent-State": i % 4 === 0 ? "Waiting" : "Idle",
+                };
           this.deliver({
             jsonrpc: "2.0",
             id: 100000 + this.serial,
             method: "verto.event",
-            params: { eventChannel: "FSevent.custom::callcenter::info", eventSerno: this.serial++, data: { "Event-Subclass": "callcenter::info", "Event-Date-Timestamp": String(Date.now() * 1000), ...data } },
+            params: {
+              eventChannel: "FSevent.custom::callcenter::info",
+              eventSerno: this.serial++,
+              data: {
+                "Event-Subclass": "callcenter::info",
+                "Event-Date-Timestamp": String(Date.now() * 1000),
+                ...data,
+              },
+            },
           });
         }
       }, 50);
@@ -171,7 +206,12 @@ const readings: Reading[] = [];
 
 function merge(hs: Histogram[]): Histogram {
   const first = hs[0]!;
-  return { step: first.step, counts: first.counts.map((_, i) => hs.reduce((a, h) => a + h.counts[i]!, 0)), n: hs.reduce((a, h) => a + h.n, 0), longest: Math.max(...hs.map((h) => h.longest)) };
+  return {
+    step: first.step,
+    counts: first.counts.map((_, i) => hs.reduce((a, h) => a + h.counts[i]!, 0)),
+    n: hs.reduce((a, h) => a + h.n, 0),
+    longest: Math.max(...hs.map((h) => h.longest)),
+  };
 }
 
 /** Median and p95 of a histogram: the upper edge of the bucket the quantile falls in. */
@@ -195,15 +235,22 @@ async function main() {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["microphone"] });
     const page = await context.newPage();
-    await page.addInitScript(`window.__benchConfig = ${JSON.stringify({ agents: AGENTS, rate: RATE, batchMs: BATCH_MS })};`);
+    await page.addInitScript(
+      `window.__benchConfig = ${JSON.stringify({ agents: AGENTS, rate: RATE, batchMs: BATCH_MS })};`,
+    );
     await page.addInitScript(initScript(instrument));
     const body = JSON.stringify(idleAgentRecords(AGENTS));
-    await page.route("**/api/cc/agent_state**", (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
+    await page.route("**/api/cc/agent_state**", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body }),
+    );
     await page.goto(platform.url);
     await page.getByLabel("Login name").fill("supervisor");
     await page.getByLabel("Password", { exact: true }).fill("Agentbar@2026");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByTestId("wallboard-count").filter({ hasText: String(AGENTS) }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId("wallboard-count")
+      .filter({ hasText: String(AGENTS) })
+      .waitFor({ timeout: 30_000 });
     const cdp = await context.newCDPSession(page);
     const heap = async () => {
       await cdp.send("HeapProfiler.collectGarbage");
@@ -229,12 +276,23 @@ async function main() {
     const batches = merge(readings.map((r) => r.batches));
     const f = quantiles(frames);
     const over = (ms: number) => frames.counts.slice(Math.ceil(ms / frames.step)).reduce((a, c) => a + c, 0);
-    const longFrames = readings.reduce((a, r) => ({ n: a.n + r.longFrames.n, longest: Math.max(a.longest, r.longFrames.longest) }), { n: 0, longest: 0 });
-    console.log(`frame time: median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, longest ${frames.longest.toFixed(0)} ms (${frames.n} frames)`);
-    console.log(`frames over 33 ms (a frame dropped at 60 Hz): ${over(33.5)} (${((100 * over(33.5)) / Math.max(1, frames.n)).toFixed(2)} %); over 50 ms: ${over(50)}`);
-    console.log(`long animation frames (Chromium, 50 ms and more): ${longFrames.n}, longest ${longFrames.longest.toFixed(0)} ms`);
+    const longFrames = readings.reduce(
+      (a, r) => ({ n: a.n + r.longFrames.n, longest: Math.max(a.longest, r.longFrames.longest) }),
+      { n: 0, longest: 0 },
+    );
+    console.log(
+      `frame time: median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, longest ${frames.longest.toFixed(0)} ms (${frames.n} frames)`,
+    );
+    console.log(
+      `frames over 33 ms (a frame dropped at 60 Hz): ${over(33.5)} (${((100 * over(33.5)) / Math.max(1, frames.n)).toFixed(2)} %); over 50 ms: ${over(50)}`,
+    );
+    console.log(
+      `long animation frames (Chromium, 50 ms and more): ${longFrames.n}, longest ${longFrames.longest.toFixed(0)} ms`,
+    );
     const s = quantiles(batches);
-    console.log(`cost per update batch: median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (${batches.n} batches)`);
+    console.log(
+      `cost per update batch: median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (${batches.n} batches)`,
+    );
     const growth = heaps.length > 2 ? heaps.at(-1)! - heaps[1]! : 0;
     console.log(`heap growth from minute 1 to the end: ${growth.toFixed(1)} MB`);
   } finally {

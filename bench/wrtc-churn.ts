@@ -50,8 +50,20 @@ async function cycle(): Promise<boolean> {
       };
     });
   });
-  const frame = Int16Array.from({ length: FRAME_SAMPLES }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 1000 * i) / SAMPLE_RATE)));
-  const timer = setInterval(() => source.onData({ samples: frame, sampleRate: SAMPLE_RATE, bitsPerSample: 16, channelCount: 1, numberOfFrames: FRAME_SAMPLES }), 10);
+  const frame = Int16Array.from({ length: FRAME_SAMPLES }, (_, i) =>
+    Math.round(8000 * Math.sin((2 * Math.PI * 1000 * i) / SAMPLE_RATE)),
+  );
+  const timer = setInterval(
+    () =>
+      source.onData({
+        samples: frame,
+        sampleRate: SAMPLE_RATE,
+        bitsPerSample: 16,
+        channelCount: 1,
+        numberOfFrames: FRAME_SAMPLES,
+      }),
+    10,
+  );
   await new Promise((resolve) => setTimeout(resolve, MEDIA_MS));
   clearInterval(timer);
   if (PC_FIRST) pair.close();
@@ -67,7 +79,13 @@ async function churn(): Promise<void> {
   let failures = 0;
   const report = () => {
     const memory = process.memoryUsage();
-    const progress: Progress = { pcs, failures, rssMb: mb(memory.rss), heapMb: mb(memory.heapUsed), elapsedS: Math.round((performance.now() - started) / 100) / 10 };
+    const progress: Progress = {
+      pcs,
+      failures,
+      rssMb: mb(memory.rss),
+      heapMb: mb(memory.heapUsed),
+      elapsedS: Math.round((performance.now() - started) / 100) / 10,
+    };
     process.send!(progress);
   };
   report();
@@ -86,18 +104,26 @@ async function churn(): Promise<void> {
 function main(): void {
   console.log(
     `wrtc churn: ${PCS} peer connections created and closed, ${CONCURRENT} pairs at a time, ${MEDIA_MS} ms of media each, ` +
-      (PC_FIRST ? "peer connections closed before sink and track" : "sink and track stopped before the peer connections"),
+      (PC_FIRST
+        ? "peer connections closed before sink and track"
+        : "sink and track stopped before the peer connections"),
   );
   console.log("  PCs  failed  RSS MB  heap MB  elapsed s");
-  const child = fork(fileURLToPath(import.meta.url), ["--child", ...process.argv.slice(2)], { execArgv: ["--import", "tsx"] });
+  const child = fork(fileURLToPath(import.meta.url), ["--child", ...process.argv.slice(2)], {
+    execArgv: ["--import", "tsx"],
+  });
   let last: Progress | undefined;
   child.on("message", (progress: Progress) => {
     last = progress;
-    console.log(`${String(progress.pcs).padStart(5)} ${String(progress.failures).padStart(7)} ${progress.rssMb.toFixed(1).padStart(7)} ${progress.heapMb.toFixed(1).padStart(8)} ${progress.elapsedS.toFixed(1).padStart(10)}`);
+    console.log(
+      `${String(progress.pcs).padStart(5)} ${String(progress.failures).padStart(7)} ${progress.rssMb.toFixed(1).padStart(7)} ${progress.heapMb.toFixed(1).padStart(8)} ${progress.elapsedS.toFixed(1).padStart(10)}`,
+    );
   });
   child.on("exit", (code, signal) => {
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    console.log(`\nresult: the churn process ${how} after ${last?.pcs ?? 0} peer connections, ${last?.failures ?? 0} of them without media`);
+    console.log(
+      `\nresult: the churn process ${how} after ${last?.pcs ?? 0} peer connections, ${last?.failures ?? 0} of them without media`,
+    );
     process.exit(signal || code ? 1 : 0);
   });
 }

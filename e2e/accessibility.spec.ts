@@ -22,14 +22,20 @@ const colourRules = ["color-contrast", "link-in-text-block"];
 async function expectAccessible(page: Page, what: string): Promise<void> {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    const found = await axeViolations(page, { runOnly: colorScheme === "dark" ? { type: "rule", values: colourRules } : { type: "tag", values: WCAG_TAGS } });
+    const found = await axeViolations(page, {
+      runOnly: colorScheme === "dark" ? { type: "rule", values: colourRules } : { type: "tag", values: WCAG_TAGS },
+    });
     expect(found, `${what}, ${colorScheme}: WCAG violations`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
 
 for (const layout of ["full", "side", "bar"] as const satisfies Layout[]) {
-  test(`${layout}, light and dark: sign-in, ready, status menu, ringing, in a call, keypad, transfer, after-call work`, async ({ newParty, platform, page }) => {
+  test(`${layout}, light and dark: sign-in, ready, status menu, ringing, in a call, keypad, transfer, after-call work`, async ({
+    newParty,
+    platform,
+    page,
+  }) => {
     // Sixteen axe passes (about 2 s each on a busy 2-core machine) besides the calls.
     test.setTimeout(240_000);
     // The sign-in screen, with an error shown.

@@ -13,7 +13,11 @@ test.use({ platformOptions: { simRingMs: 300, simNetwork: true } });
 
 /** Sets (or, without a body, clears) extension 1001's network. */
 async function network(baseUrl: string, body?: object): Promise<void> {
-  const r = await fetch(`${baseUrl}/sim/network/1001`, { method: body ? "PUT" : "DELETE", headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : null });
+  const r = await fetch(`${baseUrl}/sim/network/1001`, {
+    method: body ? "PUT" : "DELETE",
+    headers: { "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : null,
+  });
   expect(r.status).toBe(200);
 }
 
@@ -26,7 +30,8 @@ const ufrag = (m: SipFrame) => /^a=ice-ufrag:(\S+)/m.exec(m.text)?.[1] ?? "";
 /** The extension tokens the page fetches (each is the SIP password), read off the wire. */
 function watchExtensionTokens(page: Page, tokens: string[]): void {
   page.on("response", (r) => {
-    if (r.url().endsWith("/api/users/extn_token")) void r.json().then((b: { token?: string }) => b.token && tokens.push(b.token));
+    if (r.url().endsWith("/api/users/extn_token"))
+      void r.json().then((b: { token?: string }) => b.token && tokens.push(b.token));
   });
 }
 
@@ -35,17 +40,32 @@ async function watchForTrouble(page: Page): Promise<() => Promise<string[]>> {
   await page.evaluate(() => {
     const seen: string[] = [];
     const look = () => {
-      for (const el of document.querySelectorAll("[data-testid=call]:not([data-state=ended]) [data-testid=quality-warning]")) seen.push(`warning: ${el.textContent}`);
-      for (const el of document.querySelectorAll("[data-testid=call]:not([data-state=ended]) [data-testid=quality-mark]")) if (el.getAttribute("data-mark") === "poor") seen.push(`poor: ${el.getAttribute("aria-label")}`);
+      for (const el of document.querySelectorAll(
+        "[data-testid=call]:not([data-state=ended]) [data-testid=quality-warning]",
+      ))
+        seen.push(`warning: ${el.textContent}`);
+      for (const el of document.querySelectorAll(
+        "[data-testid=call]:not([data-state=ended]) [data-testid=quality-mark]",
+      ))
+        if (el.getAttribute("data-mark") === "poor") seen.push(`poor: ${el.getAttribute("aria-label")}`);
     };
     const observer = new MutationObserver(look);
-    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-mark"] });
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ["data-mark"],
+    });
     (window as unknown as { troubleSeen: () => string[] }).troubleSeen = () => (observer.disconnect(), seen);
   });
   return () => page.evaluate(() => (window as unknown as { troubleSeen: () => string[] }).troubleSeen());
 }
 
-test("call quality: the echo test's round trip, no warning in a clean 30 seconds, loss marked poor and named, lost audio restarted once then told, and a diagnostics file without secrets", async ({ newParty, platform }) => {
+test("call quality: the echo test's round trip, no warning in a clean 30 seconds, loss marked poor and named, lost audio restarted once then told, and a diagnostics file without secrets", async ({
+  newParty,
+  platform,
+}) => {
   test.setTimeout(180_000);
   const tokens: string[] = [];
   const alice = await agent(
@@ -65,7 +85,11 @@ test("call quality: the echo test's round trip, no warning in a clean 30 seconds
     await devices.click();
     await page.getByRole("button", { name: "Test microphone" }).click();
     const meter = page.getByRole("meter", { name: "Microphone level" });
-    await expect.poll(async () => Number(await meter.getAttribute("value")), { message: "the meter hears the fake microphone's tone" }).toBeGreaterThan(-50);
+    await expect
+      .poll(async () => Number(await meter.getAttribute("value")), {
+        message: "the meter hears the fake microphone's tone",
+      })
+      .toBeGreaterThan(-50);
     await page.getByRole("button", { name: "Stop test" }).click();
     await expect(meter).toHaveCount(0);
     await page.getByRole("button", { name: "Echo test call" }).click();
@@ -100,7 +124,9 @@ test("call quality: the echo test's round trip, no warning in a clean 30 seconds
     // Named for screen readers, with the figures the browser measured.
     await expect(card.getByRole("img", { name: new RegExp(`^Call quality: Poor\\. ${figures}$`) })).toBeVisible();
     // The platform's relay did drop packets toward the phone.
-    const net = (await (await fetch(`${platform.url}/sim/network/1001`)).json()) as { legs: { toPhone: { lost: number } }[] };
+    const net = (await (await fetch(`${platform.url}/sim/network/1001`)).json()) as {
+      legs: { toPhone: { lost: number } }[];
+    };
     expect(net.legs[0]!.toPhone.lost).toBeGreaterThan(0);
 
     await network(platform.url);
@@ -109,21 +135,43 @@ test("call quality: the echo test's round trip, no warning in a clean 30 seconds
   });
 
   await test.step("with one-way silence the phone restarts the call's ICE once, then tells the agent the audio is lost and what to try", async () => {
-    const invite = alice.sip.flat().find((m) => m.sent && m.text.startsWith("INVITE sip:55510700@") && /Proxy-Authorization/i.test(m.text))!;
+    const invite = alice.sip
+      .flat()
+      .find((m) => m.sent && m.text.startsWith("INVITE sip:55510700@") && /Proxy-Authorization/i.test(m.text))!;
     const callId = sipHeader(invite.text, "Call-ID");
     const restarts = () =>
-      alice.sip.flat().filter((m) => m.sent && m.text.startsWith("INVITE ") && sipHeader(m.text, "Call-ID") === callId && /;\s*tag=/.test(sipHeader(m.text, "To")) && ufrag(m) !== ufrag(invite));
+      alice.sip
+        .flat()
+        .filter(
+          (m) =>
+            m.sent &&
+            m.text.startsWith("INVITE ") &&
+            sipHeader(m.text, "Call-ID") === callId &&
+            /;\s*tag=/.test(sipHeader(m.text, "To")) &&
+            ufrag(m) !== ufrag(invite),
+        );
 
     await network(platform.url, { toPhone: { silence: true } });
     // The ICE restart: a re-INVITE of the call with new ICE credentials, accepted.
     await expect
-      .poll(() => {
-        const reinvite = restarts()[0];
-        if (!reinvite) return "no ICE-restart re-INVITE yet";
-        const cseq = sipHeader(reinvite.text, "CSeq");
-        const answer = alice.sip.flat().find((m) => !m.sent && sipHeader(m.text, "Call-ID") === callId && sipHeader(m.text, "CSeq") === cseq && /^SIP\/2\.0 [2-6]\d\d/.test(m.text));
-        return answer?.text.split("\r\n")[0] ?? "no answer yet";
-      }, { timeout: 20_000 })
+      .poll(
+        () => {
+          const reinvite = restarts()[0];
+          if (!reinvite) return "no ICE-restart re-INVITE yet";
+          const cseq = sipHeader(reinvite.text, "CSeq");
+          const answer = alice.sip
+            .flat()
+            .find(
+              (m) =>
+                !m.sent &&
+                sipHeader(m.text, "Call-ID") === callId &&
+                sipHeader(m.text, "CSeq") === cseq &&
+                /^SIP\/2\.0 [2-6]\d\d/.test(m.text),
+            );
+          return answer?.text.split("\r\n")[0] ?? "no answer yet";
+        },
+        { timeout: 20_000 },
+      )
       .toBe("SIP/2.0 200 OK");
     // The audio is still not coming: the agent is told, in words, with what to try.
     await expect(warning).toContainText("You cannot hear the other side", { timeout: 20_000 });
@@ -158,14 +206,27 @@ test("call quality: the echo test's round trip, no warning in a clean 30 seconds
         devices: { microphones: unknown[] };
       };
     };
-    expect(bundle.app).toEqual({ name: "Agentbar", version: expect.stringMatching(/^\d+\.\d+\.\d+/), page: expect.any(String) });
+    expect(bundle.app).toEqual({
+      name: "Agentbar",
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      page: expect.any(String),
+    });
     expect(bundle.browser.userAgent).toContain("Chrome");
     expect(bundle.platform.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const summaries = bundle.phone.sipTrace.map((m) => `${m.direction} ${m.summary}`);
-    expect(summaries).toEqual(expect.arrayContaining(["sent REGISTER sip:agentbar.local SIP/2.0", "received SIP/2.0 200 OK", "sent INVITE sip:9196@agentbar.local SIP/2.0", "sent INVITE sip:55510700@agentbar.local SIP/2.0"]));
+    expect(summaries).toEqual(
+      expect.arrayContaining([
+        "sent REGISTER sip:agentbar.local SIP/2.0",
+        "received SIP/2.0 200 OK",
+        "sent INVITE sip:9196@agentbar.local SIP/2.0",
+        "sent INVITE sip:55510700@agentbar.local SIP/2.0",
+      ]),
+    );
     expect(summaries.some((s) => s.startsWith("sent BYE "))).toBe(true);
     // The digest answers are there, redacted.
-    const answered = bundle.phone.sipTrace.find((m) => m.summary.startsWith("REGISTER") && /\r\nAuthorization:/.test(m.text))!;
+    const answered = bundle.phone.sipTrace.find(
+      (m) => m.summary.startsWith("REGISTER") && /\r\nAuthorization:/.test(m.text),
+    )!;
     expect(answered.text).toMatch(/Authorization: Digest .*username="1001".*response="\[redacted\]"/);
     expect(bundle.phone.registrations.some((r) => r.status === "registered")).toBe(true);
     // The call's figures second by second, the lossy stretch among them.
@@ -174,9 +235,16 @@ test("call quality: the echo test's round trip, no warning in a clean 30 seconds
     expect(stats.samples.some((s) => (s.lossPercent ?? 0) >= 1)).toBe(true);
     expect(bundle.phone.devices.microphones.length).toBeGreaterThan(0);
 
-    const session = await page.evaluate(() => JSON.parse(sessionStorage.getItem("agentbar.session") ?? "{}") as { token?: string; refreshToken?: string });
+    const session = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem("agentbar.session") ?? "{}") as { token?: string; refreshToken?: string },
+    );
     expect(tokens.length, "the extension token is known to the test").toBeGreaterThan(0);
-    const secrets = [["token", session.token], ["refresh token", session.refreshToken], ["password", PASSWORD], ...tokens.map((token) => ["extension token", token])];
+    const secrets = [
+      ["token", session.token],
+      ["refresh token", session.refreshToken],
+      ["password", PASSWORD],
+      ...tokens.map((token) => ["extension token", token]),
+    ];
     for (const [name, value] of secrets) {
       expect(value, `${name} is known to the test`).toBeTruthy();
       expect(text.includes(value!), `the file holds the ${name}`).toBe(false);

@@ -29,13 +29,25 @@ const test = base.extend<{ crms: Crms; appLinked: void }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern: none.
   crms: async ({}, use) => {
     const app = { url: "" };
-    const start = () => startCrmDemo({ port: 0, host: "127.0.0.1", publicHost: "localhost", appUrl: () => app.url, platformUrl: () => app.url });
+    const start = () =>
+      startCrmDemo({
+        port: 0,
+        host: "127.0.0.1",
+        publicHost: "localhost",
+        appUrl: () => app.url,
+        platformUrl: () => app.url,
+      });
     const [full, limited, stranger] = await Promise.all([start(), start(), start()]);
     await use(Object.assign({ full, limited, stranger }, { app }));
     await Promise.all([full.close(), limited.close(), stranger.close()]);
   },
   platformOptions: async ({ crms }, use) => {
-    await use({ embedHosts: [{ origin: crms.full.url, scopes: FULL }, { origin: crms.limited.url, scopes: LIMITED }] });
+    await use({
+      embedHosts: [
+        { origin: crms.full.url, scopes: FULL },
+        { origin: crms.limited.url, scopes: LIMITED },
+      ],
+    });
   },
   // The CRM pages frame the app of this test's platform.
   appLinked: [
@@ -64,12 +76,21 @@ interface CrmAgent {
  * A demo agent at a CRM page (in its own browser whose microphone says `tone`, when given): it
  * signs in inside the frame, and the CRM hears that the agent's phone is registered.
  */
-async function crmAgent(newParty: (o?: PartyOptions) => Promise<Party>, crm: CrmDemo, login: string, tone?: number): Promise<CrmAgent> {
+async function crmAgent(
+  newParty: (o?: PartyOptions) => Promise<Party>,
+  crm: CrmDemo,
+  login: string,
+  tone?: number,
+): Promise<CrmAgent> {
   const { page, context } = await newParty(tone ? { fakeAudioWav: toneWav(tone) } : {});
   const secrets: string[] = [];
   page.on("response", async (r) => {
     if (!/\/api\/(sessions|users\/extn_token)$/.test(new URL(r.url()).pathname) || r.status() !== 200) return;
-    const body = (await r.json().catch(() => ({}))) as { token?: string; refresh_token?: string; data?: { token?: string } };
+    const body = (await r.json().catch(() => ({}))) as {
+      token?: string;
+      refresh_token?: string;
+      data?: { token?: string };
+    };
     secrets.push(...[body.token, body.refresh_token, body.data?.token].filter((t): t is string => !!t));
   });
   await page.goto(crm.url);
@@ -96,12 +117,19 @@ function hostEvents(page: Page): Promise<HostEvent[]> {
 
 async function eventNamed(page: Page, name: string, match: (e: HostEvent) => boolean = () => true): Promise<HostEvent> {
   let found: HostEvent | undefined;
-  await expect.poll(async () => !!(found = (await hostEvents(page)).find((e) => e.name === name && match(e))), { message: `the CRM page receives ${name}` }).toBe(true);
+  await expect
+    .poll(async () => !!(found = (await hostEvents(page)).find((e) => e.name === name && match(e))), {
+      message: `the CRM page receives ${name}`,
+    })
+    .toBe(true);
   return found!;
 }
 
 /** Runs an SDK command in the CRM page: its result, or its typed error. */
-function command(page: Page, script: string): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; name: string; code: string; message: string }> {
+function command(
+  page: Page,
+  script: string,
+): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; name: string; code: string; message: string }> {
   return page.evaluate(
     `(async () => { const bar = window.crm.bar; try { return { ok: true, result: await (${script}) }; } catch (e) { return { ok: false, name: e.name, code: e.code, message: e.message }; } })()`,
   ) as never;
@@ -124,12 +152,21 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
   expect((await boss.agentState("1001")).status).toBe("On Break");
   const ready = await command(agent.page, 'bar.setStatus("ready")');
   expect((await boss.agentState("1001")).status).toBe("Available");
-  expect(ready).toMatchObject({ ok: true, result: { applied: "now", agent: { status: "ready", platformStatus: "Available", pending: null } } });
+  expect(ready).toMatchObject({
+    ok: true,
+    result: { applied: "now", agent: { status: "ready", platformStatus: "Available", pending: null } },
+  });
 
   // The screen-pop: the ringing event with who calls, the customer's card, while the app still rings.
   const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770 });
   const ringing = await eventNamed(agent.page, "call.ringing");
-  expect(ringing.data.call).toMatchObject({ direction: "inbound", state: "ringing", queue: "support", party: { number: "55510770", name: "Deng Wei" }, answeredAt: null });
+  expect(ringing.data.call).toMatchObject({
+    direction: "inbound",
+    state: "ringing",
+    queue: "support",
+    party: { number: "55510770", name: "Deng Wei" },
+    answeredAt: null,
+  });
   await expect(agent.page.getByTestId("crm-card")).toContainText("Deng Wei, Lotus Tea House");
   await expect(agent.page.getByTestId("crm-card-call")).toHaveText("Ringing: Deng Wei (queue support)");
   await expect(agent.app.getByTestId("call")).toHaveAttribute("data-state", "ringing");
@@ -137,18 +174,39 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
 
   // Answered from the CRM: the reply comes once the call is connected, and the customer hears the agent.
   const queueCallId = callIdOf(ringing);
-  expect(await command(agent.page, "bar.answer()")).toMatchObject({ ok: true, result: { call: { callId: queueCallId, state: "connected" } } });
+  expect(await command(agent.page, "bar.answer()")).toMatchObject({
+    ok: true,
+    result: { call: { callId: queueCallId, state: "connected" } },
+  });
   expect((await eventNamed(agent.page, "call.answered")).at).toBeGreaterThan(ringing.at);
-  await expect.poll(async () => (await (await fetch(`${platform.url}/sim/queue-callers/${caller.id}`)).json()).heard.tones.some((t: { frequency: number }) => Math.abs(t.frequency - 1300) < 15), { message: "the customer hears the agent" }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await (await fetch(`${platform.url}/sim/queue-callers/${caller.id}`)).json()).heard.tones.some(
+          (t: { frequency: number }) => Math.abs(t.frequency - 1300) < 15,
+        ),
+      { message: "the customer hears the agent" },
+    )
+    .toBe(true);
 
   // The customer hangs up: the ended event says why and who; after-call work follows, ended from the CRM with its outcome and notes.
   await hangUpCaller(platform.url, caller.id);
   const queueEnd = await eventNamed(agent.page, "call.ended", (e) => callIdOf(e) === queueCallId);
   expect(queueEnd.data).toMatchObject({ call: { queue: "support" }, cause: "NORMAL_CLEARING", hungUpBy: "remote" });
-  expect((await eventNamed(agent.page, "wrapup.started")).data.wrapUp).toMatchObject({ callId: queueCallId, queue: "support" });
-  const done = await command(agent.page, `bar.setDisposition(${JSON.stringify(queueCallId)}, "Sold", "Two boxes of oolong", { done: true })`);
+  expect((await eventNamed(agent.page, "wrapup.started")).data.wrapUp).toMatchObject({
+    callId: queueCallId,
+    queue: "support",
+  });
+  const done = await command(
+    agent.page,
+    `bar.setDisposition(${JSON.stringify(queueCallId)}, "Sold", "Two boxes of oolong", { done: true })`,
+  );
   expect(done).toMatchObject({ ok: true, result: { callId: queueCallId } });
-  expect((await eventNamed(agent.page, "wrapup.ended")).data.wrapUp).toMatchObject({ callId: queueCallId, outcome: "Sold", notes: "Two boxes of oolong" });
+  expect((await eventNamed(agent.page, "wrapup.ended")).data.wrapUp).toMatchObject({
+    callId: queueCallId,
+    outcome: "Sold",
+    notes: "Two boxes of oolong",
+  });
   await expect(agent.page.getByTestId("crm-card")).toContainText("Sold, Two boxes of oolong");
 
   // Click-to-dial from a tel: link (the SDK's opt-in link helper): through the call center, and
@@ -160,24 +218,40 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
   await expectSimHears(world, party.uuid, 1300, "the party dialled from the CRM");
   const answered = await eventNamed(agent.page, "call.answered", (e) => callIdOf(e) !== queueCallId);
   const callId = callIdOf(answered);
-  expect(answered.data.call).toMatchObject({ state: "connected", direction: "outbound", platformCallId: expect.any(String) });
+  expect(answered.data.call).toMatchObject({
+    state: "connected",
+    direction: "outbound",
+    platformCallId: expect.any(String),
+  });
 
   // Hung up from the CRM: the reply comes once the call is over; the ended event says the agent did.
-  expect(await command(agent.page, "bar.hangUp()")).toMatchObject({ ok: true, result: { call: { callId, state: "ended" } } });
-  expect((await eventNamed(agent.page, "call.ended", (e) => callIdOf(e) === callId)).data).toMatchObject({ cause: "NORMAL_CLEARING", hungUpBy: "agent" });
+  expect(await command(agent.page, "bar.hangUp()")).toMatchObject({
+    ok: true,
+    result: { call: { callId, state: "ended" } },
+  });
+  expect((await eventNamed(agent.page, "call.ended", (e) => callIdOf(e) === callId)).data).toMatchObject({
+    cause: "NORMAL_CLEARING",
+    hungUpBy: "agent",
+  });
   await expect.poll(async () => (await world.channel(party.uuid)).hangupCause).toBe("NORMAL_CLEARING");
 
   // Nothing secret ever reached the host page: no token, key or recording address.
-  const everything = JSON.stringify(await hostEvents(agent.page)) + JSON.stringify(await hostState(agent.page, (s) => s));
+  const everything =
+    JSON.stringify(await hostEvents(agent.page)) + JSON.stringify(await hostState(agent.page, (s) => s));
   expect(agent.secrets.length).toBeGreaterThanOrEqual(2);
   for (const secret of agent.secrets) expect(everything).not.toContain(secret);
   expect(everything).not.toMatch(/token|recording|media_files|dev_key/i);
 
   // The diagnostics file support asks the CRM for: the SIP of the call just made, no secret.
   const file = await command(agent.page, "bar.getDiagnosticsFile()");
-  expect(file).toMatchObject({ ok: true, result: { name: expect.stringMatching(/^agentbar-diagnostics-1001-\d{8}-\d{6}Z\.json$/), type: "application/json" } });
+  expect(file).toMatchObject({
+    ok: true,
+    result: { name: expect.stringMatching(/^agentbar-diagnostics-1001-\d{8}-\d{6}Z\.json$/), type: "application/json" },
+  });
   const text = file.ok ? String(file.result.text) : "";
-  const trace = (JSON.parse(text) as { phone: { sipTrace: { summary: string }[] } }).phone.sipTrace.map((m) => m.summary);
+  const trace = (JSON.parse(text) as { phone: { sipTrace: { summary: string }[] } }).phone.sipTrace.map(
+    (m) => m.summary,
+  );
   expect(trace).toEqual(expect.arrayContaining([expect.stringMatching(/^REGISTER /), expect.stringMatching(/^BYE /)]));
   for (const secret of agent.secrets) expect(text).not.toContain(secret);
 
@@ -194,10 +268,17 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
         check();
       });
     channel.port1.onmessage = (e) => received.push(e.data);
-    frame.contentWindow!.postMessage({ type: "agentbar:connect", versions: [1], instance: "by-hand" }, appOrigin, [channel.port2]);
+    frame.contentWindow!.postMessage({ type: "agentbar:connect", versions: [1], instance: "by-hand" }, appOrigin, [
+      channel.port2,
+    ]);
     await arrived((m) => m.type === "hello");
     const port = channel.port1;
-    port.postMessage({ type: "command", id: 1, command: "dial", args: { number: "55510880", sipUrl: "wss://evil.example/sip" } });
+    port.postMessage({
+      type: "command",
+      id: 1,
+      command: "dial",
+      args: { number: "55510880", sipUrl: "wss://evil.example/sip" },
+    });
     port.postMessage({ type: "command", id: 2, command: "setStatus", args: { status: "break", reason: 7 } });
     port.postMessage({ type: "command", id: 3, command: "setSettings", args: { autoAnswer: "always" } });
     port.postMessage({ type: "command", id: 4, command: "dial", args: [] });
@@ -208,7 +289,11 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
     return received;
   }, new URL(platform.url).origin)) as Received[];
   const replies = got.filter((m) => m.type === "reply");
-  expect(replies.filter((m) => m.re !== 5)).toEqual([1, 2, 3, 4].map((re) => expect.objectContaining({ re, ok: false, error: expect.objectContaining({ code: "invalid-message" }) })));
+  expect(replies.filter((m) => m.re !== 5)).toEqual(
+    [1, 2, 3, 4].map((re) =>
+      expect.objectContaining({ re, ok: false, error: expect.objectContaining({ code: "invalid-message" }) }),
+    ),
+  );
   expect(got.filter((m) => m.type === "event" && m.event === "error")).toHaveLength(5);
   expect(replies.find((m) => m.re === 5)).toMatchObject({ ok: true });
   expect(await world.channels("55510880")).toEqual([]);
@@ -265,7 +350,11 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
     for (let i = 0; i < 20; i++) {
       const channel = new MessageChannel();
       channel.port1.onmessage = (e) => received.push(e.data);
-      frame.contentWindow!.postMessage({ type: "agentbar:connect", versions: [1], instance: `stranger-${i}` }, appOrigin, [channel.port2]);
+      frame.contentWindow!.postMessage(
+        { type: "agentbar:connect", versions: [1], instance: `stranger-${i}` },
+        appOrigin,
+        [channel.port2],
+      );
       channel.port1.postMessage({ type: "command", id: 1, command: "dial", args: { number: "55510660" } });
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -278,10 +367,16 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
   // A page allowed only to follow the agent (status, caller data): connected, but dial is refused
   // with a typed error before anything is done, while what it may do, it does.
   const limited = await crmAgent(newParty, crms.limited, "agent2");
-  expect(await limited.page.evaluate(() => (window as unknown as { crm: { bar: { scopes: string[] } } }).crm.bar.scopes)).toEqual(LIMITED);
+  expect(
+    await limited.page.evaluate(() => (window as unknown as { crm: { bar: { scopes: string[] } } }).crm.bar.scopes),
+  ).toEqual(LIMITED);
   await limited.page.getByRole("button", { name: "Call Carla Jones" }).click();
   await expect(limited.page.getByTestId("crm-message")).toHaveText(/^not-permitted: dial needs the 'dial' scope/);
-  expect(await command(limited.page, 'bar.dial("55510660")')).toMatchObject({ ok: false, name: "AgentbarError", code: "not-permitted" });
+  expect(await command(limited.page, 'bar.dial("55510660")')).toMatchObject({
+    ok: false,
+    name: "AgentbarError",
+    code: "not-permitted",
+  });
   expect(await command(limited.page, 'bar.setStatus("ready")')).toMatchObject({ ok: true, result: { applied: "now" } });
   expect(await sim(platform.url).channels("55510660")).toEqual([]);
   await expect(limited.app.getByTestId("call")).toHaveCount(0);

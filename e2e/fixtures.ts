@@ -1,5 +1,13 @@
 import axe from "axe-core";
-import { test as base, chromium, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import {
+  test as base,
+  chromium,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from "@playwright/test";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -72,7 +80,13 @@ export const test = base.extend<TestFixtures>({
       throw new Error("The app is not built: run `npm run test:e2e` (it runs `vite build` first) or `npm run build`.");
     }
     const dataDir = await mkdtemp(join(tmpdir(), "agentbar-e2e-"));
-    const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent", ...platformOptions });
+    const platform = await startPlatform({
+      port: 0,
+      host: "127.0.0.1",
+      dataDir,
+      logLevel: "silent",
+      ...platformOptions,
+    });
     try {
       await use(platform);
     } finally {
@@ -105,7 +119,11 @@ export const test = base.extend<TestFixtures>({
       if (options.fakeAudioWav || options.browserArgs) {
         owner = await chromium.launch({
           ...launchOptions,
-          args: [...(launchOptions.args ?? []), ...(options.fakeAudioWav ? [`--use-file-for-fake-audio-capture=${options.fakeAudioWav}`] : []), ...(options.browserArgs ?? [])],
+          args: [
+            ...(launchOptions.args ?? []),
+            ...(options.fakeAudioWav ? [`--use-file-for-fake-audio-capture=${options.fakeAudioWav}`] : []),
+            ...(options.browserArgs ?? []),
+          ],
         });
       }
       const contextOptions: BrowserContextOptions = {
@@ -184,7 +202,12 @@ export const test = base.extend<TestFixtures>({
           // emulation shows it again, as a user going back to the tab does.
           await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: true });
         },
-        tabTitle: async () => (await browser.newBrowserCDPSession().then((b) => b.send("Target.getTargetInfo", { targetId: targetInfo.targetId }))).targetInfo.title,
+        tabTitle: async () =>
+          (
+            await browser
+              .newBrowserCDPSession()
+              .then((b) => b.send("Target.getTargetInfo", { targetId: targetInfo.targetId }))
+          ).targetInfo.title,
       };
     });
     for (const o of opened) await o.close();
@@ -296,11 +319,20 @@ export async function axeViolations(page: Page, options: axe.RunOptions): Promis
   for (const frame of page.frames()) {
     if (!(await frame.evaluate(() => "axe" in window))) await frame.evaluate(axe.source);
   }
-  const { violations } = await page.evaluate((o) => (window as unknown as { axe: typeof axe }).axe.run(document, o), options);
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join("; ")}`).join("\n")}`);
+  const { violations } = await page.evaluate(
+    (o) => (window as unknown as { axe: typeof axe }).axe.run(document, o),
+    options,
+  );
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join("; ")}`).join("\n")}`,
+  );
 }
 
 /** axe-core's WCAG 2.1 A and AA rules over the page as it is now. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
-  expect(await axeViolations(page, { runOnly: { type: "tag", values: WCAG_TAGS } }), `${what}: WCAG violations`).toEqual([]);
+  expect(
+    await axeViolations(page, { runOnly: { type: "tag", values: WCAG_TAGS } }),
+    `${what}: WCAG violations`,
+  ).toEqual([]);
 }

@@ -12,7 +12,15 @@ import type { DtmfDetector } from "../platform/media/dtmf-detector";
 // src/softphone in a bare page, each microphone playing its own tone) registering with digest
 // authentication through it. Kamailio relays signalling only; the media goes browser to browser.
 
-type Call = { id: string; state: string; held: boolean; remoteHeld: boolean; autoAnswer?: unknown; end?: { kind: string; by: string }; dtmf: { sent: string; mode?: string } };
+type Call = {
+  id: string;
+  state: string;
+  held: boolean;
+  remoteHeld: boolean;
+  autoAnswer?: unknown;
+  end?: { kind: string; by: string };
+  dtmf: { sent: string; mode?: string };
+};
 
 interface Phone {
   user: string;
@@ -23,7 +31,11 @@ interface Phone {
   frames: Array<{ sent: boolean; text: string }>;
 }
 
-const PASSWORDS: Record<string, string> = { alice: "alice-interop-secret", bob: "bob-interop-secret", carol: "carol-interop-secret" };
+const PASSWORDS: Record<string, string> = {
+  alice: "alice-interop-secret",
+  bob: "bob-interop-secret",
+  carol: "carol-interop-secret",
+};
 
 let kamailio: Kamailio;
 let phonePage: PhonePage;
@@ -55,8 +67,14 @@ function installSipGate() {
   };
   (window as unknown as { sipGate: typeof gate }).sipGate = gate;
   const addEventListener = WebSocket.prototype.addEventListener;
-  WebSocket.prototype.addEventListener = function (this: WebSocket, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
-    if (type !== "message" || typeof listener !== "function") return addEventListener.call(this, type, listener, options);
+  WebSocket.prototype.addEventListener = function (
+    this: WebSocket,
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ) {
+    if (type !== "message" || typeof listener !== "function")
+      return addEventListener.call(this, type, listener, options);
     const gated = (event: Event) => {
       const data = (event as MessageEvent).data;
       if (gate.closed && typeof data === "string") held.push({ text: data, deliver: () => listener.call(this, event) });
@@ -103,7 +121,10 @@ async function listenForDtmf(p: Phone): Promise<void> {
 }
 
 async function openPhone(user: string, tone: number): Promise<Phone> {
-  const browser = await chromium.launch({ ...chromiumLaunchOptions, args: [...chromiumLaunchOptions.args, `--use-file-for-fake-audio-capture=${toneWav(tone)}`] });
+  const browser = await chromium.launch({
+    ...chromiumLaunchOptions,
+    args: [...chromiumLaunchOptions.args, `--use-file-for-fake-audio-capture=${toneWav(tone)}`],
+  });
   const page = await (await browser.newContext()).newPage();
   page.on("console", (m) => m.type() === "error" && console.log(`${user} console: ${m.text()}`));
   const frames: Phone["frames"] = [];
@@ -119,7 +140,13 @@ async function openPhone(user: string, tone: number): Promise<Phone> {
       const { Phone } = (window as unknown as { PhonePage: { Softphone: typeof Softphone } }).PhonePage.Softphone;
       const phone = new Phone();
       (window as unknown as { phone: InstanceType<typeof Phone> }).phone = phone;
-      await phone.start({ server, address: `${user}@127.0.0.1`, password, referPolicy: "accept", registerExpiresSec: 60 });
+      await phone.start({
+        server,
+        address: `${user}@127.0.0.1`,
+        password,
+        referPolicy: "accept",
+        registerExpiresSec: 60,
+      });
     },
     { server: kamailio.url, user, password: PASSWORDS[user]! },
   );
@@ -129,18 +156,34 @@ async function openPhone(user: string, tone: number): Promise<Phone> {
 /** What each peer connection of the page negotiated, sends and receives: for a failure's report. */
 function mediaReport(p: Phone): Promise<unknown> {
   return p.page.evaluate(async () => {
-    const pcs = (window as unknown as { __agentbarTest: { peerConnections(): RTCPeerConnection[] } }).__agentbarTest.peerConnections();
+    const pcs = (
+      window as unknown as { __agentbarTest: { peerConnections(): RTCPeerConnection[] } }
+    ).__agentbarTest.peerConnections();
     return Promise.all(
       pcs.map(async (pc) => {
         const stats: Record<string, unknown>[] = [];
         (await pc.getStats()).forEach((s: Record<string, unknown>) => {
-          if (s.type === "inbound-rtp" || s.type === "outbound-rtp") stats.push({ type: s.type, packetsSent: s.packetsSent, packetsReceived: s.packetsReceived, audioLevel: s.audioLevel, totalSamplesReceived: s.totalSamplesReceived });
+          if (s.type === "inbound-rtp" || s.type === "outbound-rtp")
+            stats.push({
+              type: s.type,
+              packetsSent: s.packetsSent,
+              packetsReceived: s.packetsReceived,
+              audioLevel: s.audioLevel,
+              totalSamplesReceived: s.totalSamplesReceived,
+            });
         });
-        const track = (t: MediaStreamTrack | null) => t && { enabled: t.enabled, muted: t.muted, readyState: t.readyState };
+        const track = (t: MediaStreamTrack | null) =>
+          t && { enabled: t.enabled, muted: t.muted, readyState: t.readyState };
         return {
           signalingState: pc.signalingState,
           connectionState: pc.connectionState,
-          transceivers: pc.getTransceivers().map((t) => ({ mid: t.mid, direction: t.direction, currentDirection: t.currentDirection, sender: track(t.sender.track), receiver: track(t.receiver.track) })),
+          transceivers: pc.getTransceivers().map((t) => ({
+            mid: t.mid,
+            direction: t.direction,
+            currentDirection: t.currentDirection,
+            sender: track(t.sender.track),
+            receiver: track(t.receiver.track),
+          })),
           stats,
         };
       }),
@@ -164,15 +207,22 @@ const calls = (p: Phone) => inPage(p, (phone) => phone.callsStore.getState().cal
 const call = async (p: Phone, id: string) => (await calls(p)).find((c) => c.id === id);
 
 async function untilCall(p: Phone, id: string, pred: (c: Call) => boolean, what: string): Promise<Call> {
-  await expect.poll(async () => {
-    const c = await call(p, id);
-    return c && pred(c) ? "yes" : JSON.stringify(c);
-  }, { message: `${p.user}: ${what}` }).toBe("yes");
+  await expect
+    .poll(
+      async () => {
+        const c = await call(p, id);
+        return c && pred(c) ? "yes" : JSON.stringify(c);
+      },
+      { message: `${p.user}: ${what}` },
+    )
+    .toBe("yes");
   return (await call(p, id))!;
 }
 
 async function ringing(p: Phone): Promise<Call> {
-  await expect.poll(async () => (await calls(p)).some((c) => c.state === "ringing"), { message: `${p.user}: a call rings` }).toBe(true);
+  await expect
+    .poll(async () => (await calls(p)).some((c) => c.state === "ringing"), { message: `${p.user}: a call rings` })
+    .toBe(true);
   return (await calls(p)).find((c) => c.state === "ringing")!;
 }
 
@@ -192,26 +242,43 @@ const wireLine = (f: { sent: boolean; text: string }) =>
  */
 async function crossReinvites(a: Phone, b: Phone, act: (p: Phone) => Promise<void>, what: string): Promise<void> {
   const both = [a, b];
-  for (const p of both) await p.page.evaluate(() => ((window as unknown as { sipGate: { closed: boolean } }).sipGate.closed = true));
+  for (const p of both)
+    await p.page.evaluate(() => ((window as unknown as { sipGate: { closed: boolean } }).sipGate.closed = true));
   const marks = both.map((p) => p.frames.length);
   const acting = both.map(act);
   for (const p of both) {
     await expect
-      .poll(async () => (await p.page.evaluate(() => (window as unknown as { sipGate: { held(): string[] } }).sipGate.held())).filter(isReinvite).length, {
-        message: `${p.user}: the other side's re-INVITE has arrived`,
-      })
+      .poll(
+        async () =>
+          (await p.page.evaluate(() => (window as unknown as { sipGate: { held(): string[] } }).sipGate.held())).filter(
+            isReinvite,
+          ).length,
+        {
+          message: `${p.user}: the other side's re-INVITE has arrived`,
+        },
+      )
       .toBe(1);
   }
-  await Promise.all(both.map((p) => p.page.evaluate(() => (window as unknown as { sipGate: { release(): void } }).sipGate.release())));
+  await Promise.all(
+    both.map((p) => p.page.evaluate(() => (window as unknown as { sipGate: { release(): void } }).sipGate.release())),
+  );
   await Promise.all(acting);
   both.forEach((p, i) => {
     const frames = p.frames.slice(marks[i]);
-    const finalAnswer = (cseq: string) => frames.find((f) => !f.sent && statusOf(f.text) >= 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "INVITE");
-    const outcomes = frames.filter((f) => f.sent && isReinvite(f.text)).map((f) => statusOf(finalAnswer(cseqOf(f.text)![1]!)?.text ?? ""));
+    const finalAnswer = (cseq: string) =>
+      frames.find(
+        (f) => !f.sent && statusOf(f.text) >= 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "INVITE",
+      );
+    const outcomes = frames
+      .filter((f) => f.sent && isReinvite(f.text))
+      .map((f) => statusOf(finalAnswer(cseqOf(f.text)![1]!)?.text ?? ""));
     expect(outcomes[0], `${what}: ${p.user}'s first re-INVITE is refused with 491 Request Pending`).toBe(491);
     expect(outcomes.length, `${what}: ${p.user} sent its re-INVITE again`).toBeGreaterThan(1);
     expect(outcomes.at(-1), `${what}: ${p.user}'s last re-INVITE is accepted`).toBe(200);
-    expect(frames.filter((f) => f.sent && statusOf(f.text) === 491 && cseqOf(f.text)?.[2] === "INVITE").length, `${what}: ${p.user} refused the other side's re-INVITE with 491`).toBeGreaterThan(0);
+    expect(
+      frames.filter((f) => f.sent && statusOf(f.text) === 491 && cseqOf(f.text)?.[2] === "INVITE").length,
+      `${what}: ${p.user} refused the other side's re-INVITE with 491`,
+    ).toBeGreaterThan(0);
   });
 }
 
@@ -225,13 +292,23 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     // Registered with digest authentication: a 401 challenge, then an answer that Kamailio takes.
     for (const p of phones) {
       await expect.poll(() => registration(p), { message: `${p.user} registers` }).toBe("registered");
-      expect(p.frames.some((f) => !f.sent && statusOf(f.text) === 401 && cseqOf(f.text)?.[2] === "REGISTER")).toBe(true);
-      expect(p.frames.some((f) => f.sent && f.text.startsWith("REGISTER ") && /^Authorization: Digest .*username="\w+"/m.test(f.text))).toBe(true);
+      expect(p.frames.some((f) => !f.sent && statusOf(f.text) === 401 && cseqOf(f.text)?.[2] === "REGISTER")).toBe(
+        true,
+      );
+      expect(
+        p.frames.some(
+          (f) => f.sent && f.text.startsWith("REGISTER ") && /^Authorization: Digest .*username="\w+"/m.test(f.text),
+        ),
+      ).toBe(true);
     }
     expect(await kamailio.registeredUsers()).toEqual(["alice", "bob", "carol"]);
 
     // An auto-answer marker written by another phone is refused: the call rings.
-    const forged = await inPage(bob, (phone) => phone.call("sip:alice@127.0.0.1", { extraHeaders: ["Call-Info: <sip:127.0.0.1>;answer-after=0"] }), null);
+    const forged = await inPage(
+      bob,
+      (phone) => phone.call("sip:alice@127.0.0.1", { extraHeaders: ["Call-Info: <sip:127.0.0.1>;answer-after=0"] }),
+      null,
+    );
     const forgedAtAlice = await ringing(alice);
     expect(forgedAtAlice.autoAnswer).toBeUndefined();
     await inPage(bob, (phone, id) => phone.hangup(id), forged);
@@ -263,15 +340,30 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     await listenForDtmf(bob);
     await inPage(alice, (phone, id) => phone.sendDtmf(id, "1#"), a);
     expect((await call(alice, a))?.dtmf).toEqual({ sent: "1#", mode: "rfc4733" });
-    await expect.poll(() => bob.page.evaluate(() => (window as unknown as { dtmfHeard(): string }).dtmfHeard()), { message: "bob hears alice's keypad tones" }).toBe("1#");
+    await expect
+      .poll(() => bob.page.evaluate(() => (window as unknown as { dtmfHeard(): string }).dtmfHeard()), {
+        message: "bob hears alice's keypad tones",
+      })
+      .toBe("1#");
     await inPage(alice, (phone) => phone.updateSettings({ dtmfMode: "info" }), null);
     await inPage(alice, (phone, id) => phone.sendDtmf(id, "5"), a);
     expect((await call(alice, a))?.dtmf).toEqual({ sent: "1#5", mode: "info" });
     // Bob's page received the INFO and accepted it (Playwright reports its frames a little later).
     const infoAccepted = () => {
-      const info = bob.frames.find((f) => !f.sent && f.text.startsWith("INFO ") && /^Content-Type:\s*application\/dtmf-relay/im.test(f.text) && /^Signal=5\r?$/m.test(f.text));
+      const info = bob.frames.find(
+        (f) =>
+          !f.sent &&
+          f.text.startsWith("INFO ") &&
+          /^Content-Type:\s*application\/dtmf-relay/im.test(f.text) &&
+          /^Signal=5\r?$/m.test(f.text),
+      );
       const cseq = info && cseqOf(info.text)?.[1];
-      return !!cseq && bob.frames.some((f) => f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "INFO");
+      return (
+        !!cseq &&
+        bob.frames.some(
+          (f) => f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "INFO",
+        )
+      );
     };
     await expect.poll(infoAccepted, { message: "bob received the INFO and accepted it" }).toBe(true);
 
@@ -280,7 +372,12 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     const c = (await ringing(carol)).id;
     await inPage(carol, (phone, id) => phone.answer(id), c);
     await transferring;
-    await untilCall(bob, b, (x) => x.state === "ended" && x.end?.kind === "transferred", "bob's leg ends as transferred");
+    await untilCall(
+      bob,
+      b,
+      (x) => x.state === "ended" && x.end?.kind === "transferred",
+      "bob's leg ends as transferred",
+    );
     await untilCall(alice, a, (x) => x.state === "ended", "alice's leg to bob ends");
     const ac = (await calls(alice)).find((x) => x.id !== a && x.state === "active")!;
     expect(ac).toBeDefined();
@@ -289,7 +386,12 @@ test("two browser phones through Kamailio: digest registration, call with tones 
 
     // alice hangs up; carol's call ends from the far side.
     await inPage(alice, (phone, id) => phone.hangup(id), ac.id);
-    await untilCall(carol, c, (x) => x.state === "ended" && x.end?.kind === "hangup" && x.end.by === "remote", "carol's call is hung up by alice");
+    await untilCall(
+      carol,
+      c,
+      (x) => x.state === "ended" && x.end?.kind === "hangup" && x.end.by === "remote",
+      "carol's call is hung up by alice",
+    );
 
     // Stopped phones leave no binding behind in Kamailio's location table, though their
     // un-REGISTERs are challenged again.
@@ -300,20 +402,36 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     for (const [i, p] of phones.entries()) {
       const unregistered = () => {
         const frames = p.frames.slice(marks[i]);
-        const unregister = frames.filter((f) => f.sent && f.text.startsWith("REGISTER ") && /^(Contact|m):[^\r\n]*;expires=0/im.test(f.text)).at(-1);
+        const unregister = frames
+          .filter((f) => f.sent && f.text.startsWith("REGISTER ") && /^(Contact|m):[^\r\n]*;expires=0/im.test(f.text))
+          .at(-1);
         const cseq = unregister && cseqOf(unregister.text)?.[1];
-        const challenged = frames.some((f) => !f.sent && statusOf(f.text) === 401 && cseqOf(f.text)?.[2] === "REGISTER");
-        return challenged && !!cseq && frames.some((f) => !f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "REGISTER");
+        const challenged = frames.some(
+          (f) => !f.sent && statusOf(f.text) === 401 && cseqOf(f.text)?.[2] === "REGISTER",
+        );
+        return (
+          challenged &&
+          !!cseq &&
+          frames.some(
+            (f) =>
+              !f.sent && statusOf(f.text) === 200 && cseqOf(f.text)?.[1] === cseq && cseqOf(f.text)?.[2] === "REGISTER",
+          )
+        );
       };
       // Its nonce had run out (Kamailio keeps them 5 s): the un-REGISTER went through a new challenge.
-      await expect.poll(unregistered, { message: `${p.user}'s un-REGISTER (expires=0) is challenged, answered and accepted` }).toBe(true);
+      await expect
+        .poll(unregistered, { message: `${p.user}'s un-REGISTER (expires=0) is challenged, answered and accepted` })
+        .toBe(true);
     }
   } catch (e) {
     // What each phone sent and received, one line a message, and what Kamailio said.
     for (const p of phones) {
       console.log(`--- ${p.user}\n${p.frames.map(wireLine).join("\n")}`);
     }
-    for (const p of phones) console.log(`--- ${p.user}'s media\n${JSON.stringify(await mediaReport(p).catch((x: unknown) => String(x)), null, 1)}`);
+    for (const p of phones)
+      console.log(
+        `--- ${p.user}'s media\n${JSON.stringify(await mediaReport(p).catch((x: unknown) => String(x)), null, 1)}`,
+      );
     console.log(kamailio.log().split("\n").slice(-60).join("\n"));
     throw e;
   } finally {

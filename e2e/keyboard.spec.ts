@@ -47,7 +47,11 @@ for (const layout of ["bar", "side", "full"] as const) {
     const signOut = page.getByRole("button", { name: "Sign out" });
     // The bar puts the phone's controls (status, number, Call, devices, settings) between who is
     // signed in and Sign out; the other layouts keep Sign out next to the identity.
-    for (let i = 0; i < (layout === "bar" ? 14 : 6) && !(await signOut.evaluate((el) => el === document.activeElement)); i++) {
+    for (
+      let i = 0;
+      i < (layout === "bar" ? 14 : 6) && !(await signOut.evaluate((el) => el === document.activeElement));
+      i++
+    ) {
       await page.keyboard.press(layout === "full" ? "Shift+Tab" : "Tab");
     }
     await expect(signOut).toBeFocused();
@@ -66,7 +70,9 @@ test("the platform address opens and closes from the keyboard", async ({ openApp
   await page.keyboard.press("Enter");
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
   await expect(page.getByRole("textbox", { name: "Platform address" })).toBeFocused();
-  await expect(page.getByRole("textbox", { name: "Platform address" })).toHaveAccessibleDescription(/Leave empty to use this site/);
+  await expect(page.getByRole("textbox", { name: "Platform address" })).toHaveAccessibleDescription(
+    /Leave empty to use this site/,
+  );
   await toggle.focus();
   await page.keyboard.press("Space");
   await expect(page.getByRole("textbox", { name: "Platform address" })).toBeHidden();

@@ -3,7 +3,10 @@ import { PASSWORD, expect, signIn, signInForm, test } from "./fixtures";
 // The lock the spec describes, reached without captchas (they are on by default; captcha.spec.ts).
 test.use({ platformOptions: { captcha: false } });
 
-test("five failures lock the account; the message says until when, in the agent's time format", async ({ openApp, platform }) => {
+test("five failures lock the account; the message says until when, in the agent's time format", async ({
+  openApp,
+  platform,
+}) => {
   const page = await openApp();
   const form = signInForm(page);
   await signIn(page, "agent4", "wrong-1");

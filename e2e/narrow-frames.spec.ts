@@ -16,15 +16,18 @@ test.use({ platformOptions: { simRingMs: 300 } });
  */
 async function expectNothingCut(page: Page, what: string): Promise<void> {
   const cut = await page.evaluate(() => {
-    const edge = document.querySelector(".layout-bar .shell-actions")?.getBoundingClientRect().left ?? window.innerWidth;
+    const edge =
+      document.querySelector(".layout-bar .shell-actions")?.getBoundingClientRect().left ?? window.innerWidth;
     return [...document.querySelectorAll<HTMLElement>("button, input, select")]
       .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().width > 1)
       .map((el) => {
         const box = el.getBoundingClientRect();
         const limit = el.closest(".bar-regions") ? edge : window.innerWidth;
         const name = el.getAttribute("aria-label") || el.textContent || el.getAttribute("placeholder") || el.tagName;
-        if (box.right > limit + 0.5) return `${name}: ends at ${Math.round(box.right)} px, past ${Math.round(limit)} px`;
-        if (el.tagName === "BUTTON" && el.scrollWidth > el.clientWidth + 1) return `${name}: label ${el.scrollWidth} px in ${el.clientWidth} px`;
+        if (box.right > limit + 0.5)
+          return `${name}: ends at ${Math.round(box.right)} px, past ${Math.round(limit)} px`;
+        if (el.tagName === "BUTTON" && el.scrollWidth > el.clientWidth + 1)
+          return `${name}: label ${el.scrollWidth} px in ${el.clientWidth} px`;
         return "";
       })
       .filter(Boolean);
@@ -38,7 +41,10 @@ const narrowFrames = [
 ] as const;
 
 for (const { layout, viewport } of narrowFrames) {
-  test(`in the ${layout} ${viewport.width} px wide, no control is cut or covered: answer with the queue in view, transfer panel, hang up, after-call work by mouse`, async ({ newParty, platform }) => {
+  test(`in the ${layout} ${viewport.width} px wide, no control is cut or covered: answer with the queue in view, transfer panel, hang up, after-call work by mouse`, async ({
+    newParty,
+    platform,
+  }) => {
     const alice = await agent(newParty, "agent1", "1001", 440, { layout, viewport });
     const page = alice.page;
     await goReady(page);
@@ -70,7 +76,10 @@ for (const { layout, viewport } of narrowFrames) {
   });
 }
 
-test("in the bar 800 px wide a second call rings in brief with Answer, Reject and Busy beside the call, none cut; Busy turns it away", async ({ newParty, platform }) => {
+test("in the bar 800 px wide a second call rings in brief with Answer, Reject and Busy beside the call, none cut; Busy turns it away", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   // Another agent than the tests above: no wrap-up of theirs in the way.
   const bob = await agent(newParty, "agent2", "1002", 440, { layout: "bar", viewport: { width: 800, height: 56 } });
@@ -81,9 +90,11 @@ test("in the bar 800 px wide a second call rings in brief with Answer, Reject an
   const waiting = bob.card("ringing");
   await expect(waiting).toContainText("Wes Waiting");
   // Icon buttons, each named and with a tooltip.
-  for (const name of ["Answer", "Reject", "Busy"]) await expect(waiting.getByRole("button", { name, exact: true })).toHaveAttribute("title", name);
+  for (const name of ["Answer", "Reject", "Busy"])
+    await expect(waiting.getByRole("button", { name, exact: true })).toHaveAttribute("title", name);
   // The call talking keeps every control beside it.
-  for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"]) await expect(bob.card("active").getByRole("button", { name, exact: true })).toBeVisible();
+  for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"])
+    await expect(bob.card("active").getByRole("button", { name, exact: true })).toBeVisible();
   await expectNothingCut(bob.page, "a second call ringing");
   await waiting.getByRole("button", { name: "Busy", exact: true }).click();
   await expect.poll(async () => (await s.channel(second.uuid)).hangupCause).toBe("USER_BUSY");

@@ -10,7 +10,10 @@ import { admin, goReady, queueCaller, statusOf } from "./toolbar-support";
  */
 test.use({ platformOptions: { simRingMs: 300 } });
 
-test("two tabs of one agent: one registration, a queue call rings in both and is answered in the second; closing the first hands the phone and the call to the second, and the next call rings there", async ({ newParty, platform }) => {
+test("two tabs of one agent: one registration, a queue call rings in both and is answered in the second; closing the first hands the phone and the call to the second, and the next call rings there", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const registrations = () => platform.ctx.sip.registrar.contactsOf("1001", "agentbar.local").length;
   // A short wrap-up, so that the next call comes soon after the first.

@@ -13,7 +13,10 @@ test.use({ platformOptions: { simRingMs: 300 } });
 const HOLD_NOTES = [349.23, 392, 523.25, 587.33];
 const near = (hz: number, target: number) => Math.abs(hz - target) <= Math.max(3, target * 0.01);
 
-test("a reload during a queue call: the customer hears music meanwhile, then the agent again; the card goes on and the records show one customer call", async ({ newParty, platform }) => {
+test("a reload during a queue call: the customer hears music meanwhile, then the agent again; the card goes on and the records show one customer call", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await goReady(alice.page);
@@ -66,7 +69,10 @@ test("a reload during a queue call: the customer hears music meanwhile, then the
   expect(records.filter((r) => r.destination_number === "support")).toHaveLength(1);
 });
 
-test("a held call reloaded twice, the second time while the first one's take-back rings, stays held: music and never the agent until Resume; still one customer call", async ({ newParty, platform }) => {
+test("a held call reloaded twice, the second time while the first one's take-back rings, stays held: music and never the agent until Resume; still one customer call", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await goReady(alice.page);
@@ -82,7 +88,9 @@ test("a held call reloaded twice, the second time while the first one's take-bac
   // the agent reloads again.
   const page = alice.page;
   const takeBackRings = new Promise<void>((resolve) =>
-    page.on("websocket", (ws) => ws.on("framereceived", (frame) => String(frame.payload).startsWith("INVITE ") && resolve())),
+    page.on("websocket", (ws) =>
+      ws.on("framereceived", (frame) => String(frame.payload).startsWith("INVITE ") && resolve()),
+    ),
   );
   await page.reload();
   await takeBackRings;

@@ -9,7 +9,10 @@ import { agent, cdrs, expectSimHears, sim, simChannelOf } from "./phone-support"
 test.use({ platformOptions: { simRingMs: 300 } });
 
 test("two agents call each other through the platform and each hears the other's tone", async ({ newParty }) => {
-  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
+  const [alice, bob] = await Promise.all([
+    agent(newParty, "agent1", "1001", 440),
+    agent(newParty, "agent2", "1002", 1000),
+  ]);
 
   await alice.dial("1002");
   const ringing = bob.card("ringing");
@@ -31,7 +34,10 @@ test("two agents call each other through the platform and each hears the other's
   await expectAnnounced(alice.page, "Call ended");
 });
 
-test("an agent calls a simulated number that hears the agent's tone (not while muted) and keypad digits; hold gives it music instead, resume brings the agent back", async ({ newParty, platform }) => {
+test("an agent calls a simulated number that hears the agent's tone (not while muted) and keypad digits; hold gives it music instead, resume brings the agent back", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await alice.dial("55510700");
@@ -60,16 +66,21 @@ test("an agent calls a simulated number that hears the agent's tone (not while m
   // Keypad tones go in the audio (RFC 4733 by default); the party's detector hears them.
   await card.getByRole("button", { name: "Keypad" }).click();
   for (const digit of ["1", "5", "9", "#"]) await card.getByRole("button", { name: digit, exact: true }).click();
-  await expect.poll(async () => (await s.channel(far.uuid)).digits.inband, { message: "digits heard by the simulated party" }).toBe("159#");
+  await expect
+    .poll(async () => (await s.channel(far.uuid)).digits.inband, { message: "digits heard by the simulated party" })
+    .toBe("159#");
 
   await card.getByRole("button", { name: "Hold" }).click();
   await expect(card).toHaveAttribute("data-state", "held");
   await expectAnnounced(alice.page, "on hold");
   await expect
-    .poll(async () => {
-      const r = await s.channel(far.uuid);
-      return r.hearingMusic && !r.hearing.some((f) => Math.abs(f - 440) <= 15);
-    }, { message: "held: the far side hears music and not alice", timeout: 15_000 })
+    .poll(
+      async () => {
+        const r = await s.channel(far.uuid);
+        return r.hearingMusic && !r.hearing.some((f) => Math.abs(f - 440) <= 15);
+      },
+      { message: "held: the far side hears music and not alice", timeout: 15_000 },
+    )
     .toBe(true);
 
   await card.getByRole("button", { name: "Resume" }).click();
@@ -80,7 +91,10 @@ test("an agent calls a simulated number that hears the agent's tone (not while m
   await expect(card).toHaveAttribute("data-state", "ended");
 });
 
-test("while a dialled number rings, the agent hears the platform's ringback sent as early media", async ({ newParty, platform }) => {
+test("while a dialled number rings, the agent hears the platform's ringback sent as early media", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   // 5553xxxx rings and never answers.
@@ -94,14 +108,23 @@ test("while a dialled number rings, the agent hears the platform's ringback sent
   await expect(card).toHaveAttribute("data-state", "early");
   await card.getByRole("button", { name: "Hang up" }).click();
   await expect(card).toHaveAttribute("data-state", "ended");
-  await expect.poll(async () => (await s.channels("55530450")).length, { message: "the ringing leg is cancelled" }).toBe(0);
+  await expect
+    .poll(async () => (await s.channels("55530450")).length, { message: "the ringing leg is cancelled" })
+    .toBe(0);
 });
 
-test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY; the answer made while it rang leaves nothing open", async ({ newParty, platform }) => {
+test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY; the answer made while it rang leaves nothing open", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   type Probe = { __agentbarTest: { connections(): { open: number }; liveMicrophones(): number } };
-  const media = () => alice.page.evaluate(() => ({ pcs: (window as unknown as Probe).__agentbarTest.connections().open, mics: (window as unknown as Probe).__agentbarTest.liveMicrophones() }));
+  const media = () =>
+    alice.page.evaluate(() => ({
+      pcs: (window as unknown as Probe).__agentbarTest.connections().open,
+      mics: (window as unknown as Probe).__agentbarTest.liveMicrophones(),
+    }));
 
   const declined = await s.call("1001", 700, "5550171", "Rita Rejected");
   const ringing = alice.card("ringing");
@@ -110,22 +133,35 @@ test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY;
   // While it rings the phone makes its answer: a microphone and a peer connection, nothing sent.
   await expect.poll(media, { message: "the answer is made while the call rings" }).toEqual({ pcs: 1, mics: 1 });
   await ringing.getByRole("button", { name: "Reject" }).click();
-  await expect.poll(() => alice.sip.flat().some((f) => f.sent && f.text.startsWith("SIP/2.0 603 ")), { message: "the phone answers 603" }).toBe(true);
+  await expect
+    .poll(() => alice.sip.flat().some((f) => f.sent && f.text.startsWith("SIP/2.0 603 ")), {
+      message: "the phone answers 603",
+    })
+    .toBe(true);
   await expect.poll(media, { message: "no microphone live, no peer connection open" }).toEqual({ pcs: 0, mics: 0 });
   await expect.poll(async () => (await s.channel(declined.uuid)).hangupCause).toBe("CALL_REJECTED");
-  await expect.poll(async () => (await cdrs(platform.url, { cidNumber: "5550171" })).map((r) => r.hangup_cause)).toContain("CALL_REJECTED");
-  expect((await cdrs(platform.url, { cidNumber: "5550171" })).every((r) => r.hangup_cause === "CALL_REJECTED")).toBe(true);
+  await expect
+    .poll(async () => (await cdrs(platform.url, { cidNumber: "5550171" })).map((r) => r.hangup_cause))
+    .toContain("CALL_REJECTED");
+  expect((await cdrs(platform.url, { cidNumber: "5550171" })).every((r) => r.hangup_cause === "CALL_REJECTED")).toBe(
+    true,
+  );
 
   const busy = await s.call("1001", 700, "5550172", "Bo Busy");
   await alice.card("ringing").getByRole("button", { name: "Busy" }).click();
   await expect.poll(async () => (await s.channel(busy.uuid)).hangupCause).toBe("USER_BUSY");
-  await expect.poll(async () => (await cdrs(platform.url, { cidNumber: "5550172" })).map((r) => r.hangup_cause)).toContain("USER_BUSY");
+  await expect
+    .poll(async () => (await cdrs(platform.url, { cidNumber: "5550172" })).map((r) => r.hangup_cause))
+    .toContain("USER_BUSY");
 });
 
 test("a call the platform marks answer-after=0 is answered without a click", async ({ newParty, platform }) => {
   const alice = await agent(newParty, "agent1", "1001", 440);
   const sw = platform.ctx.switch;
-  const leg = sw.originate({ extension: "1001" }, { callerIdName: "Intercom", callerIdNumber: "9000", autoAnswer: true });
+  const leg = sw.originate(
+    { extension: "1001" },
+    { callerIdName: "Intercom", callerIdNumber: "9000", autoAnswer: true },
+  );
   leg.once("answer", () => sw.playTone(leg, { frequency: 900 }));
   // Nobody clicks: the call is answered and its audio plays.
   await expect(alice.card()).toHaveAttribute("data-state", "active");
@@ -135,7 +171,10 @@ test("a call the platform marks answer-after=0 is answered without a click", asy
   await expect(alice.card()).toHaveAttribute("data-state", "ended");
 });
 
-test("call waiting: a second call rings during a call, answering it holds the first, swap goes back", async ({ newParty, platform }) => {
+test("call waiting: a second call rings during a call, answering it holds the first, swap goes back", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   const first = await s.call("1001", 700, "5550181", "First Caller");

@@ -5,7 +5,10 @@ import { agent, expectSimHears, sim, simChannelOf } from "./phone-support";
 /** The call history from the platform's call records, recordings played in the page, call back; devices; remote hold. */
 test.use({ platformOptions: { simRingMs: 300 } });
 
-test("a recorded call shows in the history, its recording plays in the page (token in a header, never in the address), and Call back dials it", async ({ newParty, platform }) => {
+test("a recorded call shows in the history, its recording plays in the page (token in a header, never in the address), and Call back dials it", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   const page = alice.page;
@@ -19,7 +22,9 @@ test("a recorded call shows in the history, its recording plays in the page (tok
   // Two seconds recorded (stereo, 48 kHz, 16 bit) before hanging up, so that the recording still
   // plays while the test looks at it.
   const wav = leg.variables.get("record_path")!;
-  await expect.poll(() => (existsSync(wav) ? statSync(wav).size : 0), { timeout: 15_000 }).toBeGreaterThan(2 * 48_000 * 2 * 2);
+  await expect
+    .poll(() => (existsSync(wav) ? statSync(wav).size : 0), { timeout: 15_000 })
+    .toBeGreaterThan(2 * 48_000 * 2 * 2);
   await alice.card().getByRole("button", { name: "Hang up" }).click();
 
   const history = page.getByRole("region", { name: "Call history" });
@@ -34,13 +39,18 @@ test("a recorded call shows in the history, its recording plays in the page (tok
   const records: { url: string; token: string | undefined }[] = [];
   page.on("request", (r) => {
     if (!r.url().includes("/api/media_files/")) return;
-    (/\/api\/media_files\/\d+$/.test(r.url()) ? records : requests).push({ url: r.url(), token: r.headers()["x-xtra-auth-id"] });
+    (/\/api\/media_files\/\d+$/.test(r.url()) ? records : requests).push({
+      url: r.url(),
+      token: r.headers()["x-xtra-auth-id"],
+    });
   });
   await row.getByRole("button", { name: "Play recording" }).click();
   const audio = row.locator("audio");
   await expect(audio).toHaveAttribute("src", /^blob:/);
   // The recording decodes and plays: its length is known and time goes on.
-  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0))).toBeGreaterThan(0);
+  await expect
+    .poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0)))
+    .toBeGreaterThan(0);
   await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0);
   expect(requests).toHaveLength(1);
   expect(requests[0]!.url).toMatch(/\/api\/media_files\/\d+\.wav$/);
@@ -57,7 +67,10 @@ test("a recorded call shows in the history, its recording plays in the page (tok
   await alice.hears(700, "the party called back");
 });
 
-test("when the platform holds the agent's leg the card says so; the microphone changes mid-call without dropping it and is remembered", async ({ newParty, platform }) => {
+test("when the platform holds the agent's leg the card says so; the microphone changes mid-call without dropping it and is remembered", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   const page = alice.page;

@@ -12,13 +12,38 @@ const shot = screenshot;
 test.use({ platformOptions: { simRingMs: 300 } });
 
 const words = {
-  en: { dismiss: "Dismiss", answer: "Answer", hold: "Hold", keypad: "Keypad", transfer: "Transfer", transferTo: "Transfer to", consult: "Consult first", devices: "Audio devices", settings: "Phone settings", hangup: "Hang up" },
-  "zh-CN": { dismiss: "关闭", answer: "接听", hold: "保持", keypad: "按键", transfer: "转接", transferTo: "转接给", consult: "先咨询", devices: "音频设备", settings: "电话设置", hangup: "挂断" },
+  en: {
+    dismiss: "Dismiss",
+    answer: "Answer",
+    hold: "Hold",
+    keypad: "Keypad",
+    transfer: "Transfer",
+    transferTo: "Transfer to",
+    consult: "Consult first",
+    devices: "Audio devices",
+    settings: "Phone settings",
+    hangup: "Hang up",
+  },
+  "zh-CN": {
+    dismiss: "关闭",
+    answer: "接听",
+    hold: "保持",
+    keypad: "按键",
+    transfer: "转接",
+    transferTo: "转接给",
+    consult: "先咨询",
+    devices: "音频设备",
+    settings: "电话设置",
+    hangup: "挂断",
+  },
 } as const;
 
 for (const language of ["en", "zh-CN"] as const) {
   for (const layout of ["full", "side", "bar"] as const) {
-    test(`${language} ${layout}: the phone idle, ringing, in a call, with call waiting and consulting`, async ({ newParty, platform }) => {
+    test(`${language} ${layout}: the phone idle, ringing, in a call, with call waiting and consulting`, async ({
+      newParty,
+      platform,
+    }) => {
       const w = words[language];
       const s = sim(platform.url);
       const p = `phone-${language}-${layout}`;
@@ -33,7 +58,8 @@ for (const language of ["en", "zh-CN"] as const) {
       await alice.dial("55520100");
       await expect(alice.card()).toHaveAttribute("data-state", "ended");
       if (layout !== "bar") await expect(page.getByTestId("history-row")).not.toHaveCount(0);
-      while ((await alice.calls.count()) > 0) await alice.calls.first().getByRole("button", { name: w.dismiss }).click();
+      while ((await alice.calls.count()) > 0)
+        await alice.calls.first().getByRole("button", { name: w.dismiss }).click();
       await shot(page, `${p}-idle`);
 
       const first = await s.call("1001", 700, "5550301", language === "en" ? "Casey Customer" : "王小明");
@@ -73,7 +99,10 @@ for (const language of ["en", "zh-CN"] as const) {
 }
 
 for (const layout of ["full", "bar"] as const) {
-  test(`en ${layout}: consulting before a transfer, devices, settings, reconnecting`, async ({ newParty, platform }) => {
+  test(`en ${layout}: consulting before a transfer, devices, settings, reconnecting`, async ({
+    newParty,
+    platform,
+  }) => {
     const s = sim(platform.url);
     const p = `phone-en-${layout}`;
     const tall = layout === "bar" ? { width: 1280, height: 420 } : viewports.full;

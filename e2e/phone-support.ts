@@ -106,7 +106,10 @@ export async function addAudioProbe(page: Page): Promise<void> {
 }
 
 export function heard(page: Page, around?: number): Promise<Heard> {
-  return page.evaluate((f) => (window as unknown as { __agentbarTest: { peak(around?: number): Heard } }).__agentbarTest.peak(f), around);
+  return page.evaluate(
+    (f) => (window as unknown as { __agentbarTest: { peak(around?: number): Heard } }).__agentbarTest.peak(f),
+    around,
+  );
 }
 
 const near = (h: Heard, frequency: number) => Math.abs(h.frequency - frequency) <= 15 && h.db > -70;
@@ -134,7 +137,9 @@ export async function expectHearsAmong(page: Page, frequency: number, what: stri
     .poll(
       async () => {
         const [strongest, tone] = await Promise.all([heard(page), heard(page, frequency)]);
-        return near(tone, frequency) && tone.db >= strongest.db - 12 ? frequency : `${tone.frequency} Hz at ${tone.db} dB, strongest ${strongest.frequency} Hz at ${strongest.db} dB`;
+        return near(tone, frequency) && tone.db >= strongest.db - 12
+          ? frequency
+          : `${tone.frequency} Hz at ${tone.db} dB, strongest ${strongest.frequency} Hz at ${strongest.db} dB`;
       },
       { message: `${what}: expected to hear ${frequency} Hz among others`, timeout: 15_000, intervals: [200] },
     )
@@ -202,13 +207,18 @@ export async function agent(
     signIn?: (page: Page) => Promise<void>;
   } = {},
 ): Promise<Agent> {
-  const party = await newParty({ fakeAudioWav: toneWav(tone), ...(options.locale ? { locale: options.locale } : {}), ...(options.viewport ? { viewport: options.viewport } : {}) });
+  const party = await newParty({
+    fakeAudioWav: toneWav(tone),
+    ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+  });
   await addAudioProbe(party.page);
   const sip = recordSip(party.page);
   // The phone's own tests dial from the phone (SIP INVITE); the toolbar's through the call center.
   const outboundCalls = options.outboundCalls ?? "phone";
   await party.page.addInitScript((value) => {
-    if (!localStorage.getItem("agentbar.settings")) localStorage.setItem("agentbar.settings", JSON.stringify({ outboundCalls: value }));
+    if (!localStorage.getItem("agentbar.settings"))
+      localStorage.setItem("agentbar.settings", JSON.stringify({ outboundCalls: value }));
   }, outboundCalls);
   await party.open(options.layout ? { layout: options.layout } : {});
   if (options.signIn) await options.signIn(party.page);
@@ -254,11 +264,15 @@ export function sim(baseUrl: string) {
   };
   return {
     /** Live simulated channels for a number (dialled or calling). */
-    channels: async (number: string) => (await json<{ data: SimReport[] }>(`/sim/channels?number=${encodeURIComponent(number)}`)).data,
+    channels: async (number: string) =>
+      (await json<{ data: SimReport[] }>(`/sim/channels?number=${encodeURIComponent(number)}`)).data,
     channel: (uuid: string) => json<SimReport>(`/sim/channels/${uuid}`),
     /** A simulated caller saying `frequency` Hz calls `destination`. */
     call: (destination: string, frequency: number, callerIdNumber = "5550123", callerIdName = "Casey Customer") =>
-      json<SimReport>("/sim/calls", { method: "POST", body: JSON.stringify({ destination, frequency, callerIdNumber, callerIdName }) }),
+      json<SimReport>("/sim/calls", {
+        method: "POST",
+        body: JSON.stringify({ destination, frequency, callerIdNumber, callerIdName }),
+      }),
     hangup: (uuid: string) => json<SimReport>(`/sim/channels/${uuid}/hangup`, { method: "POST", body: "{}" }),
   };
 }
@@ -266,12 +280,21 @@ export function sim(baseUrl: string) {
 /** The one live simulated channel of a number, once it exists. */
 export async function simChannelOf(s: ReturnType<typeof sim>, number: string): Promise<SimReport> {
   let found: SimReport | undefined;
-  await expect.poll(async () => (found = (await s.channels(number))[0]) !== undefined, { message: `a simulated channel for ${number}` }).toBe(true);
+  await expect
+    .poll(async () => (found = (await s.channels(number))[0]) !== undefined, {
+      message: `a simulated channel for ${number}`,
+    })
+    .toBe(true);
   return found!;
 }
 
 /** Waits until the simulated party hears `frequency` (strongest or among the strongest tones). */
-export async function expectSimHears(s: ReturnType<typeof sim>, uuid: string, frequency: number, what: string): Promise<void> {
+export async function expectSimHears(
+  s: ReturnType<typeof sim>,
+  uuid: string,
+  frequency: number,
+  what: string,
+): Promise<void> {
   await expect
     .poll(
       async () => {
@@ -284,13 +307,18 @@ export async function expectSimHears(s: ReturnType<typeof sim>, uuid: string, fr
 }
 
 /** Call records through the REST API, as an administrator sees them. */
-export async function cdrs(baseUrl: string, query: Record<string, string>): Promise<{ uuid: string; hangup_cause: string; caller_id_number: string; destination_number: string }[]> {
+export async function cdrs(
+  baseUrl: string,
+  query: Record<string, string>,
+): Promise<{ uuid: string; hangup_cause: string; caller_id_number: string; destination_number: string }[]> {
   const session = await fetch(`${baseUrl}/api/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ login: "admin", password: PASSWORD }),
   }).then((r) => r.json() as Promise<{ token: string }>);
-  const r = await fetch(`${baseUrl}/api/cdrs?${new URLSearchParams(query)}`, { headers: { "X-XTRA-AUTH-ID": session.token } });
+  const r = await fetch(`${baseUrl}/api/cdrs?${new URLSearchParams(query)}`, {
+    headers: { "X-XTRA-AUTH-ID": session.token },
+  });
   if (!r.ok) throw new Error(`GET /api/cdrs: ${r.status}`);
   return ((await r.json()) as { data: never[] }).data;
 }

@@ -9,7 +9,10 @@ test.use({ platformOptions: { simRingMs: 300 } });
 
 test("blind transfer: the customer ends up talking with agent2, agent1's call ends", async ({ newParty, platform }) => {
   const s = sim(platform.url);
-  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
+  const [alice, bob] = await Promise.all([
+    agent(newParty, "agent1", "1001", 440),
+    agent(newParty, "agent2", "1002", 1000),
+  ]);
   const customer = await s.call("1001", 700, "5550191", "Casey Customer");
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   const card = alice.card();
@@ -28,9 +31,15 @@ test("blind transfer: the customer ends up talking with agent2, agent1's call en
   await expect(card).toContainText("Transferred");
 });
 
-test("attended transfer: agent1 consults agent2 on a second line and cancels, which returns agent1 to the customer; consults again, then connects the customer to agent2", async ({ newParty, platform }) => {
+test("attended transfer: agent1 consults agent2 on a second line and cancels, which returns agent1 to the customer; consults again, then connects the customer to agent2", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
-  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
+  const [alice, bob] = await Promise.all([
+    agent(newParty, "agent1", "1001", 440),
+    agent(newParty, "agent2", "1002", 1000),
+  ]);
   const customer = await s.call("1001", 700, "5550192", "Casey Customer");
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   const original = alice.page.getByRole("article", { name: /Casey Customer/ });
@@ -60,10 +69,13 @@ test("attended transfer: agent1 consults agent2 on a second line and cancels, wh
   await consultBob();
   await bob.hears(440, "bob hears alice while consulting");
   await expect
-    .poll(async () => {
-      const r = await s.channel(customer.uuid);
-      return r.hearingMusic && !r.hearing.some((f) => Math.abs(f - 440) <= 15 || Math.abs(f - 1000) <= 15);
-    }, { message: "the customer waits with music", timeout: 15_000 })
+    .poll(
+      async () => {
+        const r = await s.channel(customer.uuid);
+        return r.hearingMusic && !r.hearing.some((f) => Math.abs(f - 440) <= 15 || Math.abs(f - 1000) <= 15);
+      },
+      { message: "the customer waits with music", timeout: 15_000 },
+    )
     .toBe(true);
 
   await consult.getByRole("button", { name: "Complete transfer" }).click();

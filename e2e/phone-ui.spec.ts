@@ -10,11 +10,15 @@ async function paste(page: Page, text: string) {
   await page.evaluate((t) => {
     const data = new DataTransfer();
     data.setData("text/plain", t);
-    document.activeElement!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
   }, text);
 }
 
-test("pasted numbers are cleaned up, what cannot be dialled is said in words, Enter calls and Redial calls again", async ({ newParty }) => {
+test("pasted numbers are cleaned up, what cannot be dialled is said in words, Enter calls and Redial calls again", async ({
+  newParty,
+}) => {
   const alice = await agent(newParty, "agent1", "1001", 440);
   const field = alice.page.getByLabel("Number to call");
   await paste(alice.page, "tel:+1 (555) 010-0123;phone-context=example.com");
@@ -44,7 +48,10 @@ test("pasted numbers are cleaned up, what cannot be dialled is said in words, En
   await alice.hears(700, "the redialled party");
 });
 
-test("a ringing call takes the focus: the keyboard answers it; in-call controls have their names and changes are announced", async ({ newParty, platform }) => {
+test("a ringing call takes the focus: the keyboard answers it; in-call controls have their names and changes are announced", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   const page = alice.page;
@@ -53,13 +60,15 @@ test("a ringing call takes the focus: the keyboard answers it; in-call controls 
   const answer = alice.card("ringing").getByRole("button", { name: "Answer" });
   await expect(answer).toBeFocused();
   await expectAnnounced(page, "Incoming call from Kim Keyboard.");
-  for (const name of ["Answer", "Reject", "Busy"]) await expect(alice.card().getByRole("button", { name, exact: true })).toBeVisible();
+  for (const name of ["Answer", "Reject", "Busy"])
+    await expect(alice.card().getByRole("button", { name, exact: true })).toBeVisible();
   await page.keyboard.press("Enter");
 
   const card = alice.card();
   await expect(card).toHaveAttribute("data-state", "active");
   await expectAnnounced(page, "Connected to Kim Keyboard.");
-  for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"]) await expect(card.getByRole("button", { name, exact: true })).toBeVisible();
+  for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"])
+    await expect(card.getByRole("button", { name, exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Mute" }).click();
   await expect(card.getByRole("button", { name: "Unmute" })).toBeVisible();
   await expectAnnounced(page, "Microphone muted.");
@@ -81,11 +90,13 @@ test("in Chinese the controls have Chinese names", async ({ newParty, platform }
   const alice = await agent(newParty, "agent1", "1001", 440, { locale: "zh-CN" });
   await s.call("1001", 700, "5550202", "Casey Customer");
   const ringing = alice.card("ringing");
-  for (const name of ["接听", "拒接", "忙线"]) await expect(ringing.getByRole("button", { name, exact: true })).toBeVisible();
+  for (const name of ["接听", "拒接", "忙线"])
+    await expect(ringing.getByRole("button", { name, exact: true })).toBeVisible();
   await ringing.getByRole("button", { name: "接听" }).click();
   const card = alice.card();
   await expect(card).toHaveAttribute("data-state", "active");
-  for (const name of ["静音", "保持", "按键", "转接", "挂断"]) await expect(card.getByRole("button", { name, exact: true })).toBeVisible();
+  for (const name of ["静音", "保持", "按键", "转接", "挂断"])
+    await expect(card.getByRole("button", { name, exact: true })).toBeVisible();
   await card.getByRole("button", { name: "保持" }).click();
   await expect(card.getByRole("button", { name: "恢复" })).toBeVisible();
   await expectAnnounced(alice.page, "已保持");
@@ -114,7 +125,10 @@ test("when the browser blocks sound the phone says so, and a click enables it", 
   await expect(note).toHaveCount(0);
 });
 
-test("a call ringing while the tab is hidden shows a desktop notification with Answer and Reject; it follows the tab hidden and shown, and is gone once answered", async ({ newParty, platform }) => {
+test("a call ringing while the tab is hidden shows a desktop notification with Answer and Reject; it follows the tab hidden and shown, and is gone once answered", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await alice.context.grantPermissions(["notifications"], { origin: platform.url });
@@ -131,9 +145,17 @@ test("a call ringing while the tab is hidden shows a desktop notification with A
     alice.page.evaluate(async () => {
       const reg = await navigator.serviceWorker.getRegistration();
       const list = reg ? await reg.getNotifications() : [];
-      return list.map((n) => ({ title: n.title, body: n.body, actions: (n as Notification & { actions: { title: string }[] }).actions.map((a) => a.title) }));
+      return list.map((n) => ({
+        title: n.title,
+        body: n.body,
+        actions: (n as Notification & { actions: { title: string }[] }).actions.map((a) => a.title),
+      }));
     });
-  const notification = { title: "Incoming call", body: "Nora Notified (5550211) is calling", actions: ["Answer", "Reject"] };
+  const notification = {
+    title: "Incoming call",
+    body: "Nora Notified (5550211) is calling",
+    actions: ["Answer", "Reject"],
+  };
   await expect.poll(shown, { message: "the desktop notification", timeout: 15_000 }).toEqual([notification]);
   await expect(alice.page).toHaveTitle(/^Ringing: Nora Notified/);
 
@@ -142,7 +164,9 @@ test("a call ringing while the tab is hidden shows a desktop notification with A
   await expect.poll(shown, { message: "the notification is closed once the tab is shown" }).toEqual([]);
   // Away again while the call is still ringing: it comes back.
   await setHidden(true);
-  await expect.poll(shown, { message: "the notification when the tab is hidden during the ringing", timeout: 15_000 }).toEqual([notification]);
+  await expect
+    .poll(shown, { message: "the notification when the tab is hidden during the ringing", timeout: 15_000 })
+    .toEqual([notification]);
 
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   await expect(alice.card()).toHaveAttribute("data-state", "active");

@@ -14,8 +14,7 @@ const words = {
   "zh-CN": { login: "登录名", password: "密码", signIn: "登录", signOut: "退出登录" },
 } as const;
 
-test.beforeAll(async () => {
-});
+test.beforeAll(async () => {});
 
 for (const language of ["en", "zh-CN"] as const) {
   for (const layout of ["full", "side", "bar"] as const) {

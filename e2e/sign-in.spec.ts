@@ -53,7 +53,9 @@ test("a wrong password says so, with the attempts left before the lock", async (
   const page = await openApp();
   const form = signInForm(page);
   await signIn(page, "agent2", "not-the-password");
-  await expect(form.message).toHaveText("Wrong login name or password. 4 attempts left before the account is locked for 2 hours.");
+  await expect(form.message).toHaveText(
+    "Wrong login name or password. 4 attempts left before the account is locked for 2 hours.",
+  );
   await expectAnnounced(page, "Wrong login name or password.");
   await expect(form.password).toHaveValue("");
   await expect(form.password).toBeFocused();
@@ -119,11 +121,16 @@ test("a reload keeps the agent signed in", async ({ openApp }) => {
   await expect(page.getByRole("button", { name: "Sign in" })).toHaveCount(0);
 });
 
-test("a session the platform ended sends the agent to sign in again, login name filled in", async ({ openApp, request }) => {
+test("a session the platform ended sends the agent to sign in again, login name filled in", async ({
+  openApp,
+  request,
+}) => {
   const page = await openApp();
   await signIn(page, "agent3");
   await expect(page.getByTestId("identity")).toContainText("Carol Agent");
-  const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem("agentbar.session") ?? "{}") as { token?: string }).token);
+  const token = await page.evaluate(
+    () => (JSON.parse(sessionStorage.getItem("agentbar.session") ?? "{}") as { token?: string }).token,
+  );
   expect((await request.delete("/api/sessions", { headers: { "X-XTRA-AUTH-ID": token! } })).status()).toBe(200);
 
   await page.reload();

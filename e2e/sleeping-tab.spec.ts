@@ -9,7 +9,10 @@ import { admin, goReady, queueCaller, statusOf } from "./toolbar-support";
  */
 test.use({ platformOptions: { simRingMs: 300 } });
 
-test("a Ready agent's frozen tab: On Break with the reason before it stops, no queue call rings into it; woken, it says so and the agent takes the next call", async ({ newFreezableParty, platform }) => {
+test("a Ready agent's frozen tab: On Break with the reason before it stops, no queue call rings into it; woken, it says so and the agent takes the next call", async ({
+  newFreezableParty,
+  platform,
+}) => {
   let party!: Awaited<ReturnType<typeof newFreezableParty>>;
   const alice = await agent(async (options) => (party = await newFreezableParty(options)), "agent1", "1001", 440);
   await goReady(alice.page);
@@ -17,7 +20,9 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
 
   await party.freeze();
   // The break left the page with its `freeze` event: the platform has it, with its reason.
-  await expect.poll(async () => (({ status, reason }) => `${status} · ${reason}`)(await platformAdmin.agentState("1001"))).toBe("On Break · Phone unreachable");
+  await expect
+    .poll(async () => (({ status, reason }) => `${status} · ${reason}`)(await platformAdmin.agentState("1001")))
+    .toBe("On Break · Phone unreachable");
   // The browser's tab says it too, while the page sleeps.
   expect(await party.tabTitle()).toMatch(/^Phone unreachable · /);
   // Its phone unregistered on the way too: a direct call to the agent's extension fails at once
@@ -32,8 +37,14 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   // the queue: the customer waits in the queue, and no offer went to the sleeping tab.
   const customer = await queueCaller(platform.url, { number: "5550190", name: "Sam Sleeper", toneHz: 660 });
   const members = () => platform.callCenter.engine.waiting("support").filter((m) => m.cidNumber === "5550190");
-  await expect.poll(() => members().map((m) => `${m.state}, offered to ${m.offers.size}`)).toEqual(["Waiting, offered to 0"]);
-  expect(await platformAdmin.agentState("1001")).toMatchObject({ status: "On Break", callstate: "IDLE", no_answer_count: 0 });
+  await expect
+    .poll(() => members().map((m) => `${m.state}, offered to ${m.offers.size}`))
+    .toEqual(["Waiting, offered to 0"]);
+  expect(await platformAdmin.agentState("1001")).toMatchObject({
+    status: "On Break",
+    callstate: "IDLE",
+    no_answer_count: 0,
+  });
 
   await party.wake();
   const line = alice.page.getByTestId("phone-watch");
@@ -55,7 +66,10 @@ test("a Ready agent's frozen tab: On Break with the reason before it stops, no q
   expect(await platformAdmin.agentState("1001")).toMatchObject({ no_answer_count: 0 });
 });
 
-test("the frozen tab had the phone and the agent has another tab: that tab takes the phone at once, shows the break, and the next queue call rings there", async ({ newFreezableParty, platform }) => {
+test("the frozen tab had the phone and the agent has another tab: that tab takes the phone at once, shows the break, and the next queue call rings there", async ({
+  newFreezableParty,
+  platform,
+}) => {
   let party!: Awaited<ReturnType<typeof newFreezableParty>>;
   await agent(async (options) => (party = await newFreezableParty(options)), "agent1", "1001", 440);
   const contacts = () => platform.ctx.sip.registrar.contactsOf("1001", "agentbar.local").map((c) => c.contactUri);

@@ -10,7 +10,10 @@ import { expectCustomerHeld, goReady, queueCaller } from "./toolbar-support";
  */
 test.use({ platformOptions: { profile: "spec-minimal", simRingMs: 300 } });
 
-test("against a spec-minimal platform an agent signs in through the captcha, goes Ready, takes a queue call (tones both ways), holds, transfers, wraps up and finds the call in the history", async ({ newParty, platform }) => {
+test("against a spec-minimal platform an agent signs in through the captcha, goes Ready, takes a queue call (tones both ways), holds, transfers, wraps up and finds the call in the history", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440, {
     signIn: async (page) => {

@@ -14,7 +14,8 @@ export function toneWav(frequency: number): string {
   mkdirSync(dir, { recursive: true });
   const rate = 48000;
   const samples = Buffer.alloc(rate * 10 * 2);
-  for (let i = 0; i < rate * 10; i++) samples.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), i * 2);
+  for (let i = 0; i < rate * 10; i++)
+    samples.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.4 * 32767), i * 2);
   // Written under another name first: parallel workers may ask for the same tone.
   const partial = `${path}.${process.pid}`;
   writeFileSync(partial, Buffer.concat([wavHeader(rate, 1, samples.length), samples]));

@@ -14,13 +14,36 @@ const shot = screenshot;
 test.use({ platformOptions: { simRingMs: 300 } });
 
 const words = {
-  en: { answer: "Answer", hangup: "Hang up", notes: "Notes", outcome: "Outcome", resolved: "Resolved", customer: "Carla Customer", note: "Wants the March invoice again, by post.", status: /^Status/, transfer: "Transfer" },
-  "zh-CN": { answer: "接听", hangup: "挂断", notes: "备注", outcome: "处理结果", resolved: "已解决", customer: "王小明", note: "需要重新邮寄三月份的发票。", status: /^状态/, transfer: "转接" },
+  en: {
+    answer: "Answer",
+    hangup: "Hang up",
+    notes: "Notes",
+    outcome: "Outcome",
+    resolved: "Resolved",
+    customer: "Carla Customer",
+    note: "Wants the March invoice again, by post.",
+    status: /^Status/,
+    transfer: "Transfer",
+  },
+  "zh-CN": {
+    answer: "接听",
+    hangup: "挂断",
+    notes: "备注",
+    outcome: "处理结果",
+    resolved: "已解决",
+    customer: "王小明",
+    note: "需要重新邮寄三月份的发票。",
+    status: /^状态/,
+    transfer: "转接",
+  },
 } as const;
 
 for (const language of ["en", "zh-CN"] as const) {
   for (const layout of ["full", "side", "bar"] as const) {
-    test(`${language} ${layout}: ready, a queue call ringing, in the call, after-call work`, async ({ newParty, platform }) => {
+    test(`${language} ${layout}: ready, a queue call ringing, in the call, after-call work`, async ({
+      newParty,
+      platform,
+    }) => {
       const w = words[language];
       const p = `toolbar-${language}-${layout}`;
       const locale = language === "en" ? "en-US" : "zh-CN";

@@ -40,11 +40,20 @@ export interface QueueCallerReport {
 }
 
 /** A simulated customer who calls `queue` saying `toneHz`, and waits up to two minutes for an agent. */
-export async function queueCaller(baseUrl: string, o: { queue?: string; number: string; name: string; toneHz: number }): Promise<QueueCallerReport> {
+export async function queueCaller(
+  baseUrl: string,
+  o: { queue?: string; number: string; name: string; toneHz: number },
+): Promise<QueueCallerReport> {
   const r = await fetch(`${baseUrl}/sim/queue-callers`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ queue: o.queue ?? "support", callerIdNumber: o.number, callerIdName: o.name, toneHz: o.toneHz, patienceSeconds: 120 }),
+    body: JSON.stringify({
+      queue: o.queue ?? "support",
+      callerIdNumber: o.number,
+      callerIdName: o.name,
+      toneHz: o.toneHz,
+      patienceSeconds: 120,
+    }),
   });
   if (r.status !== 201) throw new Error(`POST /sim/queue-callers: ${r.status} ${await r.text()}`);
   return (await r.json()) as QueueCallerReport;
@@ -57,7 +66,11 @@ export async function hangUpCaller(baseUrl: string, id: string): Promise<void> {
 /** The platform's REST API as an administrator: agent state and agent settings. */
 export async function admin(baseUrl: string) {
   const session = (await (
-    await fetch(`${baseUrl}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login: "admin", password: PASSWORD }) })
+    await fetch(`${baseUrl}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "admin", password: PASSWORD }),
+    })
   ).json()) as { token: string };
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const r = await fetch(baseUrl + path, {
@@ -71,17 +84,30 @@ export async function admin(baseUrl: string) {
   return {
     /** What GET /api/cc/agent_state says of an agent. */
     agentState: async (agent: string) =>
-      (await call<{ agent_id: string; status: string; reason: string; no_answer_count: number; callstate: string; call: { kind: string } | null }[]>("GET", "/api/cc/agent_state")).find(
-        (r) => r.agent_id === agent,
-      )!,
+      (
+        await call<
+          {
+            agent_id: string;
+            status: string;
+            reason: string;
+            no_answer_count: number;
+            callstate: string;
+            call: { kind: string } | null;
+          }[]
+        >("GET", "/api/cc/agent_state")
+      ).find((r) => r.agent_id === agent)!,
     /** A call-center function as the administrator (`POST /api/cc/ccc/<func>`). */
-    cc: (func: string, body: Record<string, unknown>) => call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, body),
+    cc: (func: string, body: Record<string, unknown>) =>
+      call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, body),
     /**
      * Changes a user's agent_info (delays, wrap-up time) for the next offers; returns the values
      * it replaced, for the test to put back: tests of a file share the platform.
      */
     setAgentInfo: async (login: string, info: Record<string, string>): Promise<Record<string, string>> => {
-      const users = await call<{ data: { id: string | number; agent_info: Record<string, string> }[] }>("GET", `/api/users?login=${login}`);
+      const users = await call<{ data: { id: string | number; agent_info: Record<string, string> }[] }>(
+        "GET",
+        `/api/users?login=${login}`,
+      );
       const user = users.data[0]!;
       await call("PUT", `/api/users/${user.id}`, { agent_info: { ...user.agent_info, ...info } });
       return Object.fromEntries(Object.keys(info).map((key) => [key, String(user.agent_info[key] ?? "")]));
@@ -90,11 +116,19 @@ export async function admin(baseUrl: string) {
 }
 
 /** A held customer hears music on hold and no longer the agent, who says `agentHz`. */
-export async function expectCustomerHeld(s: ReturnType<typeof sim>, uuid: string, agentHz: number, message: string): Promise<void> {
+export async function expectCustomerHeld(
+  s: ReturnType<typeof sim>,
+  uuid: string,
+  agentHz: number,
+  message: string,
+): Promise<void> {
   await expect
-    .poll(async () => {
-      const c = await s.channel(uuid);
-      return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - agentHz) <= 15);
-    }, { message })
+    .poll(
+      async () => {
+        const c = await s.channel(uuid);
+        return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - agentHz) <= 15);
+      },
+      { message },
+    )
     .toBe(true);
 }

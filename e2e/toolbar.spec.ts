@@ -1,7 +1,16 @@
 import type { WebSocketRoute } from "@playwright/test";
 import { expect, expectAnnounced, test, type Party, type PartyOptions } from "./fixtures";
 import { agent, expectHearsAmong, expectSimHears, sim, simChannelOf } from "./phone-support";
-import { admin, chooseStatus, expectCustomerHeld, goReady, hangUpCaller, menuItem, queueCaller, statusOf } from "./toolbar-support";
+import {
+  admin,
+  chooseStatus,
+  expectCustomerHeld,
+  goReady,
+  hangUpCaller,
+  menuItem,
+  queueCaller,
+  statusOf,
+} from "./toolbar-support";
 
 /**
  * The call-center toolbar against the local platform: agents in their own Chromium with their
@@ -22,7 +31,10 @@ function throughRoute(newParty: (options?: PartyOptions) => Promise<Party>, rout
 /** The customer's channel hears `hz` (or music) now. */
 const hearing = async (s: ReturnType<typeof sim>, uuid: string) => (await s.channel(uuid)).hearing;
 
-test("agent1 goes Ready, takes a queue call with the customer's number and queue on the card, both hear each other; hold gives the customer music", async ({ newParty, platform }) => {
+test("agent1 goes Ready, takes a queue call with the customer's number and queue on the card, both hear each other; hold gives the customer music", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const platformView = await admin(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
@@ -60,9 +72,15 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
   await expect(alice.page.getByTestId("wrap-up")).toBeVisible();
 });
 
-test("consult agent2 while the customer hears music, cancel, consult again and complete: the customer and agent2 talk, agent1's call ends", async ({ newParty, platform }) => {
+test("consult agent2 while the customer hears music, cancel, consult again and complete: the customer and agent2 talk, agent1's call ends", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
-  const [alice, bob] = await Promise.all([agent(newParty, "agent1", "1001", 440), agent(newParty, "agent2", "1002", 1000)]);
+  const [alice, bob] = await Promise.all([
+    agent(newParty, "agent1", "1001", 440),
+    agent(newParty, "agent2", "1002", 1000),
+  ]);
   await goReady(alice.page);
   const customer = await queueCaller(platform.url, { number: "5550143", name: "Casey Customer", toneHz: 660 });
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
@@ -81,10 +99,13 @@ test("consult agent2 while the customer hears music, cancel, consult again and c
     await alice.hears(1000, "consulting: agent1 hears agent2");
     await bob.hears(440, "consulting: agent2 hears agent1");
     await expect
-      .poll(async () => {
-        const c = await s.channel(customer.uuid);
-        return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - 440) <= 15 || Math.abs(f - 1000) <= 15);
-      }, { message: "consulting: the customer hears music, neither agent" })
+      .poll(
+        async () => {
+          const c = await s.channel(customer.uuid);
+          return c.hearingMusic && !c.hearing.some((f) => Math.abs(f - 440) <= 15 || Math.abs(f - 1000) <= 15);
+        },
+        { message: "consulting: the customer hears music, neither agent" },
+      )
       .toBe(true);
   };
 
@@ -108,7 +129,10 @@ test("consult agent2 while the customer hears music, cancel, consult again and c
   await expect(bob.page.getByTestId("wrap-up")).toContainText("Casey Customer");
 });
 
-test("three-way: the agent adds a number to the queue call, and all three hear each other", async ({ newParty, platform }) => {
+test("three-way: the agent adds a number to the queue call, and all three hear each other", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await goReady(alice.page);
@@ -132,16 +156,29 @@ test("three-way: the agent adds a number to the queue call, and all three hear e
   await expectHearsAmong(alice.page, 900, "agent1 hears the third party");
 });
 
-test("three rejects with 480 put the agent On Break by max-no-answer; rejects with 603 do not", async ({ newParty, platform }) => {
+test("three rejects with 480 put the agent On Break by max-no-answer; rejects with 603 do not", async ({
+  newParty,
+  platform,
+}) => {
   const platformView = await admin(platform.url);
-  const before = await platformView.setAgentInfo("agent1", { reject_delay_time: "1", no_answer_delay_time: "1", max_no_answer: "3" });
+  const before = await platformView.setAgentInfo("agent1", {
+    reject_delay_time: "1",
+    no_answer_delay_time: "1",
+    max_no_answer: "3",
+  });
   // A phone that answers 480 (Temporarily Unavailable): the browser's Reject (603) rewritten on
   // its way to the platform, as a proxy or another phone of the extension would answer.
   let as480 = false;
   const alice = await agent(
     throughRoute(newParty, (ws) => {
       const server = ws.connectToServer();
-      ws.onMessage((m) => server.send(as480 && typeof m === "string" ? m.replace(/^SIP\/2\.0 603 Decline/, "SIP/2.0 480 Temporarily Unavailable") : m));
+      ws.onMessage((m) =>
+        server.send(
+          as480 && typeof m === "string"
+            ? m.replace(/^SIP\/2\.0 603 Decline/, "SIP/2.0 480 Temporarily Unavailable")
+            : m,
+        ),
+      );
       server.onMessage((m) => ws.send(m));
     }),
     "agent1",
@@ -178,7 +215,10 @@ test("three rejects with 480 put the agent On Break by max-no-answer; rejects wi
   await platformView.setAgentInfo("agent1", before);
 });
 
-test("after-call work counts down and keeps outcome and notes through a reload; a break chosen meanwhile applies at once", async ({ newParty, platform }) => {
+test("after-call work counts down and keeps outcome and notes through a reload; a break chosen meanwhile applies at once", async ({
+  newParty,
+  platform,
+}) => {
   const platformView = await admin(platform.url);
   const before = await platformView.setAgentInfo("agent1", { wrap_up_time: "20" });
   const alice = await agent(newParty, "agent1", "1001", 440);
@@ -215,7 +255,10 @@ test("after-call work counts down and keeps outcome and notes through a reload; 
   await platformView.setAgentInfo("agent1", before);
 });
 
-test("click-to-dial: progress shows until the agent's phone rings and answers by itself, then the number rings and hears the agent; a busy number says so", async ({ newParty, platform }) => {
+test("click-to-dial: progress shows until the agent's phone rings and answers by itself, then the number rings and hears the agent; a busy number says so", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const platformView = await admin(platform.url);
   // The platform's INVITEs to the phone wait on the wire until the test lets them through, so
@@ -266,7 +309,10 @@ test("click-to-dial: progress shows until the agent's phone rings and answers by
   await expect(alice.card().getByTestId("call-state")).toHaveText("Busy");
 });
 
-test("keyboard only: shortcuts go ready, answer, hold and hang up; the break shortcut opens the reasons", async ({ newParty, platform }) => {
+test("keyboard only: shortcuts go ready, answer, hold and hang up; the break shortcut opens the reasons", async ({
+  newParty,
+  platform,
+}) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440, { layout: "side" });
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
@@ -294,7 +340,10 @@ test("keyboard only: shortcuts go ready, answer, hold and hang up; the break sho
   await expect(alice.page.getByTestId("agent-status-label")).toHaveText("On break · Meeting");
 });
 
-test("a sign-out made elsewhere shows at once; the menu then offers to sign in to the queues again", async ({ newParty, platform }) => {
+test("a sign-out made elsewhere shows at once; the menu then offers to sign in to the queues again", async ({
+  newParty,
+  platform,
+}) => {
   const platformView = await admin(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");

@@ -6,18 +6,25 @@ import { loadAppConfig } from "./app-config";
 
 function dist(config?: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), "agentbar-app-config-"));
-  if (config !== undefined) writeFileSync(join(dir, "config.json"), typeof config === "string" ? config : JSON.stringify(config));
+  if (config !== undefined)
+    writeFileSync(join(dir, "config.json"), typeof config === "string" ? config : JSON.stringify(config));
   return dir;
 }
 
 describe("the app's config.json as the platform serves it", () => {
   it("adds the platform's hosts to the deployment's, and frames the app for the same list", () => {
-    const c = loadAppConfig(dist({ other: { kept: true }, embed: { hosts: [{ origin: "https://crm.example.com", scopes: ["status"] }] } }), [
-      { origin: "http://localhost:8081", scopes: ["dial", "caller-data"] },
-    ]);
+    const c = loadAppConfig(
+      dist({ other: { kept: true }, embed: { hosts: [{ origin: "https://crm.example.com", scopes: ["status"] }] } }),
+      [{ origin: "http://localhost:8081", scopes: ["dial", "caller-data"] }],
+    );
     expect(c.json).toEqual({
       other: { kept: true },
-      embed: { hosts: [{ origin: "https://crm.example.com", scopes: ["status"] }, { origin: "http://localhost:8081", scopes: ["dial", "caller-data"] }] },
+      embed: {
+        hosts: [
+          { origin: "https://crm.example.com", scopes: ["status"] },
+          { origin: "http://localhost:8081", scopes: ["dial", "caller-data"] },
+        ],
+      },
     });
     expect(c.frameAncestors).toBe("'self' https://crm.example.com http://localhost:8081");
   });
@@ -29,7 +36,11 @@ describe("the app's config.json as the platform serves it", () => {
 
   it("a file or a host the app would refuse stops the start, naming the mistake", () => {
     expect(() => loadAppConfig(dist("{ not json"), [])).toThrow(/config\.json is not JSON/);
-    expect(() => loadAppConfig(dist({ embed: { hosts: [{ origin: "https://crm.example.com/", scopes: [] }] } }), [])).toThrow(/embed\.hosts\.0\.origin/);
-    expect(() => loadAppConfig(dist(), [{ origin: "*", scopes: [] }])).toThrow(/embed\.hosts\.0\.origin: '\*' is not an origin/);
+    expect(() =>
+      loadAppConfig(dist({ embed: { hosts: [{ origin: "https://crm.example.com/", scopes: [] }] } }), []),
+    ).toThrow(/embed\.hosts\.0\.origin/);
+    expect(() => loadAppConfig(dist(), [{ origin: "*", scopes: [] }])).toThrow(
+      /embed\.hosts\.0\.origin: '\*' is not an origin/,
+    );
   });
 });

@@ -34,7 +34,10 @@ export function loadAppConfig(distDir: string, embedHosts: readonly EmbedHostEnt
     }
   }
   const embed = (json.embed ?? {}) as { hosts?: unknown[] };
-  const merged = { ...json, embed: { ...embed, hosts: [...(Array.isArray(embed.hosts) ? embed.hosts : []), ...embedHosts] } };
+  const merged = {
+    ...json,
+    embed: { ...embed, hosts: [...(Array.isArray(embed.hosts) ? embed.hosts : []), ...embedHosts] },
+  };
   const parsed = parseEmbedConfig(merged);
   if (!parsed.ok) throw new Error(parsed.problem);
   return { json: merged, frameAncestors: frameAncestors(parsed.config) };

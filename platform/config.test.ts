@@ -35,7 +35,15 @@ describe("optionsFromEnv", () => {
       allowedOrigins: ["https://crm.example.com", "http://localhost:3000"],
     });
     expect(optionsFromEnv({ AGENTBAR_ALLOWED_ORIGINS: "" })).toEqual({ allowedOrigins: [] });
-    for (const wrong of ["https://crm.example.com/", "https://*.example.com", "crm.example.com", "https://crm.example.com/app", "null", "ftp://x.example", "https://crm.example.com:443"]) {
+    for (const wrong of [
+      "https://crm.example.com/",
+      "https://*.example.com",
+      "crm.example.com",
+      "https://crm.example.com/app",
+      "null",
+      "ftp://x.example",
+      "https://crm.example.com:443",
+    ]) {
       expect(() => optionsFromEnv({ AGENTBAR_ALLOWED_ORIGINS: wrong }), wrong).toThrow(/AGENTBAR_ALLOWED_ORIGINS/);
     }
   });
@@ -56,6 +64,8 @@ describe("optionsFromEnv", () => {
     expect(() => optionsFromEnv({ AGENTBAR_SESSION_EXPIRES: "0" })).toThrow(/AGENTBAR_SESSION_EXPIRES/);
     expect(() => optionsFromEnv({ AGENTBAR_CAPTCHA: "yes" })).toThrow(/AGENTBAR_CAPTCHA/);
     expect(() => optionsFromEnv({ AGENTBAR_LOG_LEVEL: "loud" })).toThrow(/AGENTBAR_LOG_LEVEL/);
-    expect(() => optionsFromEnv({ AGENTBAR_PLATFORM_PROFILE: "minimal" })).toThrow(/AGENTBAR_PLATFORM_PROFILE.*'minimal'/);
+    expect(() => optionsFromEnv({ AGENTBAR_PLATFORM_PROFILE: "minimal" })).toThrow(
+      /AGENTBAR_PLATFORM_PROFILE.*'minimal'/,
+    );
   });
 });

@@ -132,7 +132,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
   const flag = (name: string): boolean | undefined => {
     const text = env[name];
     if (!text) return undefined;
-    if (!["0", "1", "true", "false"].includes(text)) throw new Error(`${name} must be 1, 0, true or false, not '${text}'`);
+    if (!["0", "1", "true", "false"].includes(text))
+      throw new Error(`${name} must be 1, 0, true or false, not '${text}'`);
     return text === "1" || text === "true";
   };
   const captcha = flag("AGENTBAR_CAPTCHA");
@@ -141,17 +142,20 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
   if (tell !== undefined) out.tellMonitoredAgents = tell;
   if (env.AGENTBAR_LOG_LEVEL) {
     const level = env.AGENTBAR_LOG_LEVEL as PlatformOptions["logLevel"];
-    if (!LOG_LEVELS.includes(level)) throw new Error(`AGENTBAR_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${level}'`);
+    if (!LOG_LEVELS.includes(level))
+      throw new Error(`AGENTBAR_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not '${level}'`);
     out.logLevel = level;
   }
   if (env.AGENTBAR_SIM_API) {
     const mode = env.AGENTBAR_SIM_API as PlatformOptions["simApi"];
-    if (!["loopback", "on", "off"].includes(mode)) throw new Error(`AGENTBAR_SIM_API must be loopback, on or off, not '${mode}'`);
+    if (!["loopback", "on", "off"].includes(mode))
+      throw new Error(`AGENTBAR_SIM_API must be loopback, on or off, not '${mode}'`);
     out.simApi = mode;
   }
   if (env.AGENTBAR_PLATFORM_PROFILE) {
     const profile = env.AGENTBAR_PLATFORM_PROFILE as PlatformProfile;
-    if (!PLATFORM_PROFILES.includes(profile)) throw new Error(`AGENTBAR_PLATFORM_PROFILE must be ${PLATFORM_PROFILES.join(" or ")}, not '${profile}'`);
+    if (!PLATFORM_PROFILES.includes(profile))
+      throw new Error(`AGENTBAR_PLATFORM_PROFILE must be ${PLATFORM_PROFILES.join(" or ")}, not '${profile}'`);
     out.profile = profile;
   }
   if (env.AGENTBAR_ALLOWED_ORIGINS !== undefined) {
@@ -160,7 +164,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
       .map((text) => {
         const origin = exactOrigin(text);
         if (!origin) {
-          throw new Error(`AGENTBAR_ALLOWED_ORIGINS takes origins as scheme://host[:port], separated by commas, not '${text}'`);
+          throw new Error(
+            `AGENTBAR_ALLOWED_ORIGINS takes origins as scheme://host[:port], separated by commas, not '${text}'`,
+          );
         }
         return origin;
       });

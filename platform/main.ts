@@ -10,7 +10,8 @@ try {
   const options = { simNetwork: true, ...optionsFromEnv() };
   const crmPort = process.env.AGENTBAR_CRM_PORT ?? "8081";
   if (crmPort !== "off") {
-    if (!/^\d+$/.test(crmPort) || Number(crmPort) > 65535) throw new Error(`AGENTBAR_CRM_PORT must be a port number or off, not '${crmPort}'`);
+    if (!/^\d+$/.test(crmPort) || Number(crmPort) > 65535)
+      throw new Error(`AGENTBAR_CRM_PORT must be a port number or off, not '${crmPort}'`);
     crm = await startCrmDemo({
       port: Number(crmPort),
       host: options.host ?? "127.0.0.1",

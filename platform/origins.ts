@@ -20,6 +20,11 @@ export class OriginPolicy {
     } catch {
       return false;
     }
-    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === origin && host !== undefined && url.host === host.toLowerCase();
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      url.origin === origin &&
+      host !== undefined &&
+      url.host === host.toLowerCase()
+    );
   }
 }

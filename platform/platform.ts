@@ -61,7 +61,10 @@ export interface PlatformParts {
  *
  * A process that started a platform loaded native WebRTC: end it with process.exit().
  */
-export async function startPlatform(overrides: Partial<PlatformOptions> = {}, parts: PlatformParts = {}): Promise<Platform> {
+export async function startPlatform(
+  overrides: Partial<PlatformOptions> = {},
+  parts: PlatformParts = {},
+): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
   const appConfig = loadAppConfig(options.distDir, options.embedHosts);
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
@@ -71,7 +74,16 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
   const users = new UserStore(db);
   // The telephony parts join the context below, once the HTTP app (and its logger) exists.
   const origins = new OriginPolicy(() => options.allowedOrigins);
-  const ctx = { options, appConfig, now, db, users, captchas, origins, auth: new AuthService(db, options, captchas, now) } as PlatformContext;
+  const ctx = {
+    options,
+    appConfig,
+    now,
+    db,
+    users,
+    captchas,
+    origins,
+    auth: new AuthService(db, options, captchas, now),
+  } as PlatformContext;
 
   const upgrades = new UpgradeRouter(origins);
   let http: FastifyInstance | undefined;
@@ -112,7 +124,8 @@ export async function startPlatform(overrides: Partial<PlatformOptions> = {}, pa
     cdrRoutes(http, ctx);
     mediaFileRoutes(http, ctx);
     if (options.simApi !== "off") simRoutes(http, sim);
-    if (network) networkRoutes(http, network, (extension) => users.extension(extension, users.defaultDomain()) !== undefined);
+    if (network)
+      networkRoutes(http, network, (extension) => users.extension(extension, users.defaultDomain()) !== undefined);
     callCenter = startCallCenter({
       ctx,
       http,

@@ -27,7 +27,9 @@ export interface SpecAgentStateRecord {
  * those a phone makes or receives by itself: a call of the phone alone (`call.kind` "direct", the
  * local platform's addition) leaves the record idle, with no `agent_uuid`.
  */
-export function specAgentStateRecord(r: SpecAgentStateRecord & { call: { kind: string } | null }): SpecAgentStateRecord {
+export function specAgentStateRecord(
+  r: SpecAgentStateRecord & { call: { kind: string } | null },
+): SpecAgentStateRecord {
   const direct = r.call?.kind === "direct";
   return {
     agent_id: r.agent_id,

@@ -18,11 +18,15 @@ export function describeSchemaError(errors: ErrorObject[], part: string): string
     case "additionalProperties":
       return `unknown field ${field(String(p.additionalProperty))}${where}`;
     case "type":
-      return path ? `field ${self}${where} must be ${String(p.type).replace(",", " or ")}` : `${part} must be a JSON ${String(p.type)}`;
+      return path
+        ? `field ${self}${where} must be ${String(p.type).replace(",", " or ")}`
+        : `${part} must be a JSON ${String(p.type)}`;
     case "enum":
       return `field ${self}${where} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "minLength":
-      return Number(p.limit) === 1 ? `field ${self}${where} must not be empty` : `field ${self}${where} must be at least ${String(p.limit)} characters`;
+      return Number(p.limit) === 1
+        ? `field ${self}${where} must not be empty`
+        : `field ${self}${where} must be at least ${String(p.limit)} characters`;
     case "maxLength":
       return `field ${self}${where} must be at most ${String(p.limit)} characters`;
     case "minimum":

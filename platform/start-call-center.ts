@@ -45,7 +45,15 @@ export function startCallCenter(o: {
   const engine = new CallCenter(directory, sw, full);
   const control = new CallControl(engine, sw, { tellAgents: tellMonitoredAgents });
   const service = new CcService(engine, control, sw, o.sw !== undefined, profile);
-  const rpc = new RpcServer({ auth: o.ctx.auth, directory, cc: engine, service, sw, events: full, options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc } });
+  const rpc = new RpcServer({
+    auth: o.ctx.auth,
+    directory,
+    cc: engine,
+    service,
+    sw,
+    events: full,
+    options: { ...DEFAULT_RPC_OPTIONS, ...o.rpc },
+  });
   const queueCallers = o.world ? new QueueCallers(o.world) : undefined;
   callCenterRoutes(o.http, service, directory, profile);
   if (o.simApi !== "off") simQueueCallerRoutes(o.http, directory, queueCallers);

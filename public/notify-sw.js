@@ -7,7 +7,8 @@ const tabOfPage = new Map();
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "agentbar-page" && event.source) tabOfPage.set(event.data.page, event.source.id);
+  if (event.data && event.data.type === "agentbar-page" && event.source)
+    tabOfPage.set(event.data.page, event.source.id);
 });
 self.addEventListener("notificationclick", (event) => {
   const n = event.notification;
@@ -15,7 +16,13 @@ self.addEventListener("notificationclick", (event) => {
   n.close();
   event.waitUntil(
     self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
-      for (const tab of tabs) tab.postMessage({ type: "agentbar-call-action", page: data.page, callId: data.callId, action: event.action || "" });
+      for (const tab of tabs)
+        tab.postMessage({
+          type: "agentbar-call-action",
+          page: data.page,
+          callId: data.callId,
+          action: event.action || "",
+        });
       // Answering needs the tab (its microphone, its audio); rejecting does not.
       const tab = tabs.find((t) => t.id === tabOfPage.get(data.page)) || tabs[0];
       if (event.action !== "reject" && tab && "focus" in tab) return tab.focus().catch(() => {});

@@ -28,7 +28,14 @@ if (session.getState().status !== "restoring") void loadSignInScreen().catch(() 
 const language = chooseLanguage(settings.getState().language, browserLanguages(navigator));
 if (!loadedMessages.value[language]) await loadMessages(language);
 
-const model = createUiModel({ session, settings, browserLanguages: browserLanguages(navigator), pageOrigin: location.origin, layout, root: document.documentElement });
+const model = createUiModel({
+  session,
+  settings,
+  browserLanguages: browserLanguages(navigator),
+  pageOrigin: location.origin,
+  layout,
+  root: document.documentElement,
+});
 
 /**
  * The signed-in half of the page (sip.js, the phone, the toolbar: src/workspace.tsx) is a chunk
@@ -75,5 +82,7 @@ session.subscribe((s) => {
 
 // Framed by a CRM: the host page may talk to the app (docs/embedding.md). Loaded only in a frame.
 if (framed) {
-  void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) => m.startEmbedding({ session, settings, phoneSession: w.phoneSession, agentSession: w.agentSession }));
+  void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) =>
+    m.startEmbedding({ session, settings, phoneSession: w.phoneSession, agentSession: w.agentSession }),
+  );
 }

@@ -29,6 +29,10 @@ export function startWallboard(deps: WallboardDeps): ComponentType<{ layout: Lay
   const supervision = createSupervision({ session: deps.session, phone: deps.phone, wallboard: wallboard.store });
   const model = withSupervisor(deps.model, { wallboard, supervision });
   return function WallboardRegion({ layout }: { layout: Layout }) {
-    return <ModelContext.Provider value={model}>{layout === "bar" ? <WallboardSummary /> : <WallboardPanel compact={layout === "side"} />}</ModelContext.Provider>;
+    return (
+      <ModelContext.Provider value={model}>
+        {layout === "bar" ? <WallboardSummary /> : <WallboardPanel compact={layout === "side"} />}
+      </ModelContext.Provider>
+    );
   };
 }

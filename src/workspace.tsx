@@ -1,5 +1,12 @@
 import { createAgentSession, createEventFeed, createTabMirror, eventChannelConnector, type AgentSession } from "./cc";
-import { browserTabs, createPhoneSession, type KeyValueStorage, type PhoneSession, type SessionStore, type SettingsStore } from "./session";
+import {
+  browserTabs,
+  createPhoneSession,
+  type KeyValueStorage,
+  type PhoneSession,
+  type SessionStore,
+  type SettingsStore,
+} from "./session";
 import { Phone, isLive } from "./softphone";
 import { beginAfterStart } from "./ui/after-start";
 import { AgentScreen } from "./ui/agent-screen";
@@ -27,26 +34,43 @@ export function startWorkspace(deps: WorkspaceDeps) {
   const { session, settings, deviceStorage, tabStorage } = deps;
   // One phone for the page's lifetime: started at sign-in, stopped (unregistered) at sign-out; of
   // the agent's tabs in this browser, one has it at a time (phone-owner.ts).
-  const phoneSession = createPhoneSession({ session, settings, phone: new Phone(), deviceStorage, pageHref: () => location.href, tabs: browserTabs() });
+  const phoneSession = createPhoneSession({
+    session,
+    settings,
+    phone: new Phone(),
+    deviceStorage,
+    pageHref: () => location.href,
+    tabs: browserTabs(),
+  });
 
   // The call-center toolbar: the agent's queues, status, queue calls and after-call work.
   const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
   const ownSession = createAgentSession({ session, phoneSession, settings, deviceStorage, tabStorage, feed });
   // The agent's other tabs show this one's calls and agent while it has the phone, and this one
   // theirs while another has it; every surface acts through the tab with the phone.
-  const mirror = createTabMirror({ owner: phoneSession.owner, agent: ownSession, calls: phoneSession.phone.callsStore, tabStorage });
+  const mirror = createTabMirror({
+    owner: phoneSession.owner,
+    agent: ownSession,
+    calls: phoneSession.phone.callsStore,
+    tabStorage,
+  });
   const agentSession = { ...ownSession, actions: mirror.actions, dispatch: mirror.dispatch };
   // The tab with the phone asks before it closes while a call is ringing or up: closing it would
   // end the call (another tab takes the phone, and takes a customer call back, but not at once).
   addEventListener("beforeunload", (e) => {
     const role = phoneSession.owner.store.getState().role;
-    if ((role === "owner" || role === "alone") && phoneSession.phone.callsStore.getState().calls.some(isLive)) e.preventDefault();
+    if ((role === "owner" || role === "alone") && phoneSession.phone.callsStore.getState().calls.some(isLive))
+      e.preventDefault();
   });
 
   const model = withWorkspace(deps.model, { phoneSession, agentSession, document });
   whenReadyForCalls(deps.session, phoneSession, agentSession, beginAfterStart);
   // A supervisor's wallboard (on the same event feed) and what a supervisor does to agents' calls.
-  const Wallboard = lazy(() => withEnglishPanels(import("./supervisor")).then((m) => m.startWallboard({ model, session, feed, phone: phoneSession.phone })));
+  const Wallboard = lazy(() =>
+    withEnglishPanels(import("./supervisor")).then((m) =>
+      m.startWallboard({ model, session, feed, phone: phoneSession.phone }),
+    ),
+  );
 
   function Workspace() {
     return (
@@ -68,11 +92,21 @@ const READY_WAIT_MS = 5_000;
  * the phone registered, or could not start), when nobody is signed in (the sign-in screen shows:
  * the agent types), when the phone cannot start, or after READY_WAIT_MS.
  */
-function whenReadyForCalls(session: SessionStore, phoneSession: PhoneSession, agentSession: AgentSession, ready: () => void): void {
+function whenReadyForCalls(
+  session: SessionStore,
+  phoneSession: PhoneSession,
+  agentSession: AgentSession,
+  ready: () => void,
+): void {
   const stops: (() => void)[] = [];
   const check = () => {
     const phase = agentSession.store.getState().phase;
-    const settled = phase === "on" || phase === "no-queues" || phase === "failed" || session.getState().status === "signed-out" || phoneSession.store.getState().status === "unavailable";
+    const settled =
+      phase === "on" ||
+      phase === "no-queues" ||
+      phase === "failed" ||
+      session.getState().status === "signed-out" ||
+      phoneSession.store.getState().status === "unavailable";
     if (settled) done();
   };
   const timer = setTimeout(() => done(), READY_WAIT_MS);

@@ -30,7 +30,8 @@ export interface Kamailio {
  */
 export async function startKamailio(): Promise<Kamailio> {
   for (const program of [KAMAILIO, KAMCMD]) {
-    if (!existsSync(program)) throw new Error(`${program} is missing: install Debian's kamailio and kamailio-websocket-modules (.ci/run does)`);
+    if (!existsSync(program))
+      throw new Error(`${program} is missing: install Debian's kamailio and kamailio-websocket-modules (.ci/run does)`);
   }
   const dir = await mkdtemp(join(tmpdir(), "agentbar-kamailio-"));
   const port = await freePort();
@@ -38,14 +39,36 @@ export async function startKamailio(): Promise<Kamailio> {
   let output = "";
   const child = spawn(
     KAMAILIO,
-    ["-f", CONFIG, "-DD", "-E", "-l", `tcp:127.0.0.1:${port}`, "-Y", dir, "-P", join(dir, "kamailio.pid"), "-w", dir, "-m", "64", "-M", "8", "-A", `CTL_SOCKET="${ctl}"`],
+    [
+      "-f",
+      CONFIG,
+      "-DD",
+      "-E",
+      "-l",
+      `tcp:127.0.0.1:${port}`,
+      "-Y",
+      dir,
+      "-P",
+      join(dir, "kamailio.pid"),
+      "-w",
+      dir,
+      "-m",
+      "64",
+      "-M",
+      "8",
+      "-A",
+      `CTL_SOCKET="${ctl}"`,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   try {
-    await Promise.race([untilListening(port), exited.then((code) => Promise.reject(new Error(`kamailio exited (${code}):\n${output}`)))]);
+    await Promise.race([
+      untilListening(port),
+      exited.then((code) => Promise.reject(new Error(`kamailio exited (${code}):\n${output}`))),
+    ]);
   } catch (e) {
     await kill(child, exited);
     await rm(dir, { recursive: true, force: true });
@@ -85,7 +108,9 @@ function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }

@@ -28,11 +28,17 @@ export async function servePhonePage(): Promise<PhonePage> {
       outDir,
       emptyOutDir: false,
       minify: false,
-      lib: { entry: join(ROOT, "e2e/kamailio/phone-page-entry.ts"), name: "PhonePage", formats: ["iife"], fileName: () => "phone-page.js" },
+      lib: {
+        entry: join(ROOT, "e2e/kamailio/phone-page-entry.ts"),
+        name: "PhonePage",
+        formats: ["iife"],
+        fileName: () => "phone-page.js",
+      },
     },
   });
   const script = await readFile(join(outDir, "phone-page.js"));
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Phone</title><link rel="icon" href="data:,"><script src="/phone-page.js"></script></head><body></body></html>';
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Phone</title><link rel="icon" href="data:,"><script src="/phone-page.js"></script></head><body></body></html>';
   const server: Server = createServer((req, res) => {
     if (req.url === "/phone-page.js") {
       res.writeHead(200, { "content-type": "text/javascript" }).end(script);

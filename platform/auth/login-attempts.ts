@@ -45,14 +45,17 @@ export class LoginAttempts {
     if (record.locked) {
       const until = parseTimestamp(record.lockedUntil);
       if (!until || until.getTime() > this.now()) {
-        throw new AuthError("locked", `User is locked until ${record.lockedUntil}`, { lockedUntil: record.lockedUntil });
+        throw new AuthError("locked", `User is locked until ${record.lockedUntil}`, {
+          lockedUntil: record.lockedUntil,
+        });
       }
       this.save(login, user, { attempts: 0, locked: false, lockedUntil: "" });
       record.attempts = 0;
     }
     if (this.rules.captcha && record.attempts >= CAPTCHA_AFTER_FAILURES) {
       if (!captcha) throw new AuthError("captcha-required", "Captcha required", { captchaRequired: true });
-      if (!this.captchas.check(login, captcha)) throw new AuthError("wrong-captcha", "Wrong captcha", { captchaRequired: true });
+      if (!this.captchas.check(login, captcha))
+        throw new AuthError("wrong-captcha", "Wrong captcha", { captchaRequired: true });
     }
   }
 
@@ -85,7 +88,11 @@ export class LoginAttempts {
 
   private recordOf(login: string, user: UserRow | undefined): AttemptRecord {
     if (!user) return { ...(this.unknown.get(login) ?? { attempts: 0, locked: false, lockedUntil: "" }) };
-    return { attempts: user.login_attempts, locked: Boolean(user.is_locked), lockedUntil: user.is_locked ? user.locked_until : "" };
+    return {
+      attempts: user.login_attempts,
+      locked: Boolean(user.is_locked),
+      lockedUntil: user.is_locked ? user.locked_until : "",
+    };
   }
 
   private save(login: string, user: UserRow | undefined, record: AttemptRecord): void {

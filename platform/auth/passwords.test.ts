@@ -22,7 +22,8 @@ describe("passwords", () => {
   });
 
   it("refuses a stored value that is not a scrypt hash", async () => {
-    for (const stored of ["", "Alice@Pass1", "md5$00$11", "scrypt$$"]) expect(await verifyPassword("Alice@Pass1", stored)).toBe(false);
+    for (const stored of ["", "Alice@Pass1", "md5$00$11", "scrypt$$"])
+      expect(await verifyPassword("Alice@Pass1", stored)).toBe(false);
   });
 
   it("hashes and verifies off the event loop, which keeps running meanwhile (the media clock lives there)", async () => {

@@ -106,9 +106,11 @@ export class AuthService {
   async login(req: LoginRequest) {
     const wantsJwt = req.jwt === true || req.jwt === "true";
     if (req.refresh_token !== undefined) return this.refresh(req.refresh_token);
-    if (req.dev_key !== undefined && req.password === undefined) return this.loginWithDevKey(req.dev_key, req.login, wantsJwt);
+    if (req.dev_key !== undefined && req.password === undefined)
+      return this.loginWithDevKey(req.dev_key, req.login, wantsJwt);
     if (req.login === undefined) throw new AuthError("incomplete", "missing required field 'login'");
-    if (req.password === undefined) throw new AuthError("incomplete", "missing required field 'password' (or 'dev_key')");
+    if (req.password === undefined)
+      throw new AuthError("incomplete", "missing required field 'password' (or 'dev_key')");
     const { login, password, captcha_str } = req;
     return this.oneAtATime(login, () => this.passwordLogin(login, password, captcha_str, wantsJwt));
   }
@@ -148,10 +150,10 @@ export class AuthService {
 
   private async loginWithDevKey(key: string, login: string | undefined, wantsJwt: boolean) {
     const row = this.db.prepare("SELECT user_id FROM dev_keys WHERE k = ? AND enabled = 1").get(key) as
-      | { user_id: number }
-      | undefined;
+      { user_id: number } | undefined;
     const user = row ? this.users.byId(row.user_id) : undefined;
-    if (!user || (login !== undefined && login !== user.login)) throw new AuthError("wrong-credentials", "Wrong username or password");
+    if (!user || (login !== undefined && login !== user.login))
+      throw new AuthError("wrong-credentials", "Wrong username or password");
     if (user.disabled) throw new AuthError("disabled", "User is disabled");
     return this.issueSession(user, wantsJwt);
   }
@@ -188,7 +190,10 @@ export class AuthService {
     }
     const gen = this.generationOf(user.id);
     const token = await this.signJwt(user.id, "access", expiresAt, { sid, gen });
-    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000, { sid, gen });
+    const refresh_token = await this.signJwt(user.id, "refresh", nowMs + this.options.refreshExpires * 1000, {
+      sid,
+      gen,
+    });
     return { ...base, token, refresh_token };
   }
 
@@ -206,7 +211,10 @@ export class AuthService {
   private async verifyJwt(token: string, typ: string): Promise<JwtClaims | undefined> {
     if (!JWT_SHAPE.test(token)) return undefined;
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"], currentDate: new Date(this.now()) });
+      const { payload } = await jwtVerify(token, this.secret, {
+        algorithms: ["HS256"],
+        currentDate: new Date(this.now()),
+      });
       if (payload.typ !== typ || !payload.jti || !payload.sub || !payload.exp) return undefined;
       if (typeof payload.sid === "string" && this.endedSessions.has(payload.sid)) return undefined;
       if ((payload.gen ?? 0) !== this.generationOf(Number(payload.sub))) return undefined;
@@ -239,8 +247,7 @@ export class AuthService {
       return user ? { user, token, kind: "jwt" } : undefined;
     }
     const key = this.db.prepare("SELECT user_id FROM dev_keys WHERE k = ? AND enabled = 1").get(token) as
-      | { user_id: number }
-      | undefined;
+      { user_id: number } | undefined;
     if (key) {
       const user = this.activeUser(key.user_id);
       return user ? { user, token, kind: "dev_key" } : undefined;
@@ -299,7 +306,10 @@ export class AuthService {
     const expiresAt = this.now() + this.options.sessionExpires * 1000;
     let token: string;
     if (wantsJwt) {
-      token = await this.signJwt(userId, "extension", expiresAt, { extn_id: extension.id, gen: this.generationOf(userId) });
+      token = await this.signJwt(userId, "extension", expiresAt, {
+        extn_id: extension.id,
+        gen: this.generationOf(userId),
+      });
       this.extensionJwts.set(token, { userId, extensionId: extension.id, expiresAt });
     } else {
       token = randomUUID();
@@ -314,7 +324,8 @@ export class AuthService {
     const now = this.now();
     const out: string[] = [];
     for (const [token, t] of this.tokens) if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
-    for (const [token, t] of this.extensionJwts) if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
+    for (const [token, t] of this.extensionJwts)
+      if (t.extensionId === extensionId && t.expiresAt > now) out.push(token);
     return out;
   }
 
@@ -326,7 +337,9 @@ export class AuthService {
     const opaque = this.tokens.get(token);
     if (opaque && opaque.expiresAt > now) {
       const user = this.activeUser(opaque.userId);
-      return user ? { user, ...(opaque.extensionId !== undefined ? { extensionId: opaque.extensionId } : {}) } : undefined;
+      return user
+        ? { user, ...(opaque.extensionId !== undefined ? { extensionId: opaque.extensionId } : {}) }
+        : undefined;
     }
     const ext = this.extensionJwts.get(token);
     if (ext && ext.expiresAt > now) {

@@ -39,7 +39,13 @@ export function agentLegVariables(o: { queue: string; member: Member; agent: str
 }
 
 /** Headers of the other legs the call center originates (ccDial, monitor, three-way, ...). */
-export function controlLegHeaders(o: { purpose: Exclude<LegPurpose, "queue">; agent?: string; agentUuid: string; targetUuid?: string; queue?: string }): string[] {
+export function controlLegHeaders(o: {
+  purpose: Exclude<LegPurpose, "queue">;
+  agent?: string;
+  agentUuid: string;
+  targetUuid?: string;
+  queue?: string;
+}): string[] {
   const headers = [`X-CC-Action: ${o.purpose}`, `X-CC-Agent-UUID: ${o.agentUuid}`];
   if (o.agent) headers.push(`X-CC-Agent: ${safe(o.agent)}`);
   if (o.targetUuid) headers.push(`X-CC-Target-UUID: ${o.targetUuid}`);

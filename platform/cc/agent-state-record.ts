@@ -89,7 +89,11 @@ export function agentStateRecord(o: {
   };
 }
 
-function currentCall(agent: Agent, sw: Switch, control: CallControl): { record: AgentStateCall; callstate: CallState } | undefined {
+function currentCall(
+  agent: Agent,
+  sw: Switch,
+  control: CallControl,
+): { record: AgentStateCall; callstate: CallState } | undefined {
   const offer = agent.offer;
   if (offer?.channel && !offer.settled) {
     return {
@@ -130,7 +134,9 @@ function currentCall(agent: Agent, sw: Switch, control: CallControl): { record: 
         cid_number: call.remoteNumber,
         answered,
         held: call.held,
-        consult: call.consult ? { uuid: call.consult.leg.uuid, target: call.consult.target, answered: call.consult.answered } : null,
+        consult: call.consult
+          ? { uuid: call.consult.leg.uuid, target: call.consult.target, answered: call.consult.answered }
+          : null,
       },
     };
   }
@@ -138,7 +144,8 @@ function currentCall(agent: Agent, sw: Switch, control: CallControl): { record: 
   if (supervision) {
     const customer = supervision.call.peer;
     return {
-      callstate: supervision.leg.state !== "answered" ? "RINGING" : supervision.mode === "three-way" ? "TALKING" : "MONITORING",
+      callstate:
+        supervision.leg.state !== "answered" ? "RINGING" : supervision.mode === "three-way" ? "TALKING" : "MONITORING",
       record: {
         uuid: supervision.leg.uuid,
         kind: supervision.purpose,
@@ -154,7 +161,9 @@ function currentCall(agent: Agent, sw: Switch, control: CallControl): { record: 
       },
     };
   }
-  const direct = sw.channels().find((ch) => ch.kind === "sip" && ch.extension === agent.contact && ch.state !== "hungup");
+  const direct = sw
+    .channels()
+    .find((ch) => ch.kind === "sip" && ch.extension === agent.contact && ch.state !== "hungup");
   if (direct) return directCall(direct, sw);
   return undefined;
 }

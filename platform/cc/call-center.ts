@@ -234,7 +234,11 @@ export class CallCenter {
   }
 
   private emitMembersCount(queue: string): void {
-    this.emit("members-count", { "CC-Queue": queue, "CC-Count": String(this.waiting(queue).length), "CC-Selection": "Single-Queue" });
+    this.emit("members-count", {
+      "CC-Queue": queue,
+      "CC-Count": String(this.waiting(queue).length),
+      "CC-Selection": "Single-Queue",
+    });
   }
 
   // ---- dispatch -------------------------------------------------------------------------------
@@ -283,7 +287,10 @@ export class CallCenter {
       return list.sort((a, b) => a.tier.level - b.tier.level || a.tier.position - b.tier.position);
     }
     return list.sort(
-      (a, b) => a.tier.level - b.tier.level || a.agent.lastOfferedCall - b.agent.lastOfferedCall || a.tier.position - b.tier.position,
+      (a, b) =>
+        a.tier.level - b.tier.level ||
+        a.agent.lastOfferedCall - b.agent.lastOfferedCall ||
+        a.tier.position - b.tier.position,
     );
   }
 
@@ -304,7 +311,9 @@ export class CallCenter {
    * mod_callcenter does with its "no external calls" check.
    */
   private phoneBusy(agent: Agent): boolean {
-    return this.sw.channels().some((ch) => ch.kind === "sip" && ch.extension === agent.contact && ch.state !== "hungup");
+    return this.sw
+      .channels()
+      .some((ch) => ch.kind === "sip" && ch.extension === agent.contact && ch.state !== "hungup");
   }
 
   private wakeUpAt(at: number): void {
@@ -350,7 +359,9 @@ export class CallCenter {
           callerIdNumber: member.cidNumber,
           timeoutSeconds: settings.timeout,
           uuid,
-          headers: this.legHeaders(agentLegHeaders({ queue: queue.name, member, agentUuid: uuid, agent: agent.number })),
+          headers: this.legHeaders(
+            agentLegHeaders({ queue: queue.name, member, agentUuid: uuid, agent: agent.number }),
+          ),
           variables: agentLegVariables({ queue: queue.name, member, agent: agent.number }),
         },
       );
@@ -546,12 +557,20 @@ export class CallCenter {
       const now = Date.now();
       agent.lastBridgeEnd = now;
       const bridge = { ...bridgeHeaders(call, member, now), "CC-Hangup-Cause": cause };
-      this.emit("bridge-agent-end", { ...bridge, "CC-Bridge-Terminated-Time": epochSeconds(now), "CC-Agent-Bridged": "true" });
+      this.emit("bridge-agent-end", {
+        ...bridge,
+        "CC-Bridge-Terminated-Time": epochSeconds(now),
+        "CC-Agent-Bridged": "true",
+      });
       if (call.kind === "queue") {
         agent.talkTime += Math.round((now - (call.answeredAt ?? now)) / 1000);
         this.members.delete(member.uuid);
         member.channel.variables.set("cc_queue_terminated_epoch", epochSeconds(now));
-        this.emit("member-queue-end", { ...bridge, "CC-Cause": "Terminated", "CC-Member-Leaving-Time": epochSeconds(now) });
+        this.emit("member-queue-end", {
+          ...bridge,
+          "CC-Cause": "Terminated",
+          "CC-Member-Leaving-Time": epochSeconds(now),
+        });
         this.setState(agent, agent.status === "Available (On Demand)" ? "Idle" : "Waiting");
       }
     }

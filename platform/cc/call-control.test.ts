@@ -28,7 +28,9 @@ function legTo(destination: string): FakeChannel {
 
 /** agent1's page reloaded: it takes its own call back on a new leg to 1001, which answers. */
 async function takeBack(leg: FakeChannel): Promise<FakeChannel> {
-  expect(await f.run("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: leg.uuid })).toMatchObject(ok);
+  expect(
+    await f.run("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: leg.uuid }),
+  ).toMatchObject(ok);
   const back = legTo("1001");
   expect(back).not.toBe(leg);
   back.remoteAnswer();
@@ -135,7 +137,6 @@ describe("hold and transfer", () => {
     expect(f.take()).toContain("member-queue-start sales");
     expect(f.cc.waiting("sales")).toHaveLength(1);
   });
-
 });
 
 describe("ccTransfer to an agent", () => {
@@ -155,9 +156,19 @@ describe("ccTransfer to an agent", () => {
     expect(f.sw.transfers).toEqual([]);
     const to = legTo("1003");
     expect(to.callerIdNumber).toBe("5550100");
-    expect(to.headers).toEqual(["X-CC-Action: transfer", `X-CC-Agent-UUID: ${to.uuid}`, "X-CC-Agent: 1002", `X-CC-Target-UUID: ${customer.uuid}`, "X-CC-Queue: support"]);
+    expect(to.headers).toEqual([
+      "X-CC-Action: transfer",
+      `X-CC-Agent-UUID: ${to.uuid}`,
+      "X-CC-Agent: 1002",
+      `X-CC-Target-UUID: ${customer.uuid}`,
+      "X-CC-Queue: support",
+    ]);
     expect(f.sw.hears(customer)).toEqual(["ringback"]);
-    expect(stateOf("1002")).toMatchObject({ callstate: "RINGING", agent_uuid: to.uuid, call: { kind: "handover", queue: "support", cid_number: "5550100" } });
+    expect(stateOf("1002")).toMatchObject({
+      callstate: "RINGING",
+      agent_uuid: to.uuid,
+      call: { kind: "handover", queue: "support", cid_number: "5550100" },
+    });
 
     // Told when it answers: mod_callcenter's bridge-agent-start with the member's headers and the agent's leg.
     expect(f.take()).toEqual([]);
@@ -178,7 +189,10 @@ describe("ccTransfer to an agent", () => {
     ]);
     f.take();
     expect(f.sw.hears(customer)).toEqual([to.uuid]);
-    expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", customer_uuid: customer.uuid } });
+    expect(stateOf("1002")).toMatchObject({
+      callstate: "TALKING",
+      call: { kind: "handover", customer_uuid: customer.uuid },
+    });
     expect(await f.run("agent2", "ccHold", { callID: to.uuid })).toEqual(ok);
     expect(f.sw.hears(customer)).toEqual(["music"]);
     expect(stateOf("1002").callstate).toBe("HOLD");
@@ -208,8 +222,14 @@ describe("ccTransfer to an agent", () => {
     const [customer, leg] = await f.answeredCall("support", "1001");
     f.ready("1004");
     await f.answeredCall("sales", "1004");
-    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1004" })).toEqual({ code: 500, message: "agent 1004 is already in a call" });
-    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "billing.1002" })).toEqual({ code: 404, message: "group 'billing' not found" });
+    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1004" })).toEqual({
+      code: 500,
+      message: "agent 1004 is already in a call",
+    });
+    expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "billing.1002" })).toEqual({
+      code: 404,
+      message: "group 'billing' not found",
+    });
     expect((await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1001" })).code).toBe(400);
     expect(leg.state).toBe("answered");
     expect(f.sw.hears(customer)).toEqual([leg.uuid]);
@@ -256,7 +276,10 @@ describe("consult", () => {
     expect(f.sw.hears(leg)).toEqual([target.uuid]);
     expect(f.sw.hears(target)).toEqual([leg.uuid]);
     expect(f.sw.hears(customer)).toEqual(["music"]);
-    expect(stateOf("1001")).toMatchObject({ callstate: "CONSULTING", call: { consult: { uuid: target.uuid, target: "1002", answered: true } } });
+    expect(stateOf("1001")).toMatchObject({
+      callstate: "CONSULTING",
+      call: { consult: { uuid: target.uuid, target: "1002", answered: true } },
+    });
   });
 
   it("the target hangs up: the agent is back with the customer", async () => {
@@ -284,7 +307,10 @@ describe("consult", () => {
       "agent-state-change 1001 Waiting",
       "bridge-agent-start 1002",
     ]);
-    expect(stateOf("1002")).toMatchObject({ callstate: "TALKING", call: { kind: "handover", cid_number: "5550100", customer_uuid: customer.uuid } });
+    expect(stateOf("1002")).toMatchObject({
+      callstate: "TALKING",
+      call: { kind: "handover", cid_number: "5550100", customer_uuid: customer.uuid },
+    });
     // The customer of a queue is a queue call for the target too: its bridge ends, its wrap-up time follows.
     target.hangup();
     expect(f.take()).toEqual(["bridge-agent-end 1002 NORMAL_CLEARING"]);
@@ -306,7 +332,11 @@ describe("consult", () => {
     expect(f.sw.hears(back)).toEqual([target.uuid]);
     expect(f.sw.hears(target)).toEqual([back.uuid]);
     expect(f.sw.hears(customer)).toEqual(["music"]);
-    expect(stateOf("1001")).toMatchObject({ callstate: "CONSULTING", agent_uuid: back.uuid, call: { consult: { uuid: target.uuid, answered: true } } });
+    expect(stateOf("1001")).toMatchObject({
+      callstate: "CONSULTING",
+      agent_uuid: back.uuid,
+      call: { consult: { uuid: target.uuid, answered: true } },
+    });
     // The consultation ends as any does, on the new leg.
     expect(await f.run("agent1", "ccCancelConsult", { callID: back.uuid })).toEqual(ok);
     expect(f.sw.hears(customer)).toEqual([back.uuid]);
@@ -336,7 +366,9 @@ describe("consult", () => {
   it("consults an outside number with destAgent PSTN", async () => {
     f.ready("1001");
     const [, leg] = await f.answeredCall("support", "1001");
-    expect(await f.run("agent1", "ccConsult", { agent: "1001", destAgent: "PSTN", destExtn: "5550777", callID: leg.uuid })).toEqual(ok);
+    expect(
+      await f.run("agent1", "ccConsult", { agent: "1001", destAgent: "PSTN", destExtn: "5550777", callID: leg.uuid }),
+    ).toEqual(ok);
     expect(legTo("5550777").kind).toBe("sim");
   });
 });
@@ -350,7 +382,12 @@ describe("supervision", () => {
 
   it("ccMonitor: the supervisor hears both sides and neither hears the supervisor", async () => {
     const [customer, leg] = await supervisedCall();
-    const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const res = await f.run("supervisor", "ccMonitor", {
+      agent: "1010",
+      extn: "1010",
+      destAgent: "1001",
+      destUUID: leg.uuid,
+    });
     expect(res).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: false } });
     const monitor = legTo("1010");
     expect(monitor.originate!.options.autoAnswer).toBe(true);
@@ -363,7 +400,9 @@ describe("supervision", () => {
 
   it("ccThreeWay: the supervisor joins and all three hear each other", async () => {
     const [customer, leg] = await supervisedCall();
-    expect(await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" })).toMatchObject(ok);
+    expect(
+      await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" }),
+    ).toMatchObject(ok);
     const third = legTo("1010");
     // The supervisor named its own phone: barging in, it answers by itself.
     expect(third.originate!.options.autoAnswer).toBe(true);
@@ -379,7 +418,9 @@ describe("supervision", () => {
     const monitor = legTo("1010");
     monitor.remoteAnswer();
     f.take();
-    expect(await f.run("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid })).toEqual(ok);
+    expect(
+      await f.run("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid }),
+    ).toEqual(ok);
     expect(leg.hangupCause).toBe("PICKED_OFF");
     expect(monitor.state).toBe("answered");
     expect(f.sw.hears(customer)).toEqual([monitor.uuid]);
@@ -406,7 +447,9 @@ describe("supervision", () => {
   it("ccThreeWay by the agent itself: the third party's phone rings like any call, then all three hear each other", async () => {
     const [customer, leg] = await supervisedCall();
     f.ready("1002");
-    expect(await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002" })).toMatchObject(ok);
+    expect(await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002" })).toMatchObject(
+      ok,
+    );
     const third = legTo("1002");
     expect(third.originate!.options.autoAnswer).toBe(false);
     expect(third.callerIdNumber).toBe("1001");
@@ -414,7 +457,9 @@ describe("supervision", () => {
     expect(f.sw.hears(customer).sort()).toEqual([leg.uuid, third.uuid].sort());
     expect(f.sw.hears(leg).sort()).toEqual([customer.uuid, third.uuid].sort());
     // Not the agent's own phone: it is in the call already.
-    expect((await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1001" })).code).toBe(400);
+    expect((await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1001" })).code).toBe(
+      400,
+    );
   });
 
   it("a party the agent added, and a supervisor listening, stay in the call when the agent takes it back after a reload", async () => {
@@ -457,14 +502,21 @@ describe("supervision", () => {
 
   it("monitors from an outside number with agent PSTN", async () => {
     const [, leg] = await supervisedCall();
-    expect(await f.run("supervisor", "ccMonitor", { agent: "PSTN", extn: "5550999", destAgent: "1001", destUUID: leg.uuid })).toMatchObject(ok);
+    expect(
+      await f.run("supervisor", "ccMonitor", { agent: "PSTN", extn: "5550999", destAgent: "1001", destUUID: leg.uuid }),
+    ).toMatchObject(ok);
     expect(legTo("5550999").kind).toBe("sim");
   });
 
   it("the monitoring agent must be signed in", async () => {
     const [, leg] = await supervisedCall();
     f.cc.setStatus(f.cc.agent("1010")!, "Logged Out");
-    const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const res = await f.run("supervisor", "ccMonitor", {
+      agent: "1010",
+      extn: "1010",
+      destAgent: "1001",
+      destUUID: leg.uuid,
+    });
     expect(res.code).toBe(500);
     expect(res.message).toMatch(/not signed in/);
   });
@@ -474,7 +526,10 @@ describe("supervision", () => {
     await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
     const monitor = legTo("1010");
     monitor.remoteAnswer();
-    const whoHears = () => [customer, leg].filter((ch) => f.sw.hears(ch).includes(monitor.uuid)).map((ch) => (ch === leg ? "agent" : "customer"));
+    const whoHears = () =>
+      [customer, leg]
+        .filter((ch) => f.sw.hears(ch).includes(monitor.uuid))
+        .map((ch) => (ch === leg ? "agent" : "customer"));
     const press = (digit: string) => monitor.emit("dtmf", digit, "inband");
 
     expect(whoHears()).toEqual([]);
@@ -510,7 +565,12 @@ describe("supervision", () => {
     f = new CallCenterFixture({ tellAgents: true });
     const [, leg] = await supervisedCall();
     f.take();
-    const res = await f.run("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const res = await f.run("supervisor", "ccMonitor", {
+      agent: "1010",
+      extn: "1010",
+      destAgent: "1001",
+      destUUID: leg.uuid,
+    });
     expect(res).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: true } });
     // Ringing at the supervisor's phone, nobody listens yet.
     expect(f.take()).toEqual([]);
@@ -521,16 +581,26 @@ describe("supervision", () => {
     expect(f.events).toEqual([]);
     expect(stateOf("1001").supervision).toEqual({ mode: "listen", by: "1010", by_name: "Sam Supervisor" });
     for (const digit of ["2", "1", "3", "3", "0"]) monitor.emit("dtmf", digit, "inband");
-    expect(f.take()).toEqual(["whisper", "whisper-partner", "three-way", "listen"].map((m) => `agent-supervision 1001 ${m} by 1010`));
+    expect(f.take()).toEqual(
+      ["whisper", "whisper-partner", "three-way", "listen"].map((m) => `agent-supervision 1001 ${m} by 1010`),
+    );
     monitor.hangup("NORMAL_CLEARING");
     expect(f.take()).toEqual(["agent-supervision 1001 none by 1010"]);
     expect(stateOf("1001").supervision).toBeNull();
     // Barging in from idle (ccThreeWay naming the supervisor's own phone) is told too.
-    expect(await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" })).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: true } });
+    expect(
+      await f.run("supervisor", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1010", destExtn: "1010" }),
+    ).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: true } });
     legTo("1010").remoteAnswer();
     const [barge] = f.events.splice(0);
     // It names the agent's call and no queue: the queue's other agents do not get it.
-    expect(barge).toMatchObject({ "CC-Action": "agent-supervision", "CC-Agent": "1001", "CC-Agent-UUID": leg.uuid, "CC-Supervision-Mode": "three-way", "CC-Supervisor-Name": "Sam Supervisor" });
+    expect(barge).toMatchObject({
+      "CC-Action": "agent-supervision",
+      "CC-Agent": "1001",
+      "CC-Agent-UUID": leg.uuid,
+      "CC-Supervision-Mode": "three-way",
+      "CC-Supervisor-Name": "Sam Supervisor",
+    });
     expect(barge).not.toHaveProperty("CC-Queue");
   });
 
@@ -539,7 +609,9 @@ describe("supervision", () => {
     f = new CallCenterFixture({ tellAgents: true });
     const [, leg] = await supervisedCall();
     f.take();
-    expect(await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002", destExtn: "1002" })).toEqual({ ...ok, data: { uuid: expect.any(String) } });
+    expect(
+      await f.run("agent1", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "1002", destExtn: "1002" }),
+    ).toEqual({ ...ok, data: { uuid: expect.any(String) } });
     legTo("1002").remoteAnswer();
     expect(f.take()).toEqual([]);
     expect(stateOf("1001").supervision).toBeNull();
@@ -560,7 +632,11 @@ describe("supervision", () => {
       expect(customer.state).toBe("answered");
       expect(f.sw.hears(customer)).toEqual([supervisor.uuid]);
       expect(f.sw.hears(supervisor)).toEqual([customer.uuid]);
-      expect(stateOf("1010")).toMatchObject({ callstate: "TALKING", agent_uuid: supervisor.uuid, call: { customer_uuid: customer.uuid } });
+      expect(stateOf("1010")).toMatchObject({
+        callstate: "TALKING",
+        agent_uuid: supervisor.uuid,
+        call: { customer_uuid: customer.uuid },
+      });
       supervisor.hangup();
       await settle();
       expect(stateOf("1010")).toMatchObject({ callstate: "IDLE", call: null });
@@ -597,7 +673,6 @@ describe("supervision", () => {
     await settle();
     expect(stateOf("1001").call).toMatchObject({ kind: "handover" });
     await intercepted(received, customer, true);
-
   });
 
   it("the listener's leg ends with the call it listens to", async () => {
@@ -622,7 +697,10 @@ describe("ccAnswer and ccKill", () => {
   it("ccAnswer refuses a call that is not ringing", async () => {
     f.ready("1001");
     const [, leg] = await f.answeredCall("support", "1001");
-    expect(await f.run("agent1", "ccAnswer", { destUUID: leg.uuid })).toEqual({ code: 500, message: `call ${leg.uuid} is not ringing` });
+    expect(await f.run("agent1", "ccAnswer", { destUUID: leg.uuid })).toEqual({
+      code: 500,
+      message: `call ${leg.uuid} is not ringing`,
+    });
   });
 
   it("ccKill ends a leg of the agent's call", async () => {

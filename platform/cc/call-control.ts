@@ -122,7 +122,8 @@ export class CallControl {
     // destination is a customer like any other: a hang-up of the agent's leg reaches it through its
     // bridge, and an intercept or a consultation that moved it elsewhere must leave it alone.
     leg.once("hangup", () => {
-      if (call.peer && call.peer.state !== "hungup" && call.peer.state !== "answered") call.peer.hangup("ORIGINATOR_CANCEL");
+      if (call.peer && call.peer.state !== "hungup" && call.peer.state !== "answered")
+        call.peer.hangup("ORIGINATOR_CANCEL");
     });
     return call;
   }
@@ -133,7 +134,8 @@ export class CallControl {
     if (ch.direction !== "outbound" || ch.kind !== "sip") throw wrongState(`call ${ch.uuid} is not ringing at a phone`);
     if (!this.sw.phoneEvent) throw new CcError(501, "this switch cannot ask a phone to answer; answer on the phone");
     // The NOTIFY goes in the phone's early dialog, which exists once the phone has sent 180.
-    if (!this.sw.phoneEvent(ch, "talk")) throw wrongState(`the phone of call ${ch.uuid} cannot be asked to answer yet; answer on the phone`);
+    if (!this.sw.phoneEvent(ch, "talk"))
+      throw wrongState(`the phone of call ${ch.uuid} cannot be asked to answer yet; answer on the phone`);
   }
 
   /** ccKill: ends a channel (uuid_kill). */
@@ -194,7 +196,15 @@ export class CallControl {
         callerIdName: call.remoteName,
         callerIdNumber: call.remoteNumber,
         uuid,
-        headers: this.cc.legHeaders(controlLegHeaders({ purpose: "transfer", agent: to.number, agentUuid: uuid, targetUuid: customer.uuid, queue: call.queue })),
+        headers: this.cc.legHeaders(
+          controlLegHeaders({
+            purpose: "transfer",
+            agent: to.number,
+            agentUuid: uuid,
+            targetUuid: customer.uuid,
+            queue: call.queue,
+          }),
+        ),
         variables: { cc_side: "transfer", cc_agent: to.number },
       },
     );
@@ -222,7 +232,15 @@ export class CallControl {
       callerIdName: identity?.cidName ?? call.agent.name,
       callerIdNumber: identity?.cidNumber ?? call.agent.number,
       uuid: randomUUID(),
-      headers: this.cc.legHeaders(controlLegHeaders({ purpose: "consult", agent: call.agent.number, agentUuid: call.leg.uuid, targetUuid: customer.uuid, queue: call.queue })),
+      headers: this.cc.legHeaders(
+        controlLegHeaders({
+          purpose: "consult",
+          agent: call.agent.number,
+          agentUuid: call.leg.uuid,
+          targetUuid: customer.uuid,
+          queue: call.queue,
+        }),
+      ),
       variables: { cc_side: "consult", cc_agent: call.agent.number },
     });
     const consult = { leg, target: label, answered: false };
@@ -274,7 +292,8 @@ export class CallControl {
     call.consult = undefined;
     this.cc.endCall(call, cause);
     const handOver = () => {
-      const target = consult.leg.kind === "sip" && consult.leg.extension ? this.agentAt(consult.leg.extension) : undefined;
+      const target =
+        consult.leg.kind === "sip" && consult.leg.extension ? this.agentAt(consult.leg.extension) : undefined;
       if (target && !target.call) this.trackHandover(target, consult.leg, customer, call);
     };
     if (consult.answered) {
@@ -327,7 +346,8 @@ export class CallControl {
 
   /** Tells the agent the supervisor's leg's mode, if the platform tells agents and it changed. */
   private tell(s: Supervision, mode: EavesdropMode | "none") {
-    if (!this.options.tellAgents || !s.supervising || s.told === mode || (mode === "none" && s.told === undefined)) return;
+    if (!this.options.tellAgents || !s.supervising || s.told === mode || (mode === "none" && s.told === undefined))
+      return;
     s.told = mode;
     this.cc.supervisionChanged(s.call, mode, s.by);
   }
@@ -393,8 +413,19 @@ export class CallControl {
         callerIdNumber: call.remoteNumber,
         autoAnswer: true,
         uuid,
-        headers: controlLegHeaders({ purpose: "intercept", agent: call.agent.number, agentUuid: uuid, targetUuid: old.uuid, ...(call.queue ? { queue: call.queue } : {}) }),
-        variables: { ...variables, cc_side: variables.cc_side ?? "agent", cc_agent: call.agent.number, cc_taken_back_from: old.uuid },
+        headers: controlLegHeaders({
+          purpose: "intercept",
+          agent: call.agent.number,
+          agentUuid: uuid,
+          targetUuid: old.uuid,
+          ...(call.queue ? { queue: call.queue } : {}),
+        }),
+        variables: {
+          ...variables,
+          cc_side: variables.cc_side ?? "agent",
+          cc_agent: call.agent.number,
+          cc_taken_back_from: old.uuid,
+        },
       },
     );
     const endIfCallEnds = () => leg.hangup("ORIGINATOR_CANCEL");
@@ -435,7 +466,14 @@ export class CallControl {
     return [...this.supervisions].filter((s) => s.call === call && s.leg.state !== "hungup");
   }
 
-  private supervise(call: AgentCall, party: Party, by: string, mode: EavesdropMode, autoAnswer: boolean, supervising: boolean): Supervision {
+  private supervise(
+    call: AgentCall,
+    party: Party,
+    by: string,
+    mode: EavesdropMode,
+    autoAnswer: boolean,
+    supervising: boolean,
+  ): Supervision {
     this.requireAnswered(call);
     const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way", autoAnswer);
     // The listener goes when the call it listens to ends (eavesdrop ends with its target).
@@ -488,14 +526,22 @@ export class CallControl {
   }
 
   /** A leg joining an agent's call, showing that agent as the caller; a supervisor's is marked to answer by itself. */
-  private originateFor(call: AgentCall, party: Party, by: string, purpose: "monitor" | "three-way" | "intercept", autoAnswer = true): Channel {
+  private originateFor(
+    call: AgentCall,
+    party: Party,
+    by: string,
+    purpose: "monitor" | "three-way" | "intercept",
+    autoAnswer = true,
+  ): Channel {
     const uuid = randomUUID();
     return this.sw.originate(targetOf(party), {
       callerIdName: call.agent.name,
       callerIdNumber: call.agent.number,
       autoAnswer,
       uuid,
-      headers: this.cc.legHeaders(controlLegHeaders({ purpose, agent: by, agentUuid: uuid, targetUuid: call.leg.uuid, queue: call.queue })),
+      headers: this.cc.legHeaders(
+        controlLegHeaders({ purpose, agent: by, agentUuid: uuid, targetUuid: call.leg.uuid, queue: call.queue }),
+      ),
       variables: { cc_side: purpose, cc_agent: by, cc_target_agent: call.agent.number },
     });
   }
@@ -523,7 +569,10 @@ export class CallControl {
   }
 
   private agentAt(extension: string): Agent | undefined {
-    return this.cc.knownAgents().find((a) => a.contact === extension && a.status !== "Logged Out") ?? this.cc.agent(extension);
+    return (
+      this.cc.knownAgents().find((a) => a.contact === extension && a.status !== "Logged Out") ??
+      this.cc.agent(extension)
+    );
   }
 
   private requireAnswered(call: AgentCall): Channel {

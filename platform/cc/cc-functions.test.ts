@@ -83,21 +83,36 @@ describe("refusals change nothing", () => {
     ["ccLogin", { agent: "1001", extn: "1001", queue: "nosuch" }, 404, "queue 'nosuch' not found"],
     ["ccLogin", { agent: "1001", extn: "1999", queue: "support" }, 404, "extension '1999' not found"],
     ["ccLogin", { agent: "1001", queue: "support" }, 400, "missing required field 'extn'"],
-    ["ccLogin", { agent: "1001", extn: "1001", queue: "sales" }, 403, "no permission: queue sales does not list agent 1001"],
+    [
+      "ccLogin",
+      { agent: "1001", extn: "1001", queue: "sales" },
+      403,
+      "no permission: queue sales does not list agent 1001",
+    ],
     ["ccGoBreak", { agent: "1001", reason: 5 }, 400, "field 'reason' must be string"],
     ["ccGoReady", { agent: "1001", colour: "red" }, 400, "unknown field 'colour'"],
     ["ccGoReady", { agent: "1001", queue: "nosuch" }, 404, "queue 'nosuch' not found"],
-    ["ccHold", { callID: "0b9b1c3e-0000-4000-8000-000000000000" }, 404, "call '0b9b1c3e-0000-4000-8000-000000000000' not found"],
+    [
+      "ccHold",
+      { callID: "0b9b1c3e-0000-4000-8000-000000000000" },
+      404,
+      "call '0b9b1c3e-0000-4000-8000-000000000000' not found",
+    ],
     ["ccTransfer", { callID: "x", destNumber: "1002" }, 404, "call 'x' not found"],
     ["ccKill", { destUUID: "nope" }, 404, "call 'nope' not found"],
     ["ccDial", { agent: "1001", destNumber: "55 01" }, 400, "field 'destNumber' has an invalid format"],
     ["ccFly", {}, 404, "unknown call-center function 'ccFly'"],
   ])("%s %j -> %i %s", async (func, body, code, message) => {
-    const before = JSON.stringify({ agents: f.cc.knownAgents().map((a) => [a.number, a.status, a.contact]), legs: f.sw.all.length });
+    const before = JSON.stringify({
+      agents: f.cc.knownAgents().map((a) => [a.number, a.status, a.contact]),
+      legs: f.sw.all.length,
+    });
     f.take();
     expect(await f.run("agent1", func, body)).toEqual({ code, message });
     expect(f.take()).toEqual([]);
-    expect(JSON.stringify({ agents: f.cc.knownAgents().map((a) => [a.number, a.status, a.contact]), legs: f.sw.all.length })).toBe(before);
+    expect(
+      JSON.stringify({ agents: f.cc.knownAgents().map((a) => [a.number, a.status, a.contact]), legs: f.sw.all.length }),
+    ).toBe(before);
   });
 
   it("takes numbers as numbers too (1001 as well as '1001')", async () => {
@@ -131,7 +146,11 @@ describe("agent_state", () => {
     const customer = await f.customer("support", "Carla Customer", "5550100");
     const ringing = f.service.agentState("support", f.caller("agent1"))[0]!;
     const leg = f.ringingAt("1001");
-    expect(ringing).toMatchObject({ callstate: "RINGING", agent_uuid: leg.uuid, call: { cid_name: "Carla Customer", cid_number: "5550100" } });
+    expect(ringing).toMatchObject({
+      callstate: "RINGING",
+      agent_uuid: leg.uuid,
+      call: { cid_name: "Carla Customer", cid_number: "5550100" },
+    });
     leg.remoteAnswer();
     await Promise.resolve();
     expect(f.service.agentState("support", f.caller("agent1"))[0]).toMatchObject({
@@ -156,7 +175,9 @@ describe("agent_state", () => {
     f.ready("1001");
     const [customer] = await f.answeredCall("support", "1001");
     customer.hangup();
-    expect(f.service.agentState("support", f.caller("agent1"))[0]!.wrap_up_until).toBe(timestamp(new Date(Date.now() + 30_000)));
+    expect(f.service.agentState("support", f.caller("agent1"))[0]!.wrap_up_until).toBe(
+      timestamp(new Date(Date.now() + 30_000)),
+    );
   });
 
   it("lets an agent read only the queues it is in; a supervisor reads all", () => {

@@ -28,7 +28,11 @@ const body = (required: string[], properties: Record<string, object>) =>
 const SCHEMAS = {
   ccLogin: body(["agent", "extn", "queue"], { agent: nonEmpty, extn: nonEmpty, queue: nonEmpty }),
   ccLogout: body(["agent"], { agent: nonEmpty, queue: text }),
-  ccGoReady: body(["agent"], { agent: nonEmpty, queue: text, onDemand: { type: ["boolean", "string"], enum: [true, false, "true", "false"] } }),
+  ccGoReady: body(["agent"], {
+    agent: nonEmpty,
+    queue: text,
+    onDemand: { type: ["boolean", "string"], enum: [true, false, "true", "false"] },
+  }),
   ccGoBreak: body(["agent"], { agent: nonEmpty, queue: text, reason: { type: "string", maxLength: 200 } }),
   ccDial: body(["agent", "destNumber"], { agent: nonEmpty, extn: text, destNumber: nonEmpty }),
   ccAnswer: body(["destUUID"], { destUUID: uuid }),
@@ -39,7 +43,12 @@ const SCHEMAS = {
   ccThreeWay: body(["callID", "destAgent"], { agent: text, callID: uuid, destAgent: nonEmpty, destExtn: text }),
   ccMonitor: body(["agent", "destUUID"], { agent: nonEmpty, extn: text, destAgent: text, destUUID: uuid }),
   ccIntercept: body(["agent", "destUUID"], { agent: nonEmpty, extn: text, destAgent: text, destUUID: uuid }),
-  ccConsult: body(["agent", "callID", "destAgent"], { agent: nonEmpty, destAgent: nonEmpty, destExtn: text, callID: uuid }),
+  ccConsult: body(["agent", "callID", "destAgent"], {
+    agent: nonEmpty,
+    destAgent: nonEmpty,
+    destExtn: text,
+    callID: uuid,
+  }),
   ccCancelConsult: body(["callID"], { callID: uuid }),
 } as const;
 
@@ -48,11 +57,16 @@ export const CC_FUNCTIONS = Object.keys(SCHEMAS) as CcFunctionName[];
 
 type Body = Record<string, string | number | boolean | undefined>;
 
-const ajv = new Ajv({ allowUnionTypes: true, allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false });
-const validators = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)])) as Record<
-  CcFunctionName,
-  ValidateFunction
->;
+const ajv = new Ajv({
+  allowUnionTypes: true,
+  allErrors: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: false,
+});
+const validators = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)]),
+) as Record<CcFunctionName, ValidateFunction>;
 
 const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v).trim());
 
@@ -86,7 +100,9 @@ export class CcService {
       if (!validate(data)) throw badRequest(describeSchemaError(validate.errors ?? [], "body"));
       const result = await this.dispatch(func, data as Body, caller);
       // The spec shows every function answering `{code:200, message:'success'}`, nothing more.
-      return result === undefined || this.profile === "spec-minimal" ? { code: 200, message: "success" } : { code: 200, message: "success", data: result };
+      return result === undefined || this.profile === "spec-minimal"
+        ? { code: 200, message: "success" }
+        : { code: 200, message: "success", data: result };
     } catch (e) {
       if (e instanceof CcError) return { code: e.code, message: e.message };
       throw e;
@@ -149,17 +165,20 @@ export class CcService {
   private ownAgent(value: unknown, caller: CcCaller, queue?: unknown): Agent {
     const address = parseAgentAddress(str(value), "agent");
     if (address.kind === "pstn") throw badRequest("field 'agent' must name an agent here, not PSTN");
-    if (address.group !== undefined && !this.cc.directory.queue(address.group)) throw notFound(`group '${address.group}' not found`);
+    if (address.group !== undefined && !this.cc.directory.queue(address.group))
+      throw notFound(`group '${address.group}' not found`);
     if (str(queue) && !this.cc.directory.queue(str(queue))) throw notFound(`queue '${str(queue)}' not found`);
     const agent = this.cc.agent(address.number);
     if (!agent) throw notFound(`agent '${address.number}' not found`);
-    if (!mayActOn(caller, agent.number)) throw noPermission(`an agent may act only on itself, not on agent ${agent.number}`);
+    if (!mayActOn(caller, agent.number))
+      throw noPermission(`an agent may act only on itself, not on agent ${agent.number}`);
     return agent;
   }
 
   private signedInAgent(value: unknown, caller: CcCaller, queue?: unknown): Agent {
     const agent = this.ownAgent(value, caller, queue);
-    if (agent.status === "Logged Out") throw wrongState(`agent ${agent.number} is not signed in; sign in with ccLogin first`);
+    if (agent.status === "Logged Out")
+      throw wrongState(`agent ${agent.number} is not signed in; sign in with ccLogin first`);
     return agent;
   }
 
@@ -219,7 +238,8 @@ export class CcService {
     const ch = this.sw.channel(uuid);
     if (!ch || ch.state === "hungup") throw notFound(`call '${uuid}' not found`);
     if (isSupervisor(caller)) return ch;
-    const mine = (ch.extension !== undefined && caller.extensions.includes(ch.extension)) || this.ownsCallWith(ch, caller);
+    const mine =
+      (ch.extension !== undefined && caller.extensions.includes(ch.extension)) || this.ownsCallWith(ch, caller);
     if (!mine) throw noPermission(`call ${uuid} is not one of yours`);
     return ch;
   }
@@ -257,12 +277,18 @@ export class CcService {
     const address = parseAgentAddress(destination, "destNumber");
     if (address.kind === "pstn") return undefined;
     const agent = this.cc.agent(address.number);
-    if (agent && address.group !== undefined && !this.cc.directory.queue(address.group)) throw notFound(`group '${address.group}' not found`);
+    if (agent && address.group !== undefined && !this.cc.directory.queue(address.group))
+      throw notFound(`group '${address.group}' not found`);
     return agent;
   }
 
   /** Where `destAgent` / `destExtn` (or `agent` / `extn`) point: an agent's phone or an outside number. */
-  private party(agentField: string, agentValue: unknown, extnField: string, extnValue: unknown): { party: Party; label: string; agent?: Agent } {
+  private party(
+    agentField: string,
+    agentValue: unknown,
+    extnField: string,
+    extnValue: unknown,
+  ): { party: Party; label: string; agent?: Agent } {
     const address = parseAgentAddress(str(agentValue), agentField);
     const extn = str(extnValue);
     if (address.kind === "pstn") {
@@ -270,7 +296,8 @@ export class CcService {
       if (!DIALABLE.test(extn)) throw badRequest(`field '${extnField}' has an invalid format`);
       return { party: { number: extn }, label: extn };
     }
-    if (address.group !== undefined && !this.cc.directory.queue(address.group)) throw notFound(`group '${address.group}' not found`);
+    if (address.group !== undefined && !this.cc.directory.queue(address.group))
+      throw notFound(`group '${address.group}' not found`);
     const agent = this.cc.agent(address.number);
     if (!agent) throw notFound(`agent '${address.number}' not found`);
     const extension = extn || agent.contact;
@@ -281,7 +308,8 @@ export class CcService {
   private consult(b: Body, caller: CcCaller) {
     const agent = this.ownAgent(b.agent, caller);
     const call = this.ownCall(str(b.callID), caller);
-    if (call.agent !== agent) throw badRequest(`call ${call.leg.uuid} is agent ${call.agent.number}'s, not agent ${agent.number}'s`);
+    if (call.agent !== agent)
+      throw badRequest(`call ${call.leg.uuid} is agent ${call.agent.number}'s, not agent ${agent.number}'s`);
     const { party, label } = this.party("destAgent", b.destAgent, "destExtn", b.destExtn);
     return this.control.consult(call, party, label).then(() => undefined);
   }
@@ -301,7 +329,8 @@ export class CcService {
     }
     const { party, label } = this.party("destAgent", b.destAgent, "destExtn", b.destExtn);
     const extension = "extension" in party ? party.extension : undefined;
-    if (extension === call.agent.contact) throw badRequest(`extension ${extension} is already in call ${call.leg.uuid}`);
+    if (extension === call.agent.contact)
+      throw badRequest(`extension ${extension} is already in call ${call.leg.uuid}`);
     const ownPhone = extension !== undefined && caller.extensions.includes(extension);
     // A supervisor bringing its own phone into another agent's call is barging in: a supervision.
     const bargingIn = ownPhone && isSupervisor(caller) && call.agent.number !== caller.agentNumber;
@@ -329,7 +358,8 @@ export class CcService {
       label = extn;
     } else {
       by = this.ownAgent(b.agent, caller);
-      if (by.status === "Logged Out") throw wrongState(`agent ${by.number} is not signed in; the monitoring agent signs in first`);
+      if (by.status === "Logged Out")
+        throw wrongState(`agent ${by.number} is not signed in; the monitoring agent signs in first`);
       const extension = str(b.extn) || by.contact;
       if (!this.cc.directory.extension(extension)) throw notFound(`extension '${extension}' not found`);
       party = { extension };
@@ -342,7 +372,8 @@ export class CcService {
     }
     this.requireSwitch();
     // The local platform's addition: whether the agent is told (tellMonitoredAgents), for the supervisor to know.
-    if (func === "ccMonitor") return { uuid: this.control.monitor(call, party, label).leg.uuid, agent_told: this.control.options.tellAgents };
+    if (func === "ccMonitor")
+      return { uuid: this.control.monitor(call, party, label).leg.uuid, agent_told: this.control.options.tellAgents };
     this.control.intercept(call, party, label, by);
     return undefined;
   }
@@ -369,11 +400,13 @@ export class CcService {
     const by = this.ownAgent(b.agent, caller);
     const call = this.cc.callByUuid(str(b.destUUID));
     if (!call) throw notFound(`call '${str(b.destUUID)}' not found`);
-    if (call.agent !== by) throw noPermission(`ccIntercept of another agent's call needs a supervisor or an administrator`);
+    if (call.agent !== by)
+      throw noPermission(`ccIntercept of another agent's call needs a supervisor or an administrator`);
     this.namedCall(b);
     const extension = str(b.extn) || by.contact;
     if (!this.cc.directory.extension(extension)) throw notFound(`extension '${extension}' not found`);
-    if (!isSupervisor(caller) && !caller.extensions.includes(extension)) throw noPermission(`extension ${extension} is not one of yours`);
+    if (!isSupervisor(caller) && !caller.extensions.includes(extension))
+      throw noPermission(`extension ${extension} is not one of yours`);
     this.requireSwitch();
     return { uuid: this.control.takeBack(call, extension).uuid };
   }
@@ -391,7 +424,8 @@ export class CcService {
       if (!queue) throw notFound(`queue '${queueName}' not found`);
       const members = new Set(directory.tiersOf(queue.name).map((t) => t.agent));
       for (const a of this.cc.knownAgents()) if (a.group === queue.name) members.add(a.number);
-      if (!isSupervisor(caller) && !members.has(caller.agentNumber)) throw noPermission(`agent ${caller.agentNumber || caller.login} is not in queue ${queue.name}`);
+      if (!isSupervisor(caller) && !members.has(caller.agentNumber))
+        throw noPermission(`agent ${caller.agentNumber || caller.login} is not in queue ${queue.name}`);
       return [...members]
         .flatMap((n) => {
           const agent = this.cc.agent(n);
@@ -405,16 +439,20 @@ export class CcService {
     }
     const numbers = new Set(this.cc.knownAgents().map((a) => a.number));
     for (const q of directory.queues()) for (const t of directory.tiersOf(q.name)) numbers.add(t.agent);
-    return [...numbers]
-      .sort()
-      .flatMap((n) => {
-        const agent = this.cc.agent(n);
-        return agent ? [this.record(agent)] : [];
-      });
+    return [...numbers].sort().flatMap((n) => {
+      const agent = this.cc.agent(n);
+      return agent ? [this.record(agent)] : [];
+    });
   }
 
   private record(agent: Agent, queueName?: string): AgentStateRecord {
     const queue = this.cc.directory.queue(queueName ?? agent.group);
-    return agentStateRecord({ agent, queue, settings: this.cc.directory.settings(agent.number), sw: this.sw, control: this.control });
+    return agentStateRecord({
+      agent,
+      queue,
+      settings: this.cc.directory.settings(agent.number),
+      sw: this.sw,
+      control: this.control,
+    });
   }
 }

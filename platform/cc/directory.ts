@@ -58,8 +58,7 @@ export class CallCenterDirectory {
 
   queue(name: string): QueueInfo | undefined {
     const row = this.db.prepare("SELECT id, name, description, strategy FROM queues WHERE name = ?").get(name) as
-      | { id: number; name: string; description: string; strategy: string }
-      | undefined;
+      { id: number; name: string; description: string; strategy: string } | undefined;
     return row ? { ...row, strategy: strategyOf(row.strategy) } : undefined;
   }
 
@@ -98,15 +97,17 @@ export class CallCenterDirectory {
 
   agent(number: string): AgentIdentity | undefined {
     if (!number) return undefined;
-    const user = this.db.prepare("SELECT * FROM users WHERE extn = ? AND disabled = 0 ORDER BY id LIMIT 1").get(number) as
-      | UserRow
-      | undefined;
+    const user = this.db
+      .prepare("SELECT * FROM users WHERE extn = ? AND disabled = 0 ORDER BY id LIMIT 1")
+      .get(number) as UserRow | undefined;
     return user ? identityOf(user) : undefined;
   }
 
   /** Every user with an extension, for restoring statuses on start. */
   agents(): AgentIdentity[] {
-    const rows = this.db.prepare("SELECT * FROM users WHERE extn != '' AND disabled = 0 ORDER BY id").all() as UserRow[];
+    const rows = this.db
+      .prepare("SELECT * FROM users WHERE extn != '' AND disabled = 0 ORDER BY id")
+      .all() as UserRow[];
     return rows.map(identityOf);
   }
 
@@ -128,8 +129,7 @@ export class CallCenterDirectory {
 
   settings(number: string): AgentSettings {
     const user = this.db.prepare("SELECT agent_info FROM users WHERE extn = ? ORDER BY id LIMIT 1").get(number) as
-      | { agent_info: string }
-      | undefined;
+      { agent_info: string } | undefined;
     const info = parseAgentInfo(user?.agent_info ?? "{}");
     const seconds = (key: string, fallback: number) => {
       const n = Number(info[key]);
@@ -148,8 +148,7 @@ export class CallCenterDirectory {
   /** Keeps agent_info's `status` in step with the engine (the spec's spelling). */
   saveStatus(number: string, status: AgentStatus): void {
     const user = this.db.prepare("SELECT id, agent_info FROM users WHERE extn = ? ORDER BY id LIMIT 1").get(number) as
-      | { id: number; agent_info: string }
-      | undefined;
+      { id: number; agent_info: string } | undefined;
     if (!user) return;
     const info = { ...parseAgentInfo(user.agent_info), status: agentInfoStatus(status) };
     this.users.updateUser(user.id, { agent_info: JSON.stringify(info) });

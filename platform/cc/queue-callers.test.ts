@@ -35,19 +35,35 @@ afterEach(() => {
 describe("simulated queue callers", () => {
   it("wait with music, report the agent that answered and press their keys after the answer", async () => {
     f.ready("1001");
-    const c = await callers.start({ queue: "support", callerIdNumber: "5550100", callerIdName: "Carla", toneHz: 660, dtmf: "12", dtmfDelaySeconds: 2 });
+    const c = await callers.start({
+      queue: "support",
+      callerIdNumber: "5550100",
+      callerIdName: "Carla",
+      toneHz: 660,
+      dtmf: "12",
+      dtmfDelaySeconds: 2,
+    });
     await settle();
     expect(callers.get(c.id)).toMatchObject({ state: "waiting", agent: "", toneHz: 660, heard: { music: true } });
     f.ringingAt("1001").remoteAnswer();
     await settle();
-    expect(callers.get(c.id)).toMatchObject({ state: "talking", agent: "1001", answeredAt: expect.stringMatching(/\d{4}-/) });
+    expect(callers.get(c.id)).toMatchObject({
+      state: "talking",
+      agent: "1001",
+      answeredAt: expect.stringMatching(/\d{4}-/),
+    });
     expect(pressed).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
     expect(pressed).toEqual(["12"]);
   });
 
   it("give up after their patience: an abandoned member", async () => {
-    const c = await callers.start({ queue: "support", callerIdNumber: "5550100", callerIdName: "Carla", patienceSeconds: 30 });
+    const c = await callers.start({
+      queue: "support",
+      callerIdNumber: "5550100",
+      callerIdName: "Carla",
+      patienceSeconds: 30,
+    });
     await vi.advanceTimersByTimeAsync(29_000);
     expect(callers.get(c.id)!.state).toBe("waiting");
     await vi.advanceTimersByTimeAsync(1000);
@@ -57,7 +73,12 @@ describe("simulated queue callers", () => {
 
   it("do not give up once an agent has answered; end when hung up", async () => {
     f.ready("1001");
-    const c = await callers.start({ queue: "support", callerIdNumber: "5550100", callerIdName: "Carla", patienceSeconds: 5 });
+    const c = await callers.start({
+      queue: "support",
+      callerIdNumber: "5550100",
+      callerIdName: "Carla",
+      patienceSeconds: 5,
+    });
     await settle();
     f.ringingAt("1001").remoteAnswer();
     await vi.advanceTimersByTimeAsync(10_000);

@@ -68,7 +68,15 @@ export class QueueCallers {
       callerIdNumber: options.callerIdNumber,
       toneHz: options.toneHz,
     });
-    const caller: QueueCaller = { id: randomUUID(), options, party, state: "waiting", agent: "", joinedAt: Date.now(), timers: [] };
+    const caller: QueueCaller = {
+      id: randomUUID(),
+      options,
+      party,
+      state: "waiting",
+      agent: "",
+      joinedAt: Date.now(),
+      timers: [],
+    };
     this.callers.set(caller.id, caller);
     const ch = party.channel;
     ch.on("bridge", (partner: Channel) => this.bridged(caller, partner));
@@ -99,7 +107,9 @@ export class QueueCallers {
     caller.answeredAt = Date.now();
     if (caller.options.dtmf) {
       const digits = caller.options.dtmf;
-      caller.timers.push(setTimeout(() => caller.party.pressDtmf(digits), (caller.options.dtmfDelaySeconds ?? 1) * 1000));
+      caller.timers.push(
+        setTimeout(() => caller.party.pressDtmf(digits), (caller.options.dtmfDelaySeconds ?? 1) * 1000),
+      );
     }
   }
 

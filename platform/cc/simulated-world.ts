@@ -8,7 +8,12 @@ import type { Channel } from "../switch/types";
  */
 export interface SimulatedWorld {
   /** A simulated party calls `destination` through the dialplan (a queue name here). */
-  call(options: { destination: string; callerIdName: string; callerIdNumber: string; toneHz?: number }): Promise<SimulatedParty>;
+  call(options: {
+    destination: string;
+    callerIdName: string;
+    callerIdNumber: string;
+    toneHz?: number;
+  }): Promise<SimulatedParty>;
 }
 
 export interface SimulatedParty {

@@ -122,12 +122,15 @@ export class CdrStore {
   /** The record of a leg; with `extensions`, only if it is of a call one of them took part in. */
   byUuid(uuid: string, extensions?: string[]): CdrRow | undefined {
     const { sql, args } = this.scope(extensions);
-    return this.db.prepare(`SELECT * FROM cdrs WHERE uuid = ? ${sql ? `AND ${sql}` : ""}`).get(uuid, ...args) as CdrRow | undefined;
+    return this.db.prepare(`SELECT * FROM cdrs WHERE uuid = ? ${sql ? `AND ${sql}` : ""}`).get(uuid, ...args) as
+      CdrRow | undefined;
   }
 
   total(extensions?: string[]): number {
     const { sql, args } = this.scope(extensions);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${sql ? `WHERE ${sql}` : ""}`).get(...args) as { n: number }).n;
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${sql ? `WHERE ${sql}` : ""}`).get(...args) as { n: number }
+    ).n;
   }
 
   list(q: CdrQuery): { rowCount: number; rows: CdrRow[] } {
@@ -204,7 +207,9 @@ export class CdrStore {
       out.push({ type: "channel", uuid: r.uuid });
     }
     if (row.sip_call_id) {
-      const same = this.db.prepare("SELECT uuid FROM cdrs WHERE sip_call_id = ? ORDER BY start_stamp, id").all(row.sip_call_id) as { uuid: string }[];
+      const same = this.db
+        .prepare("SELECT uuid FROM cdrs WHERE sip_call_id = ? ORDER BY start_stamp, id")
+        .all(row.sip_call_id) as { uuid: string }[];
       for (const r of same) {
         if (seen.has(r.uuid)) continue;
         seen.add(r.uuid);

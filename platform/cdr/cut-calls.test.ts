@@ -10,7 +10,6 @@ import { CdrStore, type NewCdr } from "./cdr-store";
 import { CRASH_CAUSE, cutRecord, finishCutCalls } from "./cut-calls";
 import { MediaFileStore } from "./media-files";
 
-
 let dir: string;
 let db: Db;
 let cdrs: CdrStore;
@@ -69,12 +68,18 @@ function liveRecord(uuid: string, o: Partial<NewCdr> = {}): NewCdr {
 }
 
 const journal = (record: NewCdr, seenAt: Date) =>
-  db.prepare("INSERT INTO live_calls (uuid, record, seen_at) VALUES (?, ?, ?)").run(record.uuid, JSON.stringify(record), seenAt.getTime());
+  db
+    .prepare("INSERT INTO live_calls (uuid, record, seen_at) VALUES (?, ?, ?)")
+    .run(record.uuid, JSON.stringify(record), seenAt.getTime());
 
 describe("finishing what a crash cut off", () => {
   it("completes cut recordings and writes the records of the legs that were up, ended by the crash", async () => {
     const place = mediaFiles.placeRecording("leg-b", new Date(2026, 2, 2, 10, 0, 5));
-    const fileId = mediaFiles.addRecording("leg-b", place, { userId: null, domain: "agentbar.local", name: "1001-1002.wav" });
+    const fileId = mediaFiles.addRecording("leg-b", place, {
+      userId: null,
+      domain: "agentbar.local",
+      name: "1001-1002.wav",
+    });
     // Three seconds of audio and half a sample frame on disk, the header still saying nothing.
     writeFileSync(place.absPath, Buffer.concat([wavHeader(48000, 2, 0), Buffer.alloc(3 * 48000 * 4 + 2)]));
     const lastWrite = new Date(2026, 2, 2, 10, 0, 8, 600);
@@ -108,7 +113,12 @@ describe("finishing what a crash cut off", () => {
         media_file_id: fileId,
       });
     }
-    expect(cdrs.byUuid("leg-c")).toMatchObject({ hangup_cause: CRASH_CAUSE, end_stamp: timestamp(stamped), duration: 6, billsec: 0 });
+    expect(cdrs.byUuid("leg-c")).toMatchObject({
+      hangup_cause: CRASH_CAUSE,
+      end_stamp: timestamp(stamped),
+      duration: 6,
+      billsec: 0,
+    });
     expect(cdrs.byUuid("leg-d")!.hangup_cause).toBe("NORMAL_CLEARING");
     expect(db.prepare("SELECT COUNT(*) AS n FROM live_calls").get()).toEqual({ n: 0 });
 

@@ -23,7 +23,9 @@ export async function finishCutCalls(
   log: { warn(message: string): void },
 ): Promise<{ recordings: number; records: number }> {
   const lastAudio = new Map<number, number>();
-  const cut = db.prepare("SELECT * FROM media_files WHERE type = 'RECORD' AND processing_flag = 1").all() as MediaFileRow[];
+  const cut = db
+    .prepare("SELECT * FROM media_files WHERE type = 'RECORD' AND processing_flag = 1")
+    .all() as MediaFileRow[];
   for (const row of cut) {
     // Only files of the platform's own folder are touched.
     if (!row.abs_path.startsWith(mediaFiles.root)) continue;
@@ -36,7 +38,11 @@ export async function finishCutCalls(
     mediaFiles.completeRecording(row.id, durationMs);
   }
 
-  const live = db.prepare("SELECT uuid, record, seen_at FROM live_calls").all() as { uuid: string; record: string; seen_at: number }[];
+  const live = db.prepare("SELECT uuid, record, seen_at FROM live_calls").all() as {
+    uuid: string;
+    record: string;
+    seen_at: number;
+  }[];
   let records = 0;
   db.transaction(() => {
     for (const row of live) {
@@ -55,7 +61,8 @@ export async function finishCutCalls(
     }
     db.prepare("DELETE FROM live_calls").run();
   })();
-  if (cut.length || records) log.warn(`finished what a crash cut off: ${cut.length} recording(s), ${records} call record(s)`);
+  if (cut.length || records)
+    log.warn(`finished what a crash cut off: ${cut.length} recording(s), ${records} call record(s)`);
   return { recordings: cut.length, records };
 }
 

@@ -87,7 +87,11 @@ export class MediaFileStore {
   }
 
   /** Adds the row of a recording that has just started (size and duration follow when it ends). */
-  addRecording(channelUuid: string, place: RecordingPlace, owner: { userId: number | null; domain: string; name: string }): number {
+  addRecording(
+    channelUuid: string,
+    place: RecordingPlace,
+    owner: { userId: number | null; domain: string; name: string },
+  ): number {
     const now = timestamp();
     const info = this.db
       .prepare(
@@ -95,7 +99,19 @@ export class MediaFileStore {
            original_file_name, file_name, processing_flag, user_id, domain, sample_rate, channels, created_at, updated_at)
          VALUES (?, 'RECORD', ?, 'RECORD', 'wav', 'audio/wav', ?, ?, ?, ?, ?, 1, ?, ?, 48000, 2, ?, ?)`,
       )
-      .run(channelUuid, owner.name, place.absPath, place.dirPath, place.relPath, place.fileName, place.fileName, owner.userId, owner.domain, now, now);
+      .run(
+        channelUuid,
+        owner.name,
+        place.absPath,
+        place.dirPath,
+        place.relPath,
+        place.fileName,
+        place.fileName,
+        owner.userId,
+        owner.domain,
+        now,
+        now,
+      );
     return Number(info.lastInsertRowid);
   }
 
@@ -111,7 +127,9 @@ export class MediaFileStore {
     }
     const seconds = Math.round(durationMs / 1000);
     this.db
-      .prepare("UPDATE media_files SET file_size = ?, duration = ?, bit_rate = ?, processing_flag = 0, updated_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE media_files SET file_size = ?, duration = ?, bit_rate = ?, processing_flag = 0, updated_at = ? WHERE id = ?",
+      )
       .run(size, seconds, 48000 * 2 * 16, timestamp(), id);
   }
 
@@ -120,13 +138,17 @@ export class MediaFileStore {
   }
 
   byChannel(uuid: string): MediaFileRow | undefined {
-    return this.db.prepare("SELECT * FROM media_files WHERE channel_uuid = ? ORDER BY id LIMIT 1").get(uuid) as MediaFileRow | undefined;
+    return this.db.prepare("SELECT * FROM media_files WHERE channel_uuid = ? ORDER BY id LIMIT 1").get(uuid) as
+      MediaFileRow | undefined;
   }
 
   /** Whether the user may read this file (see readable()). */
   isReadable(id: number, reader: MediaFileReader): boolean {
     const readable = this.readable(reader);
-    return this.db.prepare(`SELECT 1 FROM media_files WHERE id = ? AND ${readable.sql}`).get(id, ...readable.args) !== undefined;
+    return (
+      this.db.prepare(`SELECT 1 FROM media_files WHERE id = ? AND ${readable.sql}`).get(id, ...readable.args) !==
+      undefined
+    );
   }
 
   list(q: MediaFileQuery): { rowCount: number; rows: MediaFileRow[] } {
@@ -146,7 +168,9 @@ export class MediaFileStore {
       args.push(...readable.args);
     }
     const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const rowCount = (this.db.prepare(`SELECT COUNT(*) AS n FROM media_files ${whereSql}`).get(...args) as { n: number }).n;
+    const rowCount = (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM media_files ${whereSql}`).get(...args) as { n: number }
+    ).n;
     const rows = this.db
       .prepare(`SELECT * FROM media_files ${whereSql} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(...args, q.perPage, (q.page - 1) * q.perPage) as MediaFileRow[];

@@ -15,7 +15,8 @@ export interface Customer {
   notes: string;
 }
 
-export const demoCustomers = (): Customer[] => JSON.parse(readFileSync(join(here, "customers.json"), "utf8")) as Customer[];
+export const demoCustomers = (): Customer[] =>
+  JSON.parse(readFileSync(join(here, "customers.json"), "utf8")) as Customer[];
 
 export interface CrmDemo {
   /** Its origin, e.g. http://localhost:8081: the app's embedding allowlist names it. */
@@ -44,7 +45,9 @@ export async function startCrmDemo(o: CrmDemoOptions): Promise<CrmDemo> {
   const page = readFileSync(join(here, "public", "index.html"), "utf8");
   const customers = demoCustomers();
 
-  app.get("/", (_, reply) => reply.type("text/html").send(page.replaceAll("%APP_URL%", escapeHtml(o.appUrl().replace(/\/$/, "")))));
+  app.get("/", (_, reply) =>
+    reply.type("text/html").send(page.replaceAll("%APP_URL%", escapeHtml(o.appUrl().replace(/\/$/, "")))),
+  );
   await app.register(fastifyStatic, { root: join(here, "public"), prefix: "/", index: false, wildcard: false });
   app.get("/customers.json", () => customers);
   // The demo's "have this customer call us": a simulated customer calls the queue from the
@@ -57,7 +60,13 @@ export async function startCrmDemo(o: CrmDemoOptions): Promise<CrmDemo> {
     const r = await fetch(`${o.platformUrl()}/sim/queue-callers`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ queue, callerIdName: customer.name, callerIdNumber: number, toneHz: toneOf(number), patienceSeconds: 120 }),
+      body: JSON.stringify({
+        queue,
+        callerIdName: customer.name,
+        callerIdNumber: number,
+        toneHz: toneOf(number),
+        patienceSeconds: 120,
+      }),
     });
     return reply.status(r.status).send(await r.json());
   });

@@ -49,7 +49,12 @@ export const SESSION_COOKIE = "svc_xtra_session_id";
  * The web interface keeps its session in a cookie; it is HttpOnly and same-site so that scripts
  * cannot read it and other sites cannot send it.
  */
-export const sessionCookieOptions = (maxAge: number) => ({ path: "/", httpOnly: true, sameSite: "lax" as const, maxAge });
+export const sessionCookieOptions = (maxAge: number) => ({
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax" as const,
+  maxAge,
+});
 
 /** The token of a request from any of the three carriers the spec allows. */
 export function tokenOf(req: FastifyRequest): { token: string; carrier: Carrier } | undefined {
@@ -115,7 +120,8 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
     forceCloseConnections: true,
     // The spec's paths mix trailing slashes (`/api/users/`); treat them alike.
     routerOptions: { ignoreTrailingSlash: true },
-    schemaErrorFormatter: (errors, dataVar) => new HttpError(400, { code: 400, text: describeSchemaError(errors, dataVar) }),
+    schemaErrorFormatter: (errors, dataVar) =>
+      new HttpError(400, { code: 400, text: describeSchemaError(errors, dataVar) }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest("principal", null);
@@ -123,7 +129,9 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
   // Read once every route is in: hooks of inner scopes complete a route's options after this one.
   const registered: { method: string | string[]; url: string; config?: { access?: Access } }[] = [];
   const routes = () =>
-    registered.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, access: r.config?.access ?? ("undeclared" as const) })));
+    registered.flatMap((r) =>
+      [r.method].flat().map((method) => ({ method, url: r.url, access: r.config?.access ?? ("undeclared" as const) })),
+    );
   app.addHook("onRoute", (route) => {
     // @fastify/cors answers the preflights it allows in its own hook; its catch-all OPTIONS route
     // only lets fastify accept the method, and answers 404 to everything else.
@@ -204,7 +212,9 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
   });
 
   // The served config.json carries the hosts this platform adds (the demo CRM's, a test's).
-  app.get("/config.json", { config: ANYONE }, (_req, reply) => reply.header("cache-control", "no-cache").send(ctx.appConfig.json));
+  app.get("/config.json", { config: ANYONE }, (_req, reply) =>
+    reply.header("cache-control", "no-cache").send(ctx.appConfig.json),
+  );
 
   const distDir = ctx.options.distDir;
   const indexFile = join(distDir, "index.html");
@@ -214,7 +224,13 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
       files.addHook("onRoute", (route) => {
         route.config = { ...route.config, ...ANYONE };
       });
-      await files.register(fastifyStatic, { root: distDir, prefix: "/", index: ["index.html"], wildcard: false, globIgnore: ["config.json"] });
+      await files.register(fastifyStatic, {
+        root: distDir,
+        prefix: "/",
+        index: ["index.html"],
+        wildcard: false,
+        globIgnore: ["config.json"],
+      });
     });
   }
 
@@ -227,7 +243,10 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
       return reply.type("text/html").send(readFileSync(indexFile));
     }
     if (req.method === "GET" && path === "/") {
-      return reply.status(503).type("text/plain").send("The app is not built: run `npm run build` (npm start does it).");
+      return reply
+        .status(503)
+        .type("text/plain")
+        .send("The app is not built: run `npm run build` (npm start does it).");
     }
     return reply.status(404).type("text/plain").send("Not Found");
   });

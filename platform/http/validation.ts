@@ -6,8 +6,20 @@ import type { FastifySchemaCompiler } from "fastify";
  * that a wrong type or a stray field gets a 400 that names the field and nothing is written.
  * Query strings and path parameters arrive as text, so numbers are coerced there.
  */
-const strict = new Ajv({ allowUnionTypes: true, allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false });
-const coercing = new Ajv({ allowUnionTypes: true, allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true });
+const strict = new Ajv({
+  allowUnionTypes: true,
+  allErrors: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: false,
+});
+const coercing = new Ajv({
+  allowUnionTypes: true,
+  allErrors: false,
+  coerceTypes: true,
+  removeAdditional: false,
+  useDefaults: true,
+});
 
 /** The largest whole number a field of the API holds (SQLite and most clients take 32 bits without loss). */
 export const MAX_INT32 = 2 ** 31 - 1;

@@ -43,7 +43,13 @@ export class BrowserStandIn {
   /** Sends one 10 ms frame of what the voice says (silence when it says nothing). */
   speak(): void {
     const frame = this.voice?.nextFrame() ?? new Int16Array(FRAME_SAMPLES);
-    this.source.onData({ samples: frame, sampleRate: SAMPLE_RATE, bitsPerSample: 16, channelCount: 1, numberOfFrames: FRAME_SAMPLES });
+    this.source.onData({
+      samples: frame,
+      sampleRate: SAMPLE_RATE,
+      bitsPerSample: 16,
+      channelCount: 1,
+      numberOfFrames: FRAME_SAMPLES,
+    });
   }
 
   close(): void {

@@ -11,12 +11,22 @@ export const CALL_PROGRESS_FREQUENCY = 450;
 
 /** Ringback (early media to a caller): 450 Hz, 1 s on, 4 s off. */
 export function ringbackTone(): ToneGenerator {
-  return new ToneGenerator({ frequencies: [CALL_PROGRESS_FREQUENCY], levelDb: -14, cadenceMs: [1000, 4000], label: "ringback" });
+  return new ToneGenerator({
+    frequencies: [CALL_PROGRESS_FREQUENCY],
+    levelDb: -14,
+    cadenceMs: [1000, 4000],
+    label: "ringback",
+  });
 }
 
 /** Busy: 450 Hz, 350 ms on, 350 ms off. */
 export function busyTone(): ToneGenerator {
-  return new ToneGenerator({ frequencies: [CALL_PROGRESS_FREQUENCY], levelDb: -14, cadenceMs: [350, 350], label: "busy" });
+  return new ToneGenerator({
+    frequencies: [CALL_PROGRESS_FREQUENCY],
+    levelDb: -14,
+    cadenceMs: [350, 350],
+    label: "busy",
+  });
 }
 
 /**
@@ -27,5 +37,11 @@ export function busyTone(): ToneGenerator {
 export const CUE_FREQUENCY = 1400;
 
 export function cueTone(): ToneGenerator {
-  return new ToneGenerator({ frequencies: [CUE_FREQUENCY], levelDb: -12, cadenceMs: [200], repeat: false, label: "cue" });
+  return new ToneGenerator({
+    frequencies: [CUE_FREQUENCY],
+    levelDb: -12,
+    cadenceMs: [200],
+    repeat: false,
+    label: "cue",
+  });
 }

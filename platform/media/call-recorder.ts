@@ -117,7 +117,10 @@ export async function completeCutRecording(path: string): Promise<{ durationMs: 
   const dataBytes = Math.floor((size - WAV_HEADER_BYTES) / SAMPLE_FRAME_BYTES) * SAMPLE_FRAME_BYTES;
   await truncate(path, WAV_HEADER_BYTES + dataBytes);
   await writeSizes(path, dataBytes);
-  return { durationMs: Math.round((dataBytes / SAMPLE_FRAME_BYTES / SAMPLE_RATE) * 1000), bytes: WAV_HEADER_BYTES + dataBytes };
+  return {
+    durationMs: Math.round((dataBytes / SAMPLE_FRAME_BYTES / SAMPLE_RATE) * 1000),
+    bytes: WAV_HEADER_BYTES + dataBytes,
+  };
 }
 
 /** Writes the two sizes of the header of a file of `dataBytes` of samples. */

@@ -59,8 +59,12 @@ export class DtmfDetector {
   private readonly listeners = new Set<(digit: DtmfDigit) => void>();
 
   constructor(options: DtmfDetectorOptions = {}) {
-    this.cos = FREQUENCIES.map((f) => Float64Array.from({ length: FRAME_SAMPLES }, (_, n) => Math.cos((2 * Math.PI * f * n) / SAMPLE_RATE)));
-    this.sin = FREQUENCIES.map((f) => Float64Array.from({ length: FRAME_SAMPLES }, (_, n) => Math.sin((2 * Math.PI * f * n) / SAMPLE_RATE)));
+    this.cos = FREQUENCIES.map((f) =>
+      Float64Array.from({ length: FRAME_SAMPLES }, (_, n) => Math.cos((2 * Math.PI * f * n) / SAMPLE_RATE)),
+    );
+    this.sin = FREQUENCIES.map((f) =>
+      Float64Array.from({ length: FRAME_SAMPLES }, (_, n) => Math.sin((2 * Math.PI * f * n) / SAMPLE_RATE)),
+    );
     this.shiftRe = Float64Array.from(FREQUENCIES, (f) => Math.cos((2 * Math.PI * f * FRAME_SAMPLES) / SAMPLE_RATE));
     this.shiftIm = Float64Array.from(FREQUENCIES, (f) => -Math.sin((2 * Math.PI * f * FRAME_SAMPLES) / SAMPLE_RATE));
     const amplitude = amplitudeOfDbfs(options.minLevelDb ?? -40);
@@ -117,7 +121,10 @@ export class DtmfDetector {
     this.step(this.classify(previous, { re, im, energy }), windowPower);
   }
 
-  private classify(first: { re: Float64Array; im: Float64Array; energy: number }, second: { re: Float64Array; im: Float64Array; energy: number }): DtmfDigit | null {
+  private classify(
+    first: { re: Float64Array; im: Float64Array; energy: number },
+    second: { re: Float64Array; im: Float64Array; energy: number },
+  ): DtmfDigit | null {
     const totalPower = (first.energy + second.energy) / WINDOW_SAMPLES;
     if (totalPower < 2 * this.minPower) return null;
     const power = new Float64Array(FREQUENCIES.length);

@@ -30,7 +30,11 @@ export class DtmfGenerator implements FrameSource {
     let at = 0;
     for (const digit of digits.toUpperCase()) {
       if (!isDtmfDigit(digit)) throw new RangeError(`not a DTMF digit: ${JSON.stringify(digit)}`);
-      this.schedule.push({ oscillators: dtmfFrequencies(digit).map((f) => new Oscillator(f)), start: at, end: at + tone });
+      this.schedule.push({
+        oscillators: dtmfFrequencies(digit).map((f) => new Oscillator(f)),
+        start: at,
+        end: at + tone,
+      });
       at += tone + gap;
     }
     this.total = at;

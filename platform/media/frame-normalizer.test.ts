@@ -4,7 +4,9 @@ import { LinearResampler, downmixToMono } from "./linear-resampler";
 import { ToneDetector } from "./tone-detector";
 
 function sine(frequency: number, rate: number, length: number, start = 0, amplitude = 8000): Int16Array {
-  return Int16Array.from({ length }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * frequency * (start + i)) / rate)));
+  return Int16Array.from({ length }, (_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * frequency * (start + i)) / rate)),
+  );
 }
 
 /** Pushes `chunks` chunks of `size` samples at `rate` through a normaliser; returns the frames. */
@@ -13,7 +15,8 @@ function normalise(rate: number, size: number, chunks: number, frequency = 1000,
   const frames: Int16Array[] = [];
   for (let c = 0; c < chunks; c++) {
     const mono = sine(frequency, rate, size, c * size);
-    const samples = channels === 1 ? mono : Int16Array.from({ length: size * channels }, (_, i) => mono[Math.floor(i / channels)]!);
+    const samples =
+      channels === 1 ? mono : Int16Array.from({ length: size * channels }, (_, i) => mono[Math.floor(i / channels)]!);
     frames.push(...normalizer.push({ samples, sampleRate: rate, channelCount: channels, numberOfFrames: size }));
   }
   return { frames, normalizer };

@@ -35,7 +35,8 @@ export class FrameNormalizer {
     } else {
       // A new rate means a new decoder: interpolating across the switch would blend unrelated
       // samples, so start the converter afresh.
-      if (this.resampler?.inputRate !== data.sampleRate) this.resampler = new LinearResampler(data.sampleRate, SAMPLE_RATE);
+      if (this.resampler?.inputRate !== data.sampleRate)
+        this.resampler = new LinearResampler(data.sampleRate, SAMPLE_RATE);
       samples = this.resampler.process(mono);
     }
 

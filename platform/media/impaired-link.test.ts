@@ -29,12 +29,17 @@ describe("the impaired link's SDP rewriting", () => {
   });
 
   it("puts the relay's candidates in place of the others, and the default address on the first", () => {
-    const ours = ["a=candidate:1 1 udp 2122194687 192.0.2.2 40000 typ host generation 0", "a=candidate:2 1 udp 2122063615 127.0.0.1 40001 typ host generation 0"];
+    const ours = [
+      "a=candidate:1 1 udp 2122194687 192.0.2.2 40000 typ host generation 0",
+      "a=candidate:2 1 udp 2122063615 127.0.0.1 40001 typ host generation 0",
+    ];
     const out = replaceCandidates(offer, ours);
     expect(out.match(/^a=candidate:.*$/gm)).toEqual(ours);
     expect(out).toContain("m=audio 40000 UDP/TLS/RTP/SAVPF 111 0\r\nc=IN IP4 192.0.2.2\r\na=candidate:1 ");
     // Everything else is as it was.
-    expect(out.replace(/^(a=candidate|m=audio|c=IN).*\r\n/gm, "")).toBe(offer.replace(/^(a=candidate|m=audio|c=IN).*\r\n/gm, ""));
+    expect(out.replace(/^(a=candidate|m=audio|c=IN).*\r\n/gm, "")).toBe(
+      offer.replace(/^(a=candidate|m=audio|c=IN).*\r\n/gm, ""),
+    );
   });
 
   it("leaves no address to reach when there are no candidates (trickle ICE's placeholder)", () => {

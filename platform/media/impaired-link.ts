@@ -178,7 +178,11 @@ export class ImpairedLink {
       stats.silenced++;
       return;
     }
-    if ((kind === "rtp" || kind === "rtcp") && impairment.lossPercent > 0 && this.random() * 100 < impairment.lossPercent) {
+    if (
+      (kind === "rtp" || kind === "rtcp") &&
+      impairment.lossPercent > 0 &&
+      this.random() * 100 < impairment.lossPercent
+    ) {
       stats.lost++;
       return;
     }
@@ -216,7 +220,8 @@ interface HostCandidate {
 export function hostCandidates(sdp: string): HostCandidate[] {
   const out: HostCandidate[] = [];
   const re = /^a=candidate:(\S+) 1 udp (\d+) (\d{1,3}(?:\.\d{1,3}){3}) (\d+) typ host\b/gim;
-  for (const m of sdp.matchAll(re)) out.push({ foundation: m[1]!, priority: m[2]!, address: m[3]!, port: Number(m[4]) });
+  for (const m of sdp.matchAll(re))
+    out.push({ foundation: m[1]!, priority: m[2]!, address: m[3]!, port: Number(m[4]) });
   return out;
 }
 

@@ -18,6 +18,19 @@ export { ToneDetector, hasTone, type ToneAnalysis, type DetectedTone } from "./t
 export { DtmfDetector } from "./dtmf-detector";
 export { CallRecorder, completeCutRecording, type Recording } from "./call-recorder";
 export { readWav, parseWav, type WavAudio } from "./wav-reader";
-export { ImpairedLink, packetKind, type ImpairedLinkStats, type LinkDirectionStats, type PacketKind } from "./impaired-link";
-export { CLEAN_LEG, CLEAN_LINK, IMPAIRMENT_LIMITS, isClean, type LegImpairment, type LinkImpairment } from "./link-impairment";
+export {
+  ImpairedLink,
+  packetKind,
+  type ImpairedLinkStats,
+  type LinkDirectionStats,
+  type PacketKind,
+} from "./impaired-link";
+export {
+  CLEAN_LEG,
+  CLEAN_LINK,
+  IMPAIRMENT_LIMITS,
+  isClean,
+  type LegImpairment,
+  type LinkImpairment,
+} from "./link-impairment";
 export { connectPeerConnectionPair, type PeerConnectionPair } from "./peer-connection-pair";

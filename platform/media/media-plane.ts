@@ -100,7 +100,8 @@ export class MediaPlane {
 
   stats(): MediaPlaneStats {
     const legs: MediaPlaneStats["legs"] = [];
-    for (const endpoint of this.endpoints) if (endpoint instanceof WebRtcLeg) legs.push({ id: endpoint.id, ...endpoint.stats() });
+    for (const endpoint of this.endpoints)
+      if (endpoint instanceof WebRtcLeg) legs.push({ id: endpoint.id, ...endpoint.stats() });
     return { clock: this.clock.stats(), endpoints: this.endpoints.size, legs };
   }
 
@@ -109,7 +110,9 @@ export class MediaPlane {
     if (this.isClosed) return;
     this.isClosed = true;
     this.clock.stop();
-    const recordings = [...this.recorders].map((r) => r.stop().catch((error: unknown) => console.error("recording failed to complete", error)));
+    const recordings = [...this.recorders].map((r) =>
+      r.stop().catch((error: unknown) => console.error("recording failed to complete", error)),
+    );
     for (const endpoint of [...this.endpoints]) endpoint.close();
     await Promise.all(recordings);
   }

@@ -23,7 +23,9 @@ function party(label: string, frequency: number | null): { party: SimulatedParty
 function heard(detector: ToneDetector): number[] {
   const windows = detector.recent(300);
   const first = windows[0]?.tones.map((t) => Math.round(t.frequency)) ?? [];
-  return first.filter((f) => windows.every((w) => w.tones.some((t) => Math.abs(t.frequency - f) <= 3))).sort((a, b) => a - b);
+  return first
+    .filter((f) => windows.every((w) => w.tones.some((t) => Math.abs(t.frequency - f) <= 3)))
+    .sort((a, b) => a - b);
 }
 
 function silent(detector: ToneDetector): boolean {
@@ -187,7 +189,10 @@ describe("mixer", () => {
 
   it("switches within one frame, cross-fading so that the switch cannot click", () => {
     plane = manualPlane();
-    const constant = (label: string, value: number) => ({ label, nextFrame: () => new Int16Array(FRAME_SAMPLES).fill(value) });
+    const constant = (label: string, value: number) => ({
+      label,
+      nextFrame: () => new Int16Array(FRAME_SAMPLES).fill(value),
+    });
     const listener = plane.createParty("listener");
     const high = plane.createParty("high", constant("high", 8000));
     const low = plane.createParty("low", constant("low", -8000));

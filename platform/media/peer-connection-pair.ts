@@ -12,11 +12,19 @@ export interface PeerConnectionPair {
 }
 
 /** Creates the pair; `prepare` adds tracks (e.g. legs' `attach`) before the offer is made. */
-export async function connectPeerConnectionPair(prepare: (offerer: RTCPeerConnection, answerer: RTCPeerConnection) => void): Promise<PeerConnectionPair> {
+export async function connectPeerConnectionPair(
+  prepare: (offerer: RTCPeerConnection, answerer: RTCPeerConnection) => void,
+): Promise<PeerConnectionPair> {
   const offerer = new wrtc.RTCPeerConnection({ iceServers: [] }) as RTCPeerConnection;
   const answerer = new wrtc.RTCPeerConnection({ iceServers: [] }) as RTCPeerConnection;
-  offerer.addEventListener("icecandidate", (e) => void (e.candidate && answerer.addIceCandidate(e.candidate).catch(() => undefined)));
-  answerer.addEventListener("icecandidate", (e) => void (e.candidate && offerer.addIceCandidate(e.candidate).catch(() => undefined)));
+  offerer.addEventListener(
+    "icecandidate",
+    (e) => void (e.candidate && answerer.addIceCandidate(e.candidate).catch(() => undefined)),
+  );
+  answerer.addEventListener(
+    "icecandidate",
+    (e) => void (e.candidate && offerer.addIceCandidate(e.candidate).catch(() => undefined)),
+  );
   const pair: PeerConnectionPair = {
     offerer,
     answerer,
@@ -44,7 +52,10 @@ export async function connectPeerConnectionPair(prepare: (offerer: RTCPeerConnec
 
 function waitConnected(pc: RTCPeerConnection, timeoutMs = 10_000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`peer connection still ${pc.connectionState} after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`peer connection still ${pc.connectionState} after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const finish = (error?: Error) => {
       clearTimeout(timer);
       pc.removeEventListener("connectionstatechange", check);
@@ -53,7 +64,8 @@ function waitConnected(pc: RTCPeerConnection, timeoutMs = 10_000): Promise<void>
     };
     const check = () => {
       if (pc.connectionState === "connected") finish();
-      else if (pc.connectionState === "failed" || pc.connectionState === "closed") finish(new Error(`peer connection ${pc.connectionState}`));
+      else if (pc.connectionState === "failed" || pc.connectionState === "closed")
+        finish(new Error(`peer connection ${pc.connectionState}`));
     };
     pc.addEventListener("connectionstatechange", check);
     check();

@@ -40,7 +40,8 @@ export function withNoise(source: FrameSource | null, rmsDb: number, seed = 1): 
     nextFrame() {
       const frame = source?.nextFrame();
       const out = new Int16Array(FRAME_SAMPLES);
-      for (let i = 0; i < FRAME_SAMPLES; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round((frame?.[i] ?? 0) + rms * gaussian())));
+      for (let i = 0; i < FRAME_SAMPLES; i++)
+        out[i] = Math.max(-32768, Math.min(32767, Math.round((frame?.[i] ?? 0) + rms * gaussian())));
       return out;
     },
   };

@@ -195,7 +195,11 @@ export class ToneDetector {
   }
 }
 
-export function hasTone(analysis: ToneAnalysis, frequency: number, toleranceHz = defaultToleranceHz(frequency)): boolean {
+export function hasTone(
+  analysis: ToneAnalysis,
+  frequency: number,
+  toleranceHz = defaultToleranceHz(frequency),
+): boolean {
   return analysis.tones.some((t) => Math.abs(t.frequency - frequency) <= toleranceHz);
 }
 

@@ -29,7 +29,8 @@ let pairs: PeerConnectionPair[] = [];
 let call: Room;
 
 const hears = (browser: BrowserStandIn, frequency: number) => browser.hears.presence(frequency, 500) >= 0.8;
-const neverHeard = (browser: BrowserStandIn, frequency: number, ms = 1000) => browser.hears.presence(frequency, ms) === 0;
+const neverHeard = (browser: BrowserStandIn, frequency: number, ms = 1000) =>
+  browser.hears.presence(frequency, ms) === 0;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Frames the media path lost or bent while `action` ran: late or skipped ticks, underruns. */
@@ -55,8 +56,12 @@ beforeAll(async () => {
     browserB.speak();
   });
   // A calls in (the browser offers); the platform calls B (the leg offers).
-  pairs.push(await connectPeerConnectionPair((browser, platform) => (browserA.prepare(browser), legA.attach(platform))));
-  pairs.push(await connectPeerConnectionPair((platform, browser) => (legB.attach(platform), browserB.prepare(browser))));
+  pairs.push(
+    await connectPeerConnectionPair((browser, platform) => (browserA.prepare(browser), legA.attach(platform))),
+  );
+  pairs.push(
+    await connectPeerConnectionPair((platform, browser) => (legB.attach(platform), browserB.prepare(browser))),
+  );
   call = plane.bridge(legA, legB);
 }, 30_000);
 
@@ -104,7 +109,16 @@ describe("WebRTC legs bridged by the mixer, through Opus", { timeout: 30_000 }, 
     const third = plane.createParty("C", sineTone(700));
     const c = plane.detectTones(third);
     call.add(third);
-    await until("A hears 700+1000, B hears 440+700, C hears 440+1000", () => hears(browserA, 700) && hears(browserA, 1000) && hears(browserB, 440) && hears(browserB, 700) && c.presence(440, 300) === 1 && c.presence(1000, 300) === 1);
+    await until(
+      "A hears 700+1000, B hears 440+700, C hears 440+1000",
+      () =>
+        hears(browserA, 700) &&
+        hears(browserA, 1000) &&
+        hears(browserB, 440) &&
+        hears(browserB, 700) &&
+        c.presence(440, 300) === 1 &&
+        c.presence(1000, 300) === 1,
+    );
     expect(neverHeard(browserA, 440, 500)).toBe(true);
     expect(neverHeard(browserB, 1000, 500)).toBe(true);
     third.close();
@@ -123,7 +137,10 @@ describe("WebRTC legs bridged by the mixer, through Opus", { timeout: 30_000 }, 
         .recent(1000)
         .flatMap((a) => a.tones.filter((t) => Math.abs(t.frequency - 440) >= 3))
         .filter((t) => browserB.hears.presence(t.frequency, 1000) > 0.2);
-    await until("B hears 440 Hz in the noise for a whole second, and no other tone", () => Date.now() - noisySince >= 1500 && browserB.hears.presence(440, 1000) >= 0.8 && invented().length === 0);
+    await until(
+      "B hears 440 Hz in the noise for a whole second, and no other tone",
+      () => Date.now() - noisySince >= 1500 && browserB.hears.presence(440, 1000) >= 0.8 && invented().length === 0,
+    );
   });
 
   it("carries in-band DTMF both ways, repeated digits included", async () => {

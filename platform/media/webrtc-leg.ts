@@ -59,7 +59,8 @@ export class WebRtcLeg extends MediaEndpoint {
   attach(pc: RTCPeerConnection): void {
     if (this.closed) throw new Error(`leg ${this.id} is closed`);
     this.detachFromPeerConnection?.();
-    if (!pc.getSenders().some((sender) => sender.track === this.localTrack)) pc.addTrack(this.localTrack, this.localStream);
+    if (!pc.getSenders().some((sender) => sender.track === this.localTrack))
+      pc.addTrack(this.localTrack, this.localStream);
     // With Unified Plan the remote audio arrives on the receiver of the transceiver that sends
     // our track; its track exists (muted) before negotiation, so the sink can be attached now.
     const ours = () => pc.getTransceivers().find((t) => t.sender.track === this.localTrack);
@@ -101,7 +102,13 @@ export class WebRtcLeg extends MediaEndpoint {
   }
 
   protected writeOutput(frame: Frame): void {
-    this.source.onData({ samples: frame, sampleRate: SAMPLE_RATE, bitsPerSample: 16, channelCount: 1, numberOfFrames: FRAME_SAMPLES });
+    this.source.onData({
+      samples: frame,
+      sampleRate: SAMPLE_RATE,
+      bitsPerSample: 16,
+      channelCount: 1,
+      numberOfFrames: FRAME_SAMPLES,
+    });
     this.framesSent++;
   }
 

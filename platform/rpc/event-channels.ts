@@ -68,7 +68,11 @@ export function maySeeCcEvent(event: CcEvent, viewer: Viewer): boolean {
 }
 
 /** A switch event in FreeSWITCH's header names, as mod_verto publishes it on FSevent.<name>. */
-export function channelEventData(name: "CHANNEL_CREATE" | "CHANNEL_ANSWER" | "CHANNEL_BRIDGE" | "CHANNEL_HANGUP", ch: Channel, extra: Record<string, string> = {}) {
+export function channelEventData(
+  name: "CHANNEL_CREATE" | "CHANNEL_ANSWER" | "CHANNEL_BRIDGE" | "CHANNEL_HANGUP",
+  ch: Channel,
+  extra: Record<string, string> = {},
+) {
   const data: Record<string, string> = {
     "Event-Name": name,
     "Event-Date-Timestamp": String(Date.now() * 1000),
@@ -90,6 +94,7 @@ export function channelEventData(name: "CHANNEL_CREATE" | "CHANNEL_ANSWER" | "CH
 /** A channel event concerns a viewer when it is about one of its phone's legs or a leg bridged to one. */
 export function maySeeChannelEvent(channels: Channel[], viewer: Viewer, sw: Switch): boolean {
   if (isSupervisor(viewer.caller)) return true;
-  const mine = (ch: Channel | undefined) => ch?.extension !== undefined && viewer.caller.extensions.includes(ch.extension);
+  const mine = (ch: Channel | undefined) =>
+    ch?.extension !== undefined && viewer.caller.extensions.includes(ch.extension);
   return channels.some((ch) => mine(ch) || mine(sw.partnerOf(ch)));
 }

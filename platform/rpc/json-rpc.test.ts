@@ -20,10 +20,17 @@ describe("parseFrame", () => {
   it("tells a parse error from an invalid request, keeping the id when there is one", () => {
     expect(parseFrame("{nope").kind).toBe("parse-error");
     expect(parseFrame("[]")).toMatchObject({ kind: "single", message: { kind: "invalid", id: null } });
-    expect(parseFrame('{"id":3,"method":"echo"}')).toMatchObject({ kind: "single", message: { kind: "invalid", id: 3, message: expect.stringMatching(/jsonrpc/) } });
+    expect(parseFrame('{"id":3,"method":"echo"}')).toMatchObject({
+      kind: "single",
+      message: { kind: "invalid", id: 3, message: expect.stringMatching(/jsonrpc/) },
+    });
     expect(parseFrame('{"jsonrpc":"2.0","id":4,"method":""}')).toMatchObject({ message: { kind: "invalid", id: 4 } });
-    expect(parseFrame('{"jsonrpc":"2.0","id":4,"method":"echo","params":[1]}')).toMatchObject({ message: { kind: "invalid", message: expect.stringMatching(/params/) } });
+    expect(parseFrame('{"jsonrpc":"2.0","id":4,"method":"echo","params":[1]}')).toMatchObject({
+      message: { kind: "invalid", message: expect.stringMatching(/params/) },
+    });
     expect(parseFrame("42")).toMatchObject({ message: { kind: "invalid", id: null } });
-    expect(parseFrame('{"jsonrpc":"2.0","id":{"no":1},"method":"echo"}')).toMatchObject({ message: { kind: "request", id: null } });
+    expect(parseFrame('{"jsonrpc":"2.0","id":{"no":1},"method":"echo"}')).toMatchObject({
+      message: { kind: "request", id: null },
+    });
   });
 });

@@ -43,7 +43,10 @@ export type Incoming =
   | { kind: "response"; id: RpcId; ok: boolean }
   | { kind: "invalid"; id: RpcId; message: string };
 
-export type Frame = { kind: "parse-error"; message: string } | { kind: "single"; message: Incoming } | { kind: "batch"; messages: Incoming[] };
+export type Frame =
+  | { kind: "parse-error"; message: string }
+  | { kind: "single"; message: Incoming }
+  | { kind: "batch"; messages: Incoming[] };
 
 export function parseFrame(text: string): Frame {
   let value: unknown;
@@ -53,7 +56,8 @@ export function parseFrame(text: string): Frame {
     return { kind: "parse-error", message: `Parse error: ${(e as Error).message}` };
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) return { kind: "single", message: { kind: "invalid", id: null, message: "Invalid Request: empty batch" } };
+    if (value.length === 0)
+      return { kind: "single", message: { kind: "invalid", id: null, message: "Invalid Request: empty batch" } };
     return { kind: "batch", messages: value.map(classify) };
   }
   return { kind: "single", message: classify(value) };
@@ -65,13 +69,15 @@ function classify(value: unknown): Incoming {
   }
   const m = value as Record<string, unknown>;
   const id = isId(m.id) ? m.id : null;
-  if (m.jsonrpc !== "2.0") return { kind: "invalid", id, message: "Invalid Request: jsonrpc must be \"2.0\"" };
+  if (m.jsonrpc !== "2.0") return { kind: "invalid", id, message: 'Invalid Request: jsonrpc must be "2.0"' };
   if (m.method === undefined && ("result" in m || "error" in m)) return { kind: "response", id, ok: "result" in m };
-  if (typeof m.method !== "string" || m.method === "") return { kind: "invalid", id, message: "Invalid Request: method must be a non-empty string" };
+  if (typeof m.method !== "string" || m.method === "")
+    return { kind: "invalid", id, message: "Invalid Request: method must be a non-empty string" };
   if (m.params !== undefined && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))) {
     return { kind: "invalid", id, message: "Invalid Request: params must be an object" };
   }
   return { kind: "request", id, method: m.method, params: (m.params as Record<string, unknown> | undefined) ?? {} };
 }
 
-const isId = (v: unknown): v is RpcId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) || v === null;
+const isId = (v: unknown): v is RpcId =>
+  typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) || v === null;

@@ -47,13 +47,25 @@ export class RpcServer implements SessionHost {
     if (deps.events === false) return;
     deps.cc.events.on("event", (e) => this.publishCcEvent(e));
     const { sw } = deps;
-    sw.on("channel-create", (ch) => this.publishChannelEvent("FSevent.channel_create", [ch], channelEventData("CHANNEL_CREATE", ch)));
-    sw.on("channel-answer", (ch) => this.publishChannelEvent("FSevent.channel_answer", [ch], channelEventData("CHANNEL_ANSWER", ch)));
+    sw.on("channel-create", (ch) =>
+      this.publishChannelEvent("FSevent.channel_create", [ch], channelEventData("CHANNEL_CREATE", ch)),
+    );
+    sw.on("channel-answer", (ch) =>
+      this.publishChannelEvent("FSevent.channel_answer", [ch], channelEventData("CHANNEL_ANSWER", ch)),
+    );
     sw.on("channel-bridge", (a, b) =>
-      this.publishChannelEvent("FSevent.channel_bridge", [a, b], channelEventData("CHANNEL_BRIDGE", a, { "Other-Leg-Unique-ID": b.uuid })),
+      this.publishChannelEvent(
+        "FSevent.channel_bridge",
+        [a, b],
+        channelEventData("CHANNEL_BRIDGE", a, { "Other-Leg-Unique-ID": b.uuid }),
+      ),
     );
     sw.on("channel-hangup", (ch, cause) =>
-      this.publishChannelEvent("FSevent.channel_hangup", [ch], channelEventData("CHANNEL_HANGUP", ch, { "Hangup-Cause": cause })),
+      this.publishChannelEvent(
+        "FSevent.channel_hangup",
+        [ch],
+        channelEventData("CHANNEL_HANGUP", ch, { "Hangup-Cause": cause }),
+      ),
     );
   }
 

@@ -4,7 +4,16 @@ import type { CcCaller } from "../cc/cc-caller";
 import type { CcEnvelope } from "../cc/cc-functions";
 import type { UserRow } from "../store/users";
 import { mayAccessChannel, type Viewer } from "./event-channels";
-import { METHOD_NOT_FOUND_MESSAGE, RpcCode, fail, parseFrame, reply, type Incoming, type RpcId, type RpcReply } from "./json-rpc";
+import {
+  METHOD_NOT_FOUND_MESSAGE,
+  RpcCode,
+  fail,
+  parseFrame,
+  reply,
+  type Incoming,
+  type RpcId,
+  type RpcReply,
+} from "./json-rpc";
 
 export interface RpcOptions {
   /** Seconds without traffic after which the server sends verto.ping (mod_verto: 30). */
@@ -18,7 +27,13 @@ export interface RpcOptions {
   loginSeconds: number;
 }
 
-export const DEFAULT_RPC_OPTIONS: RpcOptions = { pingSeconds: 30, maxMessageBytes: 64 * 1024, ratePerSecond: 50, burst: 100, loginSeconds: 30 };
+export const DEFAULT_RPC_OPTIONS: RpcOptions = {
+  pingSeconds: 30,
+  maxMessageBytes: 64 * 1024,
+  ratePerSecond: 50,
+  burst: 100,
+  loginSeconds: 30,
+};
 
 /** What a session needs from the platform. */
 export interface SessionHost {
@@ -121,7 +136,13 @@ export class VertoSession {
       return;
     }
     if (data.length > this.host.options.maxMessageBytes) {
-      this.send(fail(null, RpcCode.INVALID_REQUEST, `Invalid Request: a frame may be at most ${this.host.options.maxMessageBytes} bytes`));
+      this.send(
+        fail(
+          null,
+          RpcCode.INVALID_REQUEST,
+          `Invalid Request: a frame may be at most ${this.host.options.maxMessageBytes} bytes`,
+        ),
+      );
       return;
     }
     if (isBinary) {
@@ -154,7 +175,8 @@ export class VertoSession {
     if (message.kind === "response") return undefined;
     const { id, method, params } = message;
     // mod_verto takes the session id from the first message (the client's, or a new one).
-    if (!this.sessid) this.sessid = typeof params.sessid === "string" && params.sessid ? params.sessid.slice(0, 128) : randomUUID();
+    if (!this.sessid)
+      this.sessid = typeof params.sessid === "string" && params.sessid ? params.sessid.slice(0, 128) : randomUUID();
     try {
       if (method === "login") return await this.login(id, params);
       if (!this.viewer) return fail(id, RpcCode.AUTH_REQUIRED, "Authentication Required");
@@ -191,7 +213,10 @@ export class VertoSession {
   private async login(id: RpcId, params: Record<string, unknown>): Promise<RpcReply> {
     const login = typeof params.login === "string" ? params.login.trim() : "";
     const passwd = typeof params.passwd === "string" ? params.passwd : "";
-    const loginParams = params.loginParams && typeof params.loginParams === "object" ? (params.loginParams as Record<string, unknown>) : {};
+    const loginParams =
+      params.loginParams && typeof params.loginParams === "object"
+        ? (params.loginParams as Record<string, unknown>)
+        : {};
     const token = typeof loginParams.xui_sessid === "string" ? loginParams.xui_sessid : "";
     if (!login) return fail(id, RpcCode.AUTH_REQUIRED, "Authentication Required");
     if (!passwd) return fail(id, RpcCode.AUTH_FAILED, "Missing passwd");
@@ -211,7 +236,8 @@ export class VertoSession {
     this.token = token;
     this.viewer = this.host.viewerFor(caller);
     // A new identity keeps only the subscriptions it may have.
-    for (const channel of this.subscriptions) if (!mayAccessChannel(channel, this.viewer)) this.subscriptions.delete(channel);
+    for (const channel of this.subscriptions)
+      if (!mayAccessChannel(channel, this.viewer)) this.subscriptions.delete(channel);
     if (first) queueMicrotask(() => this.request("verto.clientReady", { reattached_sessions: [] }));
     return this.result(id, { message: "logged in" });
   }
@@ -225,7 +251,12 @@ export class VertoSession {
 
   private subscribe(id: RpcId, params: Record<string, unknown>): RpcReply {
     const channels = this.channelList(params);
-    if (!channels) return fail(id, RpcCode.INVALID_PARAMS, "Invalid params: eventChannel must be a channel name or an array of them");
+    if (!channels)
+      return fail(
+        id,
+        RpcCode.INVALID_PARAMS,
+        "Invalid params: eventChannel must be a channel name or an array of them",
+      );
     const subscribed: string[] = [];
     const unauthorized: string[] = [];
     const already: string[] = [];
@@ -249,10 +280,18 @@ export class VertoSession {
 
   private unsubscribe(id: RpcId, params: Record<string, unknown>): RpcReply {
     const channels = this.channelList(params);
-    if (!channels) return fail(id, RpcCode.INVALID_PARAMS, "Invalid params: eventChannel must be a channel name or an array of them");
+    if (!channels)
+      return fail(
+        id,
+        RpcCode.INVALID_PARAMS,
+        "Invalid params: eventChannel must be a channel name or an array of them",
+      );
     const done = channels.filter((c) => this.subscriptions.delete(c));
     const missing = channels.filter((c) => !done.includes(c));
-    const lists = { ...(done.length ? { unsubscribedChannels: done } : {}), ...(missing.length ? { notSubscribedChannels: missing } : {}) };
+    const lists = {
+      ...(done.length ? { unsubscribedChannels: done } : {}),
+      ...(missing.length ? { notSubscribedChannels: missing } : {}),
+    };
     if (!done.length) return fail(id, RpcCode.INVALID_PARAMS, "Not subscribed", lists);
     return this.result(id, lists);
   }
@@ -261,9 +300,14 @@ export class VertoSession {
   private async jsapi(id: RpcId, params: Record<string, unknown>): Promise<RpcReply> {
     const data = params.data && typeof params.data === "object" ? (params.data as Record<string, unknown>) : undefined;
     if (params.command !== "lua" || !data || data.method !== "ccc") {
-      return fail(id, RpcCode.METHOD_NOT_FOUND, `${METHOD_NOT_FOUND_MESSAGE}: jsapi takes {command:'lua', data:{method:'ccc', func, data}}`);
+      return fail(
+        id,
+        RpcCode.METHOD_NOT_FOUND,
+        `${METHOD_NOT_FOUND_MESSAGE}: jsapi takes {command:'lua', data:{method:'ccc', func, data}}`,
+      );
     }
-    if (typeof data.func !== "string" || !data.func) return fail(id, RpcCode.INVALID_PARAMS, "Invalid params: data.func must name a call-center function");
+    if (typeof data.func !== "string" || !data.func)
+      return fail(id, RpcCode.INVALID_PARAMS, "Invalid params: data.func must name a call-center function");
     const envelope = await this.host.runCc(data.func, data.data ?? {}, this.caller!);
     return this.result(id, { ...envelope });
   }

@@ -17,7 +17,12 @@ export interface QueueCallerParty {
 }
 
 export interface QueueCallerWorld {
-  call(options: { destination: string; callerIdName: string; callerIdNumber: string; toneHz?: number }): Promise<QueueCallerParty>;
+  call(options: {
+    destination: string;
+    callerIdName: string;
+    callerIdNumber: string;
+    toneHz?: number;
+  }): Promise<QueueCallerParty>;
 }
 
 /** A tone heard this long without a break is a steady tone (a hold-music note lasts 250 ms). */

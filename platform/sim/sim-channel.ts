@@ -1,4 +1,14 @@
-import { DtmfGenerator, SAMPLE_RATE, recognizesHoldMusic, sineTone, type FrameSource, type MediaPlane, type SimulatedParty, type ToneAnalysis, type ToneDetector } from "../media";
+import {
+  DtmfGenerator,
+  SAMPLE_RATE,
+  recognizesHoldMusic,
+  sineTone,
+  type FrameSource,
+  type MediaPlane,
+  type SimulatedParty,
+  type ToneAnalysis,
+  type ToneDetector,
+} from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause } from "../switch/types";
 import type { SimBehaviour } from "./numbers";
@@ -54,16 +64,19 @@ export class SimChannel extends ChannelBase {
     host: ChannelHost,
     init: ChannelInit,
     media: MediaPlane,
-    private readonly behaviour: SimBehaviour | { kind: "caller"; frequency: number } | { kind: "fail"; cause: HangupCause },
+    private readonly behaviour:
+      SimBehaviour | { kind: "caller"; frequency: number } | { kind: "fail"; cause: HangupCause },
     private readonly ringMs: number,
   ) {
     super(host, init);
-    this.party = media.createParty(`sim ${init.direction === "inbound" ? init.callerIdNumber : init.destinationNumber}`);
+    this.party = media.createParty(
+      `sim ${init.direction === "inbound" ? init.callerIdNumber : init.destinationNumber}`,
+    );
     this.tones = media.detectTones(this.party, "heard");
     this.tones.onAnalysis((analysis) => this.noteTones(analysis));
     const dtmf = media.detectDtmf(this.party, "heard");
     dtmf.onDigit((digit) => this.noteDigit(digit, "inband"));
-    this.context = init.direction === "inbound" ? "public" : init.context ?? "default";
+    this.context = init.direction === "inbound" ? "public" : (init.context ?? "default");
     if (behaviour.kind === "caller") this.say(behaviour.frequency);
     this.setEndpoint(this.party);
     // Bridged to another party, what it hears from now on is new even after a gap of under 250 ms.
@@ -89,7 +102,8 @@ export class SimChannel extends ChannelBase {
 
   hangup(cause: HangupCause = "NORMAL_CLEARING"): void {
     if (!this.isUp) return;
-    const disposition = this.state === "answered" ? "send_bye" : this.direction === "outbound" ? "send_cancel" : "send_refuse";
+    const disposition =
+      this.state === "answered" ? "send_bye" : this.direction === "outbound" ? "send_cancel" : "send_refuse";
     this.finish(cause, disposition);
   }
 
@@ -146,11 +160,21 @@ export class SimChannel extends ChannelBase {
       hearing: this.hearing,
       hearingMusic: this.hearsMusic,
       heardMusic: this.musicHeard,
-      heard: this.heard.map((t) => ({ ...t, frequency: Math.round(t.frequency * 10) / 10, levelDb: Math.round(t.levelDb * 10) / 10 })),
+      heard: this.heard.map((t) => ({
+        ...t,
+        frequency: Math.round(t.frequency * 10) / 10,
+        levelDb: Math.round(t.levelDb * 10) / 10,
+      })),
       dtmf: this.received,
       digits: {
-        info: this.received.filter((d) => d.method === "info").map((d) => d.digit).join(""),
-        inband: this.received.filter((d) => d.method === "inband").map((d) => d.digit).join(""),
+        info: this.received
+          .filter((d) => d.method === "info")
+          .map((d) => d.digit)
+          .join(""),
+        inband: this.received
+          .filter((d) => d.method === "inband")
+          .map((d) => d.digit)
+          .join(""),
       },
       createdAt: this.createdAt.toISOString(),
       answeredAt: this.answeredAt?.toISOString() ?? null,

@@ -4,7 +4,16 @@ import { AuthThrottle, sourceKey, type Admission } from "./auth-throttle";
 /** A throttle on a hand-turned clock. */
 function throttle(options: Partial<ConstructorParameters<typeof AuthThrottle>[0]> = {}) {
   const clock = { now: 1_000_000 };
-  const t = new AuthThrottle({ free: 3, baseDelayMs: 100, maxDelayMs: 1000, maxHeld: 2, forgetMs: 60_000, maxSources: 100, now: () => clock.now, ...options });
+  const t = new AuthThrottle({
+    free: 3,
+    baseDelayMs: 100,
+    maxDelayMs: 1000,
+    maxHeld: 2,
+    forgetMs: 60_000,
+    maxSources: 100,
+    now: () => clock.now,
+    ...options,
+  });
   return { t, clock };
 }
 

@@ -43,7 +43,11 @@ export interface DigestRequest {
 
 export type DigestCheck =
   | { ok: true; username: string }
-  | { ok: false; reason: "missing" | "malformed" | "realm" | "nonce" | "uri" | "stale" | "password"; username?: string };
+  | {
+      ok: false;
+      reason: "missing" | "malformed" | "realm" | "nonce" | "uri" | "stale" | "password";
+      username?: string;
+    };
 
 export interface DigestOptions {
   nonceLifetimeMs?: number;
@@ -89,14 +93,17 @@ export class DigestAuthenticator {
     const username = c.username;
     if (c.realm !== this.realm) return { ok: false, reason: "realm", username };
     if (c.algorithm && c.algorithm.toUpperCase() !== "MD5") return { ok: false, reason: "malformed", username };
-    if (c.qop && (c.qop !== "auth" || !c.cnonce || !/^[0-9a-fA-F]{8}$/.test(c.nc ?? ""))) return { ok: false, reason: "malformed", username };
+    if (c.qop && (c.qop !== "auth" || !c.cnonce || !/^[0-9a-fA-F]{8}$/.test(c.nc ?? "")))
+      return { ok: false, reason: "malformed", username };
     const made = this.nonceMadeAt(c.nonce, request);
     if (made === undefined) return { ok: false, reason: "nonce", username };
     if (!sameUri(c.uri, request.requestUri)) return { ok: false, reason: "uri", username };
     const ha2 = md5(`${request.method}:${c.uri}`);
     const matches = passwordsOf(username).some((password) => {
       const ha1 = md5(`${username}:${c.realm}:${password}`);
-      const expected = c.qop ? md5(`${ha1}:${c.nonce}:${c.nc}:${c.cnonce}:${c.qop}:${ha2}`) : md5(`${ha1}:${c.nonce}:${ha2}`);
+      const expected = c.qop
+        ? md5(`${ha1}:${c.nonce}:${c.nc}:${c.cnonce}:${c.qop}:${ha2}`)
+        : md5(`${ha1}:${c.nonce}:${ha2}`);
       return safeEqual(expected, c.response.toLowerCase());
     });
     if (!matches) return { ok: false, reason: "password", username };
@@ -118,13 +125,17 @@ export class DigestAuthenticator {
   /** When the nonce was made for this request, or undefined when it is not one of ours for it. */
   private nonceMadeAt(nonce: string, request: DigestRequest): number | undefined {
     const [stamp, salt, mac, extra] = nonce.split(".");
-    if (!stamp || !salt || !mac || extra !== undefined || !safeEqual(this.sign(`${stamp}.${salt}`, request), mac)) return undefined;
+    if (!stamp || !salt || !mac || extra !== undefined || !safeEqual(this.sign(`${stamp}.${salt}`, request), mac))
+      return undefined;
     const made = parseInt(stamp, 36);
     return Number.isFinite(made) ? made : undefined;
   }
 
   private sign(text: string, request: DigestRequest): string {
-    return createHmac("sha256", this.key).update(`${text}\n${request.method}\n${request.binding}`).digest("base64url").slice(0, 22);
+    return createHmac("sha256", this.key)
+      .update(`${text}\n${request.method}\n${request.binding}`)
+      .digest("base64url")
+      .slice(0, 22);
   }
 }
 

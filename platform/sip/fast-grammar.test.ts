@@ -24,7 +24,10 @@ describe("sip.js's grammar with its rule table decoded once", () => {
       ["SIP/2.0/WSS 127.0.0.1:5066;branch=z9hG4bK776asdhds;rport=5066;received=10.0.0.1", "Via"],
       ['"Bench Caller" <sip:5550100@agentbar.local>;tag=1928301774', "From"],
       ["<sip:1001@agentbar.local;user=phone>;tag=a6c85cf", "To"],
-      ['<sip:k3l9q2@df7jal23ls0d.invalid;transport=ws>;expires=600;+sip.ice;reg-id=1;+sip.instance="<urn:uuid:0d5e7c31-4a1b-4b3c-8f3a-1d2b3c4d5e6f>"', "Contact"],
+      [
+        '<sip:k3l9q2@df7jal23ls0d.invalid;transport=ws>;expires=600;+sip.ice;reg-id=1;+sip.instance="<urn:uuid:0d5e7c31-4a1b-4b3c-8f3a-1d2b3c4d5e6f>"',
+        "Contact",
+      ],
       ["314159 INVITE", "CSeq"],
       ["a84b4c76e66710@pc33.atlanta.example.com", "Call_ID"],
       ["application/sdp", "Content_Type"],

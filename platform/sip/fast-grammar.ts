@@ -21,7 +21,8 @@ export function hoistRuleTable(source: string): string | undefined {
   const close = "\n    ];\n";
   const end = source.indexOf(close, start);
   const parse = source.indexOf("function peg$parse(");
-  if (start < 0 || end < 0 || parse < 0 || parse > start || !source.includes("function peg$decode(s)")) return undefined;
+  if (start < 0 || end < 0 || parse < 0 || parse > start || !source.includes("function peg$decode(s)"))
+    return undefined;
   const table = source.slice(start, end + close.length).replace(/^ {4}/gm, "");
   const decode = 'function peg$decode(s) {\n    return s.split("").map((ch) => ch.charCodeAt(0) - 32);\n}\n';
   return source.slice(0, parse) + decode + table + source.slice(parse, start) + source.slice(end + close.length);
@@ -36,7 +37,12 @@ function loadParser(source: string): PegParse | undefined {
     'import { URI } from "../../uri.js";\n',
   ];
   const exported = "export const parse = peg$parse;";
-  if (!imports.every((line) => source.includes(line)) || !source.includes(exported) || !source.includes("export class SyntaxError")) return undefined;
+  if (
+    !imports.every((line) => source.includes(line)) ||
+    !source.includes(exported) ||
+    !source.includes("export class SyntaxError")
+  )
+    return undefined;
   let body = source;
   for (const line of imports) body = body.replace(line, "");
   body = body.replace("export class SyntaxError", "class SyntaxError").replace(exported, "return peg$parse;");

@@ -3,7 +3,15 @@ import { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import { Core, EmitterImpl, TransportState, type Transport } from "sip.js";
 import type { Log } from "./log";
-import { endsItsBranch, isKeepAlive, isResponse, requestMethod, requestUriUser, statelessResponse, topViaBranch } from "./wire";
+import {
+  endsItsBranch,
+  isKeepAlive,
+  isResponse,
+  requestMethod,
+  requestUriUser,
+  statelessResponse,
+  topViaBranch,
+} from "./wire";
 
 /** One SIP-over-WebSocket connection (RFC 7118) of a phone. */
 export interface SipConnection {
@@ -273,7 +281,9 @@ export class SipHub {
         // transaction's responses sent to it.
         const owner = this.branches.get(message.viaBranch)?.conn;
         if (owner && owner !== conn) {
-          this.options.log.warn(`SIP connection ${conn.id}: ${message.method} with another connection's branch refused`);
+          this.options.log.warn(
+            `SIP connection ${conn.id}: ${message.method} with another connection's branch refused`,
+          );
           const response = statelessResponse(raw, 400, "Branch In Use");
           if (response && message.method !== "ACK") conn.send(response);
           return;
@@ -286,7 +296,11 @@ export class SipHub {
       const contact = message.parseHeader("contact") as { uri?: { user?: string } } | undefined;
       const user = contact?.uri?.user;
       const owner = message.to.uri.aor;
-      if (user && !this.connectionOfContact(user) && [...conn.contacts].some((u) => this.routes.get(u)?.owner === owner)) {
+      if (
+        user &&
+        !this.connectionOfContact(user) &&
+        [...conn.contacts].some((u) => this.routes.get(u)?.owner === owner)
+      ) {
         this.bindContact(user, owner, conn);
       }
     }

@@ -72,7 +72,9 @@ export class Registrar {
   /** The live contacts of an extension, oldest registration first. */
   contactsOf(extension: string, domain: string): Binding[] {
     const now = Date.now();
-    return [...(this.bindings.get(extensionKey(extension, domain))?.values() ?? [])].filter((b) => b.expiresAt > now && b.connection.open);
+    return [...(this.bindings.get(extensionKey(extension, domain))?.values() ?? [])].filter(
+      (b) => b.expiresAt > now && b.connection.open,
+    );
   }
 
   allBindings(): Binding[] {
@@ -108,7 +110,13 @@ export class Registrar {
     });
   }
 
-  private register(request: Core.IncomingRequest, extension: ExtensionRow, domain: string, conn: SipConnection, contacts: ContactHeader[] | "*"): void {
+  private register(
+    request: Core.IncomingRequest,
+    extension: ExtensionRow,
+    domain: string,
+    conn: SipConnection,
+    contacts: ContactHeader[] | "*",
+  ): void {
     const message = request.message;
     const refusal = this.refusal(extension);
     if (refusal) {
@@ -116,7 +124,10 @@ export class Registrar {
       return;
     }
     const headerExpires = message.getHeader("expires");
-    const defaultExpires = headerExpires !== undefined && /^\d+$/.test(headerExpires.trim()) ? Number(headerExpires) : this.options.defaultExpires;
+    const defaultExpires =
+      headerExpires !== undefined && /^\d+$/.test(headerExpires.trim())
+        ? Number(headerExpires)
+        : this.options.defaultExpires;
     const aorKey = extensionKey(extension.extn, domain);
     let table = this.bindings.get(aorKey);
     if (!table) this.bindings.set(aorKey, (table = new Map()));
@@ -132,9 +143,13 @@ export class Registrar {
       return;
     }
 
-    const taken = contacts.find((c) => c.uri.user && ![undefined, aorKey].includes(this.hub.ownerOfContact(c.uri.user)));
+    const taken = contacts.find(
+      (c) => c.uri.user && ![undefined, aorKey].includes(this.hub.ownerOfContact(c.uri.user)),
+    );
     if (taken) {
-      this.log.info(`REGISTER of ${aorKey} refused: Contact ${taken.uri.user} belongs to ${this.hub.ownerOfContact(taken.uri.user!)}`);
+      this.log.info(
+        `REGISTER of ${aorKey} refused: Contact ${taken.uri.user} belongs to ${this.hub.ownerOfContact(taken.uri.user!)}`,
+      );
       request.reject({ statusCode: 403, reasonPhrase: "Contact Belongs To Another Extension" });
       return;
     }
@@ -151,7 +166,10 @@ export class Registrar {
       const contactUser = c.uri.user;
       if (!contactUser) continue;
       const asked = c.getParam("expires");
-      const expires = Math.min(asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : defaultExpires, this.options.maxExpires);
+      const expires = Math.min(
+        asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : defaultExpires,
+        this.options.maxExpires,
+      );
       const existing = table.get(contactUser);
       if (expires === 0) {
         if (existing) this.remove(existing);
@@ -170,13 +188,12 @@ export class Registrar {
       };
       if (existing) this.clearTimer(existing);
       table.set(contactUser, binding);
-      this.timers.set(
-        binding,
-        setTimeout(() => this.expire(binding), expires * 1000 + 50).unref(),
-      );
+      this.timers.set(binding, setTimeout(() => this.expire(binding), expires * 1000 + 50).unref());
       this.hub.bindContact(contactUser, aorKey, conn);
     }
-    const lines = [...table.values()].map((b) => `Contact: <${b.contactUri}>;expires=${Math.max(0, Math.round((b.expiresAt - now) / 1000))}`);
+    const lines = [...table.values()].map(
+      (b) => `Contact: <${b.contactUri}>;expires=${Math.max(0, Math.round((b.expiresAt - now) / 1000))}`,
+    );
     request.accept({ statusCode: 200, extraHeaders: lines });
     this.emitter.emit("change", extension.extn, domain);
   }
@@ -231,4 +248,3 @@ function contactsOf(message: Core.IncomingRequestMessage): ContactHeader[] | "*"
   }
   return contacts;
 }
-

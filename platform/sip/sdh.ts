@@ -76,7 +76,8 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
     const pc = this.peerConnection;
     if (!pc) return Promise.reject(new Error("Peer connection closed."));
     const state = pc.signalingState;
-    if (state !== "stable" && state !== "have-local-offer") return Promise.reject(new Error(`Invalid signaling state ${state}`));
+    if (state !== "stable" && state !== "have-local-offer")
+      return Promise.reject(new Error(`Invalid signaling state ${state}`));
     const type = state === "stable" ? "offer" : "answer";
     return this.getLocalMediaStream(options)
       .then(() => this.applyModifiers({ sdp: this.link ? this.link.conceal(sdp) : sdp, type }, modifiers))
@@ -142,6 +143,12 @@ export function legHandlerFactory(
   return (session) => {
     const found = legFor(session);
     if (!found) throw new Error("no media leg for this session");
-    return new WebRtcLegHandler(session.userAgent.getLogger("sip.SessionDescriptionHandler"), found.leg, found.hooks, iceGatheringTimeoutMs, found.link);
+    return new WebRtcLegHandler(
+      session.userAgent.getLogger("sip.SessionDescriptionHandler"),
+      found.leg,
+      found.hooks,
+      iceGatheringTimeoutMs,
+      found.link,
+    );
   };
 }

@@ -53,11 +53,17 @@ export class SipAuthenticator {
     const { message } = r;
     const register = message.method === "REGISTER";
     const authenticator = this.authenticator(r.domain);
-    const request: DigestRequest = { method: message.method, requestUri: requestUriText(message.data) ?? "", binding: `${r.conn?.id ?? "-"}\n${r.binding}` };
+    const request: DigestRequest = {
+      method: message.method,
+      requestUri: requestUriText(message.data) ?? "",
+      binding: `${r.conn?.id ?? "-"}\n${r.binding}`,
+    };
     const challenge = (stale: boolean): SipAuthOutcome => ({
       ok: false,
       statusCode: register ? 401 : 407,
-      extraHeaders: [`${register ? "WWW-Authenticate" : "Proxy-Authenticate"}: ${authenticator.challenge(request, stale)}`],
+      extraHeaders: [
+        `${register ? "WWW-Authenticate" : "Proxy-Authenticate"}: ${authenticator.challenge(request, stale)}`,
+      ],
     });
     const header = message.getHeader(register ? "authorization" : "proxy-authorization");
     if (!header) {
@@ -66,10 +72,13 @@ export class SipAuthenticator {
     }
 
     const extension = this.users.extension(r.extension, r.domain);
-    const account = extension && parseDigest(header)?.username === r.extension ? extensionKey(extension.extn, r.domain) : undefined;
+    const account =
+      extension && parseDigest(header)?.username === r.extension ? extensionKey(extension.extn, r.domain) : undefined;
     const source = r.conn?.remoteAddress ?? "";
     const verify = (release: () => void): SipAuthOutcome => {
-      const check = authenticator.check(header, request, (username) => (username === r.extension ? this.passwordsOf(extension) : []));
+      const check = authenticator.check(header, request, (username) =>
+        username === r.extension ? this.passwordsOf(extension) : [],
+      );
       release();
       if (check.ok) {
         // Passwords only match an existing extension's: `account` and `extension` are set.
@@ -101,8 +110,15 @@ export class SipAuthenticator {
     }
     const admission = this.throttle.admit(source, account);
     if ("retryAfterMs" in admission) {
-      this.log.info(`${message.method} for ${r.extension}@${r.domain} from ${source} not checked: too many wrong passwords`);
-      then({ ok: false, statusCode: 503, reasonPhrase: "Too Many Failed Attempts", extraHeaders: [`Retry-After: ${Math.max(1, Math.ceil(admission.retryAfterMs / 1000))}`] });
+      this.log.info(
+        `${message.method} for ${r.extension}@${r.domain} from ${source} not checked: too many wrong passwords`,
+      );
+      then({
+        ok: false,
+        statusCode: 503,
+        reasonPhrase: "Too Many Failed Attempts",
+        extraHeaders: [`Retry-After: ${Math.max(1, Math.ceil(admission.retryAfterMs / 1000))}`],
+      });
       return;
     }
     if (admission.waitMs === 0) {
@@ -113,7 +129,10 @@ export class SipAuthenticator {
       try {
         then(verify(admission.release));
       } catch (error) {
-        this.log.error({ err: error }, `${message.method} for ${r.extension}@${r.domain} failed after it was held back`);
+        this.log.error(
+          { err: error },
+          `${message.method} for ${r.extension}@${r.domain} failed after it was held back`,
+        );
       }
     }, admission.waitMs).unref();
   }

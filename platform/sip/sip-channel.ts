@@ -87,7 +87,15 @@ export abstract class SipChannel extends ChannelBase {
     const session = this.session;
     if (method !== "info" || !session || session.state !== SessionState.Established) return;
     session
-      .info({ requestOptions: { body: { contentDisposition: "render", contentType: "application/dtmf-relay", content: `Signal=${digit}\r\nDuration=160` } } })
+      .info({
+        requestOptions: {
+          body: {
+            contentDisposition: "render",
+            contentType: "application/dtmf-relay",
+            content: `Signal=${digit}\r\nDuration=160`,
+          },
+        },
+      })
       .catch((error: unknown) => this.deps.log.debug({ err: error }, "INFO not sent"));
   }
 
@@ -141,7 +149,10 @@ export abstract class SipChannel extends ChannelBase {
     session.stateChange.addListener((state) => {
       // Ended by sip.js itself (a transaction failed, a media error): the leg is over.
       if (state === SessionState.Terminated) {
-        this.markHungup(this.state === "answered" ? "NORMAL_CLEARING" : "NORMAL_TEMPORARY_FAILURE", this.state === "answered" ? "recv_bye" : "");
+        this.markHungup(
+          this.state === "answered" ? "NORMAL_CLEARING" : "NORMAL_TEMPORARY_FAILURE",
+          this.state === "answered" ? "recv_bye" : "",
+        );
       }
     });
   }
@@ -305,7 +316,8 @@ export class SipOutboundChannel extends SipChannel {
     inviter.stateChange.addListener((state) => {
       if (state === SessionState.Established) this.won(fork);
       // sip.js ends the session before it hands the final response to the request delegate.
-      if (state === SessionState.Terminated && fork !== this.winner) setImmediate(() => this.failed(fork, fork.status ?? 487));
+      if (state === SessionState.Terminated && fork !== this.winner)
+        setImmediate(() => this.failed(fork, fork.status ?? 487));
     });
     inviter
       .invite({
@@ -338,9 +350,13 @@ export class SipOutboundChannel extends SipChannel {
       try {
         // sip.js's dialog.notify() refuses early dialogs; FreeSWITCH sends this one while the
         // phone rings, so the request is made by the core's user agent client directly.
-        new NotifyUserAgentClient(dialog as unknown as ConstructorParameters<typeof NotifyUserAgentClient>[0], undefined, {
-          extraHeaders: [`Event: ${event}`, "Subscription-State: terminated;reason=noresource"],
-        });
+        new NotifyUserAgentClient(
+          dialog as unknown as ConstructorParameters<typeof NotifyUserAgentClient>[0],
+          undefined,
+          {
+            extraHeaders: [`Event: ${event}`, "Subscription-State: terminated;reason=noresource"],
+          },
+        );
         sent = true;
       } catch (error) {
         this.deps.log.debug({ err: error }, "phone event NOTIFY not sent");
@@ -393,7 +409,11 @@ export class SipOutboundChannel extends SipChannel {
     if (this.winner || !this.isUp) return;
     if (this.forks.some((f) => !f.done)) return;
     const statuses = this.forks.map((f) => f.status ?? 480);
-    const chosen = statuses.find((s) => s === 486 || s === 600) ?? statuses.find((s) => s === 603 || s === 403) ?? statuses[0] ?? 480;
+    const chosen =
+      statuses.find((s) => s === 486 || s === 600) ??
+      statuses.find((s) => s === 603 || s === 403) ??
+      statuses[0] ??
+      480;
     this.markHungup(causeOfSipStatus(chosen), "recv_refuse", `sip:${chosen}`);
   }
 

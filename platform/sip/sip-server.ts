@@ -2,7 +2,7 @@ import "./fast-grammar";
 import "./node-webrtc";
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
-import type { Core} from "sip.js";
+import type { Core } from "sip.js";
 import { SessionState, UserAgent, type Invitation, type Referral, type Session, type URI } from "sip.js";
 import type { ImpairedLink, MediaPlane } from "../media";
 import type { AuthService } from "../auth/sessions";
@@ -91,7 +91,12 @@ export class SipServer implements PhoneLegs {
     private readonly options: SipServerOptions,
   ) {
     const log = options.log;
-    this.hub = new SipHub({ log, rateBurst: options.rateBurst, ratePerSecond: options.ratePerSecond, contactHoldMs: options.reconnectGraceMs });
+    this.hub = new SipHub({
+      log,
+      rateBurst: options.rateBurst,
+      ratePerSecond: options.ratePerSecond,
+      contactHoldMs: options.reconnectGraceMs,
+    });
     this.authenticator = new SipAuthenticator(users, auth, log, options.now);
     this.registrar = new Registrar(users, this.authenticator, this.hub, log, options);
     const domain = users.defaultDomain() || "localhost";
@@ -115,7 +120,8 @@ export class SipServer implements PhoneLegs {
       },
       sessionDescriptionHandlerFactory: legHandlerFactory((session) => this.legs.get(session)?.()),
       delegate: {
-        onRegisterRequest: (request) => this.guard(() => this.registrar.handle(request as unknown as Core.IncomingRequest)),
+        onRegisterRequest: (request) =>
+          this.guard(() => this.registrar.handle(request as unknown as Core.IncomingRequest)),
         onInvite: (invitation) => this.guard(() => this.onInvite(invitation)),
       },
     });
@@ -126,7 +132,8 @@ export class SipServer implements PhoneLegs {
       provideLeg: (session, provider) => this.legs.set(session, provider),
       ...(options.linkFor ? { linkFor: options.linkFor } : {}),
       watchContact: (ch, contactUser) => this.watch(ch, contactUser),
-      onRefer: (ch, referral) => void this.onRefer(ch, referral).catch((error: unknown) => log.error({ err: error }, "REFER failed")),
+      onRefer: (ch, referral) =>
+        void this.onRefer(ch, referral).catch((error: unknown) => log.error({ err: error }, "REFER failed")),
     };
     this.hub.on("closed", (_conn, contacts) => this.connectionClosed(contacts));
     // A page going away unregisters before its socket closes: its calls are left as a lost connection's.
@@ -135,7 +142,13 @@ export class SipServer implements PhoneLegs {
     sw.phones = this;
   }
 
-  static async start(sw: SoftSwitch, users: UserStore, media: MediaPlane, auth: AuthService, options: SipServerOptions): Promise<SipServer> {
+  static async start(
+    sw: SoftSwitch,
+    users: UserStore,
+    media: MediaPlane,
+    auth: AuthService,
+    options: SipServerOptions,
+  ): Promise<SipServer> {
     const server = new SipServer(sw, users, media, auth, options);
     await server.ua.start();
     acceptAnyRequestUri(server.ua);
@@ -201,7 +214,9 @@ export class SipServer implements PhoneLegs {
       const current = this.hub.ownerOfContact(contactUser);
       if (current !== undefined && current !== owner) {
         this.options.log.info(`INVITE from ${owner} refused: Contact ${contactUser} belongs to ${current}`);
-        invitation.reject({ statusCode: 403, reasonPhrase: "Contact Belongs To Another Extension" }).catch(() => undefined);
+        invitation
+          .reject({ statusCode: 403, reasonPhrase: "Contact Belongs To Another Extension" })
+          .catch(() => undefined);
         return;
       }
       // A phone may call without registering: its dialog's requests still need a way back.
@@ -409,7 +424,10 @@ function sipfragNotifier(session: Session, log: Log): (fragment: string, final: 
         dialog.notify(
           { onAccept: () => done(true), onReject: () => done(false) },
           {
-            extraHeaders: ["Event: refer", `Subscription-State: ${final ? "terminated;reason=noresource" : "active;expires=60"}`],
+            extraHeaders: [
+              "Event: refer",
+              `Subscription-State: ${final ? "terminated;reason=noresource" : "active;expires=60"}`,
+            ],
             body: { contentDisposition: "render", contentType: "message/sipfrag;version=2.0", content: fragment },
           },
         );

@@ -37,8 +37,16 @@ describe("hang-up causes", () => {
 });
 
 describe("digest authentication", () => {
-  const register: DigestRequest = { method: "REGISTER", requestUri: "sip:agentbar.local", binding: "conn 1, contact abc" };
-  const answer = (challenge: string, password: string, o: { nonce?: string; realm?: string; nc?: number; uri?: string; method?: string; qop?: boolean } = {}) => {
+  const register: DigestRequest = {
+    method: "REGISTER",
+    requestUri: "sip:agentbar.local",
+    binding: "conn 1, contact abc",
+  };
+  const answer = (
+    challenge: string,
+    password: string,
+    o: { nonce?: string; realm?: string; nc?: number; uri?: string; method?: string; qop?: boolean } = {},
+  ) => {
     const nonce = o.nonce ?? /nonce="([^"]+)"/.exec(challenge)![1]!;
     const realm = o.realm ?? "agentbar.local";
     const uri = o.uri ?? "sip:agentbar.local";
@@ -58,7 +66,10 @@ describe("digest authentication", () => {
     const passwords = () => ["own-password", "token-1"];
     expect(auth.check(answer(challenge, "token-1"), register, passwords)).toEqual({ ok: true, username: "1001" });
     expect(auth.check(answer(challenge, "own-password", { nc: 2 }), register, passwords).ok).toBe(true);
-    expect(auth.check(answer(challenge, "guess", { nc: 3 }), register, passwords)).toMatchObject({ ok: false, reason: "password" });
+    expect(auth.check(answer(challenge, "guess", { nc: 3 }), register, passwords)).toMatchObject({
+      ok: false,
+      reason: "password",
+    });
     expect(auth.check(undefined, register, passwords)).toEqual({ ok: false, reason: "missing" });
   });
 
@@ -67,8 +78,12 @@ describe("digest authentication", () => {
     const auth = new DigestAuthenticator("agentbar.local", { nonceLifetimeMs: 50, now: () => now });
     const challenge = auth.challenge(register);
     const passwords = () => ["pw"];
-    expect(auth.check(answer(challenge, "pw", { nonce: "made.up.nonce" }), register, passwords)).toMatchObject({ reason: "nonce" });
-    expect(auth.check(answer(challenge, "pw", { realm: "elsewhere" }), register, passwords)).toMatchObject({ reason: "realm" });
+    expect(auth.check(answer(challenge, "pw", { nonce: "made.up.nonce" }), register, passwords)).toMatchObject({
+      reason: "nonce",
+    });
+    expect(auth.check(answer(challenge, "pw", { realm: "elsewhere" }), register, passwords)).toMatchObject({
+      reason: "realm",
+    });
     now += 51;
     expect(auth.check(answer(challenge, "pw"), register, passwords)).toMatchObject({ reason: "stale" });
     expect(auth.challenge(register, true)).toMatch(/, stale=true$/);
@@ -79,17 +94,31 @@ describe("digest authentication", () => {
     const passwords = () => ["pw"];
     const challenge = auth.challenge(register);
     // Another connection or other Contacts: not a nonce of ours for that request.
-    expect(auth.check(answer(challenge, "pw"), { ...register, binding: "conn 2, contact abc" }, passwords)).toMatchObject({ reason: "nonce" });
-    expect(auth.check(answer(challenge, "pw"), { ...register, binding: "conn 1, contact xyz" }, passwords)).toMatchObject({ reason: "nonce" });
+    expect(
+      auth.check(answer(challenge, "pw"), { ...register, binding: "conn 2, contact abc" }, passwords),
+    ).toMatchObject({ reason: "nonce" });
+    expect(
+      auth.check(answer(challenge, "pw"), { ...register, binding: "conn 1, contact xyz" }, passwords),
+    ).toMatchObject({ reason: "nonce" });
     // A REGISTER's nonce does not make a call.
     const invite = { method: "INVITE", requestUri: "sip:1002@agentbar.local", binding: register.binding };
-    expect(auth.check(answer(challenge, "pw", { method: "INVITE", uri: invite.requestUri }), invite, passwords)).toMatchObject({ reason: "nonce" });
+    expect(
+      auth.check(answer(challenge, "pw", { method: "INVITE", uri: invite.requestUri }), invite, passwords),
+    ).toMatchObject({ reason: "nonce" });
     // An INVITE's answer names its destination.
     const inviteChallenge = auth.challenge(invite);
     const elsewhere = { ...invite, requestUri: "sip:1003@agentbar.local" };
-    expect(auth.check(answer(inviteChallenge, "pw", { method: "INVITE", uri: invite.requestUri }), elsewhere, passwords)).toMatchObject({ reason: "uri" });
+    expect(
+      auth.check(answer(inviteChallenge, "pw", { method: "INVITE", uri: invite.requestUri }), elsewhere, passwords),
+    ).toMatchObject({ reason: "uri" });
     // The same URI written otherwise is the same URI.
-    expect(auth.check(answer(inviteChallenge, "pw", { method: "INVITE", uri: "sip:1002@AgentBar.Local" }), invite, passwords)).toEqual({ ok: true, username: "1001" });
+    expect(
+      auth.check(
+        answer(inviteChallenge, "pw", { method: "INVITE", uri: "sip:1002@AgentBar.Local" }),
+        invite,
+        passwords,
+      ),
+    ).toEqual({ ok: true, username: "1001" });
   });
 
   it("accepts each nonce count once and only growing; without qop, a nonce once", () => {
@@ -101,7 +130,9 @@ describe("digest authentication", () => {
     expect(auth.check(answer(challenge, "pw", { nc: 5 }), register, passwords).ok).toBe(true);
     expect(auth.check(answer(challenge, "pw", { nc: 4 }), register, passwords)).toMatchObject({ reason: "stale" });
     // A wrong answer does not spend a count.
-    expect(auth.check(answer(challenge, "guess", { nc: 6 }), register, passwords)).toMatchObject({ reason: "password" });
+    expect(auth.check(answer(challenge, "guess", { nc: 6 }), register, passwords)).toMatchObject({
+      reason: "password",
+    });
     expect(auth.check(answer(challenge, "pw", { nc: 6 }), register, passwords).ok).toBe(true);
     const plain = auth.challenge(register);
     expect(auth.check(answer(plain, "pw", { qop: false }), register, passwords).ok).toBe(true);
@@ -128,14 +159,18 @@ describe("digest authentication", () => {
   });
 
   it("parses quoted and unquoted parameters", () => {
-    expect(parseDigest('Digest username="a\\"b", realm="r", nonce=n, uri="u", response="x"')).toMatchObject({ username: 'a"b', nonce: "n" });
+    expect(parseDigest('Digest username="a\\"b", realm="r", nonce=n, uri="u", response="x"')).toMatchObject({
+      username: 'a"b',
+      nonce: "n",
+    });
     expect(parseDigest("Basic abc")).toBeUndefined();
     expect(parseDigest('Digest realm="r"')).toBeUndefined();
   });
 });
 
 describe("raw SIP text", () => {
-  const broken = "INVITE sip:1002@x SIP/2.0\r\nv: SIP/2.0/WSS a.invalid;branch=z9hG4bK1\r\nf: <sip:a@x>;tag=1\r\nTo: garbage<<\r\ni: c1\r\nCSeq: 4 INVITE\r\n\r\n";
+  const broken =
+    "INVITE sip:1002@x SIP/2.0\r\nv: SIP/2.0/WSS a.invalid;branch=z9hG4bK1\r\nf: <sip:a@x>;tag=1\r\nTo: garbage<<\r\ni: c1\r\nCSeq: 4 INVITE\r\n\r\n";
 
   it("finds routing keys", () => {
     expect(isKeepAlive("\r\n\r\n")).toBe(true);
@@ -170,7 +205,9 @@ describe("SDP and DTMF bodies", () => {
     expect(audioDirection(sdp("a=inactive\r\n"))).toBe("inactive");
     expect(audioDirection(sdp("a=sendonly\r\n", "a=sendrecv\r\n"))).toBe("sendonly");
     expect(audioDirection(sdp("", "a=recvonly\r\n"))).toBe("recvonly");
-    expect(audioDirection(sdp("").replace("c=IN IP4 1.2.3.4\r\na=rtpmap", "c=IN IP4 0.0.0.0\r\na=rtpmap"))).toBe("sendonly");
+    expect(audioDirection(sdp("").replace("c=IN IP4 1.2.3.4\r\na=rtpmap", "c=IN IP4 0.0.0.0\r\na=rtpmap"))).toBe(
+      "sendonly",
+    );
     expect(firstAudioCodec(sdp(""))).toBe("opus");
   });
 

@@ -33,7 +33,14 @@ function headerLines(raw: string): { name: string; value: string }[] {
   const end = raw.indexOf("\r\n\r\n");
   const head = (end >= 0 ? raw.slice(0, end) : raw).replace(/\r\n[ \t]+/g, " ");
   const lines = head.split("\r\n").slice(1);
-  const compact: Record<string, string> = { v: "via", f: "from", t: "to", i: "call-id", m: "contact", l: "content-length" };
+  const compact: Record<string, string> = {
+    v: "via",
+    f: "from",
+    t: "to",
+    i: "call-id",
+    m: "contact",
+    l: "content-length",
+  };
   const out: { name: string; value: string }[] = [];
   for (const line of lines) {
     const colon = line.indexOf(":");
@@ -65,7 +72,12 @@ export function requestUriUser(raw: string): string | undefined {
  * Call-ID and CSeq lines can be recovered, so that a well-meaning but broken client still learns
  * what went wrong. Undefined when the text is not even a request.
  */
-export function statelessResponse(raw: string, statusCode: number, reasonPhrase: string, extraHeaders: string[] = []): string | undefined {
+export function statelessResponse(
+  raw: string,
+  statusCode: number,
+  reasonPhrase: string,
+  extraHeaders: string[] = [],
+): string | undefined {
   if (!requestMethod(raw)) return undefined;
   const headers = headerLines(raw);
   const pick = (name: string) => headers.filter((h) => h.name === name).map((h) => h.value);

@@ -169,8 +169,7 @@ export class UserStore {
 
   extension(extn: string, domain: string): ExtensionRow | undefined {
     return this.db.prepare("SELECT * FROM extensions WHERE extn = ? AND domain = ?").get(extn, domain) as
-      | ExtensionRow
-      | undefined;
+      ExtensionRow | undefined;
   }
 
   extensionById(id: number): ExtensionRow | undefined {

@@ -32,7 +32,14 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "agentbar-switch-"));
   plane = manualPlane();
   cdrs = new CdrStore(db);
-  sw = new SoftSwitch({ media: plane, users: new UserStore(db), cdrs, mediaFiles: new MediaFileStore(db, dir), log: silent, ringTimeoutSeconds: 60 });
+  sw = new SoftSwitch({
+    media: plane,
+    users: new UserStore(db),
+    cdrs,
+    mediaFiles: new MediaFileStore(db, dir),
+    log: silent,
+    ringTimeoutSeconds: 60,
+  });
   sim = new SimWorld(sw, plane, { ringMs: 0, historySize: 50 });
 });
 
@@ -47,7 +54,10 @@ const silent = { error() {}, warn() {}, info() {}, debug() {} } as never;
 
 /** An answered simulated party saying `hz` (5551FFFF). */
 async function party(hz: number): Promise<SimChannel> {
-  const ch = sw.originateLeg({ number: `5551${String(hz).padStart(4, "0")}` }, { callerIdName: "Test", callerIdNumber: "100" }) as SimChannel;
+  const ch = sw.originateLeg(
+    { number: `5551${String(hz).padStart(4, "0")}` },
+    { callerIdName: "Test", callerIdNumber: "100" },
+  ) as SimChannel;
   await new Promise<void>((resolve) => ch.once("answer", () => resolve()));
   return ch;
 }
@@ -70,7 +80,11 @@ describe("bridges", () => {
     const bEnded = ended(b);
     a.farEndHangup();
     expect(await bEnded).toBe("NORMAL_CLEARING");
-    expect(events).toEqual(["bridge 55510440 55511000", "hangup 55510440 NORMAL_CLEARING", "hangup 55511000 NORMAL_CLEARING"]);
+    expect(events).toEqual([
+      "bridge 55510440 55511000",
+      "hangup 55510440 NORMAL_CLEARING",
+      "hangup 55511000 NORMAL_CLEARING",
+    ]);
     const rowA = cdrs.byUuid(a.uuid)!;
     const rowB = cdrs.byUuid(b.uuid)!;
     expect(rowA.other_uuid).toBe(b.uuid);
@@ -261,7 +275,12 @@ describe("dialplan", () => {
   });
 
   it("connects a caller to a simulated number with ringback, and gives up with NO_ANSWER after the originate timeout", async () => {
-    const caller = sim.placeCall({ destination: "55510700", callerIdNumber: "5550004", callerIdName: "C", frequency: 440 });
+    const caller = sim.placeCall({
+      destination: "55510700",
+      callerIdNumber: "5550004",
+      callerIdName: "C",
+      frequency: 440,
+    });
     await new Promise<void>((resolve) => caller.once("bridge", () => resolve()));
     runTicks(plane, 400);
     expect(hears(caller, 700)).toBe(true);
@@ -270,12 +289,20 @@ describe("dialplan", () => {
     caller.farEndHangup();
     expect(cdrs.byUuid(caller.uuid)!.bleg_uuid).toBe(callee.uuid);
 
-    const never = sw.originateLeg({ number: "55530000" }, { callerIdName: "x", callerIdNumber: "1", timeoutSeconds: 0.05 });
+    const never = sw.originateLeg(
+      { number: "55530000" },
+      { callerIdName: "x", callerIdNumber: "1", timeoutSeconds: 0.05 },
+    );
     expect(await ended(never)).toBe("NO_ANSWER");
   });
 
   it("transfers a channel: its partner is hung up and it is routed anew", async () => {
-    const caller = sim.placeCall({ destination: "55510700", callerIdNumber: "5550005", callerIdName: "C", frequency: 440 });
+    const caller = sim.placeCall({
+      destination: "55510700",
+      callerIdNumber: "5550005",
+      callerIdName: "C",
+      frequency: 440,
+    });
     await new Promise<void>((resolve) => caller.once("bridge", () => resolve()));
     const first = sw.partnerOf(caller)!;
     const firstEnded = ended(first);
@@ -299,7 +326,12 @@ describe("the simulated world for the call-center engine's queue callers", () =>
       },
     );
     const world = queueCallerWorld(sim);
-    const caller = await world.call({ destination: "support", callerIdName: "Jane", callerIdNumber: "5550009", toneHz: 660 });
+    const caller = await world.call({
+      destination: "support",
+      callerIdName: "Jane",
+      callerIdNumber: "5550009",
+      toneHz: 660,
+    });
     expect(caller.channel.state).toBe("answered");
     // The route's handler finishes (music on) before the hand-turned clock moves.
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -17,7 +17,7 @@ import type { MediaFileStore } from "../cdr/media-files";
 import type { Log } from "../sip/log";
 import { timestamp } from "../store/db";
 import type { ExtensionRow, UserStore } from "../store/users";
-import type { ChannelBase} from "./channel";
+import type { ChannelBase } from "./channel";
 import { type ChannelHost, type ChannelInit } from "./channel";
 import type {
   Channel,
@@ -172,7 +172,12 @@ export class SoftSwitch implements Switch, ChannelHost {
     const extension = this.options.users.extension(destination, domain);
     let ch: ChannelBase;
     if (extension && this.phones) {
-      ch = this.phones.outbound(this, { ...init, extension: extension.extn, context: extension.context }, extension, options);
+      ch = this.phones.outbound(
+        this,
+        { ...init, extension: extension.extn, context: extension.context },
+        extension,
+        options,
+      );
       ch.userId = extension.user_id;
     } else if ("number" in target && this.sims?.handles(destination)) {
       ch = this.sims.outbound(this, init, destination);
@@ -378,7 +383,11 @@ export class SoftSwitch implements Switch, ChannelHost {
       return;
     }
     const source =
-      tone === "ringback" ? ringbackTone() : tone === "busy" ? busyTone() : new ToneGenerator({ frequencies: [tone.frequency], levelDb: -12 });
+      tone === "ringback"
+        ? ringbackTone()
+        : tone === "busy"
+          ? busyTone()
+          : new ToneGenerator({ frequencies: [tone.frequency], levelDb: -12 });
     this.playTo(x, source, source.label);
   }
 

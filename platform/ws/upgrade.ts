@@ -36,7 +36,16 @@ export class UpgradeRouter {
       .split(",")
       .map((p) => p.trim());
     const wantsSip = offered.includes("sip");
-    const handler = path === "/sip" ? (wantsSip ? this.sip : undefined) : path === "/ws" ? (wantsSip ? this.sip : this.rpc) : undefined;
+    const handler =
+      path === "/sip"
+        ? wantsSip
+          ? this.sip
+          : undefined
+        : path === "/ws"
+          ? wantsSip
+            ? this.sip
+            : this.rpc
+          : undefined;
     if (!handler) {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;

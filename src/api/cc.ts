@@ -61,7 +61,10 @@ export type AgentStateRecord = v.InferOutput<typeof AgentStateRecordSchema>;
 export type AgentStateCall = NonNullable<AgentStateRecord["call"]>;
 
 /** GET /api/cc/agent_state — the agents of `queue`, or (without it) the caller's own record. */
-export function getAgentState(client: PlatformClient, query: { queue?: string; type?: string } = {}): Promise<AgentStateRecord[]> {
+export function getAgentState(
+  client: PlatformClient,
+  query: { queue?: string; type?: string } = {},
+): Promise<AgentStateRecord[]> {
   return client.request("GET", "/api/cc/agent_state", { query, schema: v.array(AgentStateRecordSchema) });
 }
 
@@ -71,7 +74,8 @@ function ccc<T>(client: PlatformClient, func: string, body: object, schema: v.Ge
   return client.request("POST", `/api/cc/ccc/${func}`, { body, envelope: true, schema });
 }
 
-const run = (client: PlatformClient, func: string, body: object) => ccc(client, func, body, Success).then(() => undefined);
+const run = (client: PlatformClient, func: string, body: object) =>
+  ccc(client, func, body, Success).then(() => undefined);
 
 /** Numbers of the agent forms: an agent number, `<group>.<number>` (and its extension), or `PSTN` with the number in the extension field. */
 export interface AgentTarget {
@@ -90,18 +94,30 @@ export interface SupervisionLeg {
 
 const SupervisionLegSchema = v.pipe(
   v.optional(v.nullable(v.object({ uuid: v.optional(v.string()), agent_told: v.optional(v.boolean()) })), null),
-  v.transform((d): SupervisionLeg => ({ ...(d?.uuid ? { uuid: d.uuid } : {}), ...(d?.agent_told !== undefined ? { agentTold: d.agent_told } : {}) })),
+  v.transform((d): SupervisionLeg => ({
+    ...(d?.uuid ? { uuid: d.uuid } : {}),
+    ...(d?.agent_told !== undefined ? { agentTold: d.agent_told } : {}),
+  })),
 );
 
 export const cc = {
   login: (client: PlatformClient, b: { agent: string; extn: string; queue: string }) => run(client, "ccLogin", b),
   logout: (client: PlatformClient, b: { agent: string; queue: string }) => run(client, "ccLogout", b),
   /** `onDemand`: Available (On Demand), which goes Idle after each call (the local platform's addition). */
-  goReady: (client: PlatformClient, b: { agent: string; queue: string; onDemand?: boolean }) => run(client, "ccGoReady", b),
+  goReady: (client: PlatformClient, b: { agent: string; queue: string; onDemand?: boolean }) =>
+    run(client, "ccGoReady", b),
   goBreak: (client: PlatformClient, b: { agent: string; reason: string; queue: string }) => run(client, "ccGoBreak", b),
   /** Rings the agent's phone first (auto-answer), then `destNumber`; answers the agent leg's uuid when the platform gives it. */
-  dial: async (client: PlatformClient, b: { agent: string; extn: string; destNumber: string }): Promise<{ callID?: string }> => {
-    const data = await ccc(client, "ccDial", b, v.optional(v.nullable(v.object({ callID: v.optional(v.string()) })), null));
+  dial: async (
+    client: PlatformClient,
+    b: { agent: string; extn: string; destNumber: string },
+  ): Promise<{ callID?: string }> => {
+    const data = await ccc(
+      client,
+      "ccDial",
+      b,
+      v.optional(v.nullable(v.object({ callID: v.optional(v.string()) })), null),
+    );
     return data?.callID ? { callID: data.callID } : {};
   },
   kill: (client: PlatformClient, b: { destUUID: string }) => run(client, "ccKill", b),
@@ -111,8 +127,13 @@ export const cc = {
   consult: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget) => run(client, "ccConsult", b),
   cancelConsult: (client: PlatformClient, b: { callID: string }) => run(client, "ccCancelConsult", b),
   /** Answers the new leg (see SupervisionLeg) when the platform says it. */
-  threeWay: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget): Promise<SupervisionLeg> => ccc(client, "ccThreeWay", b, SupervisionLegSchema),
+  threeWay: (client: PlatformClient, b: { agent: string; callID: string } & AgentTarget): Promise<SupervisionLeg> =>
+    ccc(client, "ccThreeWay", b, SupervisionLegSchema),
   /** Answers the new leg (see SupervisionLeg) when the platform says it (the spec does not show it). */
-  monitor: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }): Promise<SupervisionLeg> => ccc(client, "ccMonitor", b, SupervisionLegSchema),
-  intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) => run(client, "ccIntercept", b),
+  monitor: (
+    client: PlatformClient,
+    b: { agent: string; extn?: string; destAgent?: string; destUUID: string },
+  ): Promise<SupervisionLeg> => ccc(client, "ccMonitor", b, SupervisionLegSchema),
+  intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) =>
+    run(client, "ccIntercept", b),
 };

@@ -3,7 +3,8 @@ import { PlatformClient } from "./client";
 import { PlatformError } from "./errors";
 import { fetchRecording, getCdr, listCdrs, parseStamp } from "./cdrs";
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 function clientAnswering(handler: (url: URL, headers: Record<string, string>) => Response) {
   const seen: { url: URL; headers: Record<string, string> }[] = [];
@@ -19,7 +20,15 @@ function clientAnswering(handler: (url: URL, headers: Record<string, string>) =>
 }
 
 /** A media file record as the spec lists its fields (document 2, "Media file"). */
-const mediaFile = (id: string, ext: string) => ({ id, type: "RECORD", name: `${id}.${ext}`, ext, mime: ext === "mp3" ? "audio/mpeg" : "audio/wav", file_size: 4, abs_path: `/rec/${id}.${ext}` });
+const mediaFile = (id: string, ext: string) => ({
+  id,
+  type: "RECORD",
+  name: `${id}.${ext}`,
+  ext,
+  mime: ext === "mp3" ? "audio/mpeg" : "audio/wav",
+  file_size: 4,
+  abs_path: `/rec/${id}.${ext}`,
+});
 
 const row = {
   uuid: "a1b2",
@@ -42,10 +51,25 @@ const row = {
 describe("call records", () => {
   it("lists a page with the filters as the spec names them, decoding numbers, stamps and the recording", async () => {
     const { client, seen } = clientAnswering(() => json(200, { rowCount: 41, page: 2, pageCount: 5, data: [row] }));
-    const page = await listCdrs(client, { page: 2, perPage: 10, callerNumber: "1001", destinationNumber: "", startDate: "2031-05-01", endDate: "2031-05-06", lastDays: 7 });
+    const page = await listCdrs(client, {
+      page: 2,
+      perPage: 10,
+      callerNumber: "1001",
+      destinationNumber: "",
+      startDate: "2031-05-01",
+      endDate: "2031-05-06",
+      lastDays: 7,
+    });
     const q = seen[0]!.url.searchParams;
     expect(seen[0]!.url.pathname).toBe("/api/cdrs");
-    expect(Object.fromEntries(q)).toEqual({ page: "2", perPage: "10", cidNumber: "1001", startDate: "2031-05-01", endDate: "2031-05-06", last: "7" });
+    expect(Object.fromEntries(q)).toEqual({
+      page: "2",
+      perPage: "10",
+      cidNumber: "1001",
+      startDate: "2031-05-01",
+      endDate: "2031-05-06",
+      last: "7",
+    });
     expect(seen[0]!.headers["X-XTRA-AUTH-ID"]).toBe("tok-1");
     expect(page).toMatchObject({ rowCount: 41, page: 2, pageCount: 5 });
     expect(page.data[0]).toEqual({
@@ -68,15 +92,37 @@ describe("call records", () => {
 
   it("reads records with missing, null and empty fields: an unanswered, unrecorded call", async () => {
     const { client } = clientAnswering(() =>
-      json(200, { rowCount: "1", data: [{ uuid: 99, caller_id_number: null, answer_stamp: "", duration: null, media_file_id: "", hangup_cause: "CALL_REJECTED" }] }),
+      json(200, {
+        rowCount: "1",
+        data: [
+          {
+            uuid: 99,
+            caller_id_number: null,
+            answer_stamp: "",
+            duration: null,
+            media_file_id: "",
+            hangup_cause: "CALL_REJECTED",
+          },
+        ],
+      }),
     );
     const page = await listCdrs(client);
     expect(page.pageCount).toBe(1);
-    expect(page.data[0]).toMatchObject({ uuid: "99", callerNumber: "", answeredAt: null, startedAt: null, duration: 0, recordingId: null, hangupCause: "CALL_REJECTED" });
+    expect(page.data[0]).toMatchObject({
+      uuid: "99",
+      callerNumber: "",
+      answeredAt: null,
+      startedAt: null,
+      duration: 0,
+      recordingId: null,
+      hangupCause: "CALL_REJECTED",
+    });
   });
 
   it("reads the listing inside an envelope and as a bare array", async () => {
-    const enveloped = clientAnswering(() => json(200, { code: 200, message: "success", data: { rowCount: 1, page: 1, pageCount: 1, data: [row] } }));
+    const enveloped = clientAnswering(() =>
+      json(200, { code: 200, message: "success", data: { rowCount: 1, page: 1, pageCount: 1, data: [row] } }),
+    );
     expect((await listCdrs(enveloped.client)).data[0]!.uuid).toBe("a1b2");
     const bare = clientAnswering(() => json(200, [row, { ...row, uuid: "c3" }]));
     expect(await listCdrs(bare.client)).toMatchObject({ rowCount: 2, page: 1, pageCount: 1 });
@@ -125,10 +171,19 @@ describe("call records", () => {
   });
 
   it("turns a missing recording into a typed error", async () => {
-    const { client } = clientAnswering((url) => (url.pathname === "/api/media_files/18" ? json(200, mediaFile("18", "wav")) : json(404, { code: 404, text: "Media File Does Not Exist" })));
+    const { client } = clientAnswering((url) =>
+      url.pathname === "/api/media_files/18"
+        ? json(200, mediaFile("18", "wav"))
+        : json(404, { code: 404, text: "Media File Does Not Exist" }),
+    );
     const e = (await fetchRecording(client, "18").catch((x: unknown) => x)) as PlatformError;
     expect(e).toBeInstanceOf(PlatformError);
-    expect(e).toMatchObject({ kind: "http", status: 404, message: "Media File Does Not Exist", endpoint: "GET /api/media_files/18.wav" });
+    expect(e).toMatchObject({
+      kind: "http",
+      status: 404,
+      message: "Media File Does Not Exist",
+      endpoint: "GET /api/media_files/18.wav",
+    });
   });
 
   it("reads stamps: local time, ISO, epoch seconds and ms; empty and zero are no time", () => {

@@ -132,7 +132,15 @@ const CdrListing = v.pipe(
   v.transform((x) => {
     if (Array.isArray(x)) return { rowCount: x.length, page: 1, pageCount: 1, data: x };
     const o = x as { rowCount?: unknown; data?: unknown } | null;
-    if (o && typeof o === "object" && o.rowCount === undefined && o.data && typeof o.data === "object" && !Array.isArray(o.data)) return o.data;
+    if (
+      o &&
+      typeof o === "object" &&
+      o.rowCount === undefined &&
+      o.data &&
+      typeof o.data === "object" &&
+      !Array.isArray(o.data)
+    )
+      return o.data;
     return x;
   }),
   PagedCdrs,
@@ -170,19 +178,36 @@ export async function listCdrs(client: PlatformClient, q: CdrQuery = {}): Promis
     },
     schema: CdrListing,
   });
-  return { rowCount: out.rowCount, page: out.page, pageCount: Math.max(1, out.pageCount), data: out.data.map(toRecord) };
+  return {
+    rowCount: out.rowCount,
+    page: out.page,
+    pageCount: Math.max(1, out.pageCount),
+    data: out.data.map(toRecord),
+  };
 }
 
 /** GET /api/cdrs/<uuid> — one record, bare or in an envelope. */
 export async function getCdr(client: PlatformClient, uuid: string): Promise<CallRecord> {
   const raw = await client.request("GET", `/api/cdrs/${encodeURIComponent(uuid)}`, {
-    schema: v.union([CdrSchema, v.pipe(v.object({ data: CdrSchema }), v.transform((e) => e.data))]),
+    schema: v.union([
+      CdrSchema,
+      v.pipe(
+        v.object({ data: CdrSchema }),
+        v.transform((e) => e.data),
+      ),
+    ]),
   });
   return toRecord(raw);
 }
 
 /** The media file record (spec, document 2): `ext` is the file's real extension (wav, mp3, ...). */
-const MediaFileSchema = v.object({ id: idString, ext: v.pipe(text, v.transform((x) => x.replace(/^\./, "").trim())) });
+const MediaFileSchema = v.object({
+  id: idString,
+  ext: v.pipe(
+    text,
+    v.transform((x) => x.replace(/^\./, "").trim()),
+  ),
+});
 
 /**
  * The recording's audio, fetched with the token in the header (never in the URL): its media file
@@ -192,10 +217,22 @@ const MediaFileSchema = v.object({ id: idString, ext: v.pipe(text, v.transform((
 export async function fetchRecording(client: PlatformClient, mediaFileId: string): Promise<Blob> {
   const id = encodeURIComponent(mediaFileId);
   const file = await client.request("GET", `/api/media_files/${id}`, {
-    schema: v.union([MediaFileSchema, v.pipe(v.object({ data: MediaFileSchema }), v.transform((e) => e.data))]),
+    schema: v.union([
+      MediaFileSchema,
+      v.pipe(
+        v.object({ data: MediaFileSchema }),
+        v.transform((e) => e.data),
+      ),
+    ]),
   });
   if (!/^[a-z0-9]{1,8}$/i.test(file.ext)) {
-    throw new PlatformError("decode", 200, 200, `the media file ${mediaFileId} has no usable extension ('${file.ext}')`, `GET /api/media_files/${id}`);
+    throw new PlatformError(
+      "decode",
+      200,
+      200,
+      `the media file ${mediaFileId} has no usable extension ('${file.ext}')`,
+      `GET /api/media_files/${id}`,
+    );
   }
   return client.download(`/api/media_files/${id}.${file.ext}`);
 }

@@ -65,7 +65,11 @@ describe("PlatformClient requests", () => {
   it("sends the token in X-XTRA-AUTH-ID, the query in the URL and a JSON body, and decodes the answer", async () => {
     const { client, seen } = clientWith(() => json(200, { login: "agent1", extra: true }));
     client.setCredentials({ token: "tok-1", expires: Date.now() / 1000 + 3600 });
-    const out = await client.request("PUT", "/api/users/3", { query: { page: 2, name: "a b", skip: undefined }, body: { name: "X" }, schema: Info });
+    const out = await client.request("PUT", "/api/users/3", {
+      query: { page: 2, name: "a b", skip: undefined },
+      body: { name: "X" },
+      schema: Info,
+    });
     expect(out).toEqual({ login: "agent1" });
     const req = seen[0]!;
     expect(req.method).toBe("PUT");
@@ -78,7 +82,12 @@ describe("PlatformClient requests", () => {
   it("sends a form body urlencoded and no token when the request is not authenticated", async () => {
     const { client, seen } = clientWith(() => json(200, { login: "agent1" }));
     client.setCredentials({ token: "tok-1", expires: Date.now() / 1000 + 3600 });
-    await client.request("POST", "/api/sessions", { auth: false, form: true, body: { login: "agent1", jwt: true, x: undefined }, schema: Info });
+    await client.request("POST", "/api/sessions", {
+      auth: false,
+      form: true,
+      body: { login: "agent1", jwt: true, x: undefined },
+      schema: Info,
+    });
     expect(seen[0]!.headers["Content-Type"]).toBe("application/x-www-form-urlencoded");
     expect(seen[0]!.body).toBe("login=agent1&jwt=true");
     expect(seen[0]!.headers).not.toHaveProperty("X-XTRA-AUTH-ID");
@@ -91,25 +100,48 @@ describe("PlatformClient requests", () => {
 
   it("turns an envelope with code != 200 into a 'platform' error carrying its message", async () => {
     const { client } = clientWith(() => json(200, { code: 500, message: "can not find group?" }));
-    const e = await failure(client.request("POST", "/api/cc/ccc/ccDial", { body: {}, envelope: true, schema: v.unknown() }));
-    expect(e).toMatchObject({ kind: "platform", status: 200, code: 500, message: "can not find group?", endpoint: "POST /api/cc/ccc/ccDial" });
+    const e = await failure(
+      client.request("POST", "/api/cc/ccc/ccDial", { body: {}, envelope: true, schema: v.unknown() }),
+    );
+    expect(e).toMatchObject({
+      kind: "platform",
+      status: 200,
+      code: 500,
+      message: "can not find group?",
+      endpoint: "POST /api/cc/ccc/ccDial",
+    });
   });
 
   it("turns a {code, text} error body into an 'http' error with the status, code and text", async () => {
     const { client } = clientWith(() => json(404, { code: 404, text: "Session Does Not Exist" }));
     const e = await failure(client.request("DELETE", "/api/sessions", { schema: v.unknown() }));
-    expect(e).toMatchObject({ kind: "http", status: 404, code: 404, message: "Session Does Not Exist", endpoint: "DELETE /api/sessions" });
+    expect(e).toMatchObject({
+      kind: "http",
+      status: 404,
+      code: 404,
+      message: "Session Does Not Exist",
+      endpoint: "DELETE /api/sessions",
+    });
   });
 
   it("keeps the details of an error body (locked_until)", async () => {
-    const { client } = clientWith(() => json(403, { code: 403, text: "User is locked", locked: true, locked_until: "2026-01-01 12:00:00" }));
+    const { client } = clientWith(() =>
+      json(403, { code: 403, text: "User is locked", locked: true, locked_until: "2026-01-01 12:00:00" }),
+    );
     const e = await failure(client.request("POST", "/api/sessions", { auth: false, body: {}, schema: v.unknown() }));
     expect(e.isAuthError).toBe(true);
     expect(e.detail("locked_until")).toBe("2026-01-01 12:00:00");
   });
 
   it("turns an error page that is not JSON into an 'http' error with the status", async () => {
-    const { client } = clientWith(() => new Response("<html>Bad Gateway</html>", { status: 502, statusText: "Bad Gateway", headers: { "content-type": "text/html" } }));
+    const { client } = clientWith(
+      () =>
+        new Response("<html>Bad Gateway</html>", {
+          status: 502,
+          statusText: "Bad Gateway",
+          headers: { "content-type": "text/html" },
+        }),
+    );
     const e = await failure(client.request("GET", "/api/users", { schema: v.unknown() }));
     expect(e).toMatchObject({ kind: "http", status: 502, code: 502, message: "Bad Gateway" });
   });
@@ -130,7 +162,12 @@ describe("PlatformClient requests", () => {
     expect(settled).toBe("pending");
     await vi.advanceTimersByTimeAsync(1);
     await p;
-    expect(settled).toMatchObject({ kind: "timeout", status: 0, endpoint: "GET /api/users", message: expect.stringContaining("60 s") });
+    expect(settled).toMatchObject({
+      kind: "timeout",
+      status: 0,
+      endpoint: "GET /api/users",
+      message: expect.stringContaining("60 s"),
+    });
     expect(DEFAULT_TIMEOUT_MS).toBe(60_000);
   });
 
@@ -144,7 +181,12 @@ describe("PlatformClient requests", () => {
 
   it("names the field when the answer does not have the endpoint's shape", async () => {
     const { client } = clientWith(() => json(200, { expires: 1, user_id: 3 }));
-    const e = await failure(client.request("POST", "/api/sessions", { auth: false, schema: v.object({ token: v.string(), expires: v.number() }) }));
+    const e = await failure(
+      client.request("POST", "/api/sessions", {
+        auth: false,
+        schema: v.object({ token: v.string(), expires: v.number() }),
+      }),
+    );
     expect(e.kind).toBe("decode");
     expect(e.message).toContain("'token'");
 
@@ -202,7 +244,10 @@ describe("the end of a session (403)", () => {
   it("checks the session before taking a 403 of one endpoint for its end, however the refusal is worded", async () => {
     const onSessionExpired = vi.fn();
     const { client, seen } = clientWith(
-      (req) => (req.url.pathname === "/api/users/info" ? json(200, { id: "2", login: "agent1" }) : json(403, { code: 403, text: "Forbidden" })),
+      (req) =>
+        req.url.pathname === "/api/users/info"
+          ? json(200, { id: "2", login: "agent1" })
+          : json(403, { code: 403, text: "Forbidden" }),
       { onSessionExpired },
     );
     client.setCredentials(inAnHour());
@@ -213,7 +258,10 @@ describe("the end of a session (403)", () => {
     expect(client.session).not.toBeNull();
 
     // Two refusals at once check the session once.
-    await Promise.all([failure(client.request("GET", "/api/a", { schema: v.unknown() })), failure(client.request("GET", "/api/b", { schema: v.unknown() }))]);
+    await Promise.all([
+      failure(client.request("GET", "/api/a", { schema: v.unknown() })),
+      failure(client.request("GET", "/api/b", { schema: v.unknown() })),
+    ]);
     expect(seen.filter((r) => r.url.pathname === "/api/users/info")).toHaveLength(2);
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
@@ -234,7 +282,9 @@ describe("the end of a session (403)", () => {
 
   it("does not signal for a refused sign-in or when no one is signed in", async () => {
     const onSessionExpired = vi.fn();
-    const { client } = clientWith(() => json(403, { code: 403, text: "Wrong username or password" }), { onSessionExpired });
+    const { client } = clientWith(() => json(403, { code: 403, text: "Wrong username or password" }), {
+      onSessionExpired,
+    });
     await failure(client.request("GET", "/api/users", { schema: v.unknown() }));
     client.setCredentials(inAnHour());
     await failure(client.request("POST", "/api/sessions", { auth: false, body: {}, schema: v.unknown() }));
@@ -244,7 +294,10 @@ describe("the end of a session (403)", () => {
   it("signs out without reporting an already ended session, and forgets the credentials", async () => {
     const onSessionExpired = vi.fn();
     const onCredentialsChange = vi.fn();
-    const { client } = clientWith(() => json(403, { code: 403, text: "Wrong or expired token" }), { onSessionExpired, onCredentialsChange });
+    const { client } = clientWith(() => json(403, { code: 403, text: "Wrong or expired token" }), {
+      onSessionExpired,
+      onCredentialsChange,
+    });
     client.setCredentials(inAnHour());
     await failure(signOut(client));
     expect(onSessionExpired).not.toHaveBeenCalled();

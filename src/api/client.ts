@@ -123,7 +123,11 @@ export class PlatformClient {
       if (e instanceof PlatformError && e.status === 403) return;
       if (this.credentials !== from) return;
       const left = from.expires * 1000 - this.now();
-      if (left > 0) this.refreshTimer = setTimeout(() => void this.renewInBackground(from), Math.min(RENEWAL_RETRY_MS, Math.max(left / 2, MIN_RENEWAL_GAP_MS)));
+      if (left > 0)
+        this.refreshTimer = setTimeout(
+          () => void this.renewInBackground(from),
+          Math.min(RENEWAL_RETRY_MS, Math.max(left / 2, MIN_RENEWAL_GAP_MS)),
+        );
     }
   }
 
@@ -171,7 +175,8 @@ export class PlatformClient {
   async request<T>(method: string, path: string, opts: RequestOptions<T>): Promise<T> {
     const endpoint = `${method} ${path}`;
     const url = new URL(this.baseUrl + path, typeof location !== "undefined" ? location.href : "http://localhost/");
-    for (const [k, val] of Object.entries(opts.query ?? {})) if (val !== undefined) url.searchParams.set(k, String(val));
+    for (const [k, val] of Object.entries(opts.query ?? {}))
+      if (val !== undefined) url.searchParams.set(k, String(val));
 
     const headers: Record<string, string> = { Accept: "application/json" };
     let body: string | undefined;
@@ -204,7 +209,14 @@ export class PlatformClient {
     try {
       const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
       // Tokens travel in a header; cookies are left out so a stale cookie can never take precedence.
-      response = await doFetch(url.toString(), { method, headers, body, signal: controller.signal, credentials: "omit", ...(this.keepingAlive ? { keepalive: true } : {}) });
+      response = await doFetch(url.toString(), {
+        method,
+        headers,
+        body,
+        signal: controller.signal,
+        credentials: "omit",
+        ...(this.keepingAlive ? { keepalive: true } : {}),
+      });
       text = await response.text();
     } catch (e) {
       if (controller.signal.aborted) {
@@ -223,8 +235,15 @@ export class PlatformClient {
         data = text ? JSON.parse(text) : undefined;
       } catch {
         if (!opts.text) {
-          if (!response.ok) throw await this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
-          throw new PlatformError("decode", response.status, response.status, "the platform's answer is not JSON", endpoint);
+          if (!response.ok)
+            throw await this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
+          throw new PlatformError(
+            "decode",
+            response.status,
+            response.status,
+            "the platform's answer is not JSON",
+            endpoint,
+          );
         }
       }
     }
@@ -233,7 +252,14 @@ export class PlatformClient {
     const failure = errorBodyOf(data);
     if (failure && failure.code !== 200) {
       const kind = failure.text !== undefined ? "http" : "platform";
-      const err = new PlatformError(kind, response.status, failure.code, failure.text ?? failure.message ?? "error", endpoint, data);
+      const err = new PlatformError(
+        kind,
+        response.status,
+        failure.code,
+        failure.text ?? failure.message ?? "error",
+        endpoint,
+        data,
+      );
       if (failure.code === 403) await this.refused(err, watchesSession);
       throw err;
     }
@@ -270,7 +296,12 @@ export class PlatformClient {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
-      const response = await doFetch(url.toString(), { method: "GET", headers, signal: controller.signal, credentials: "omit" });
+      const response = await doFetch(url.toString(), {
+        method: "GET",
+        headers,
+        signal: controller.signal,
+        credentials: "omit",
+      });
       if (!response.ok) {
         const text = await response.text().catch(() => "");
         let data: unknown = text;
@@ -284,7 +315,8 @@ export class PlatformClient {
       return await response.blob();
     } catch (e) {
       if (e instanceof PlatformError) throw e;
-      if (controller.signal.aborted) throw new PlatformError("timeout", 0, 0, "no answer from the platform in time", endpoint);
+      if (controller.signal.aborted)
+        throw new PlatformError("timeout", 0, 0, "no answer from the platform in time", endpoint);
       throw new PlatformError("network", 0, 0, `platform unreachable (${(e as Error).message})`, endpoint);
     } finally {
       clearTimeout(timer);
@@ -292,9 +324,16 @@ export class PlatformClient {
   }
 
   /** The error of a failed answer; a 403 is first checked against the session (`refused`). */
-  private async httpError(status: number, data: unknown, endpoint: string, watchesSession: boolean, statusText: string): Promise<PlatformError> {
+  private async httpError(
+    status: number,
+    data: unknown,
+    endpoint: string,
+    watchesSession: boolean,
+    statusText: string,
+  ): Promise<PlatformError> {
     const body = errorBodyOf(data);
-    const message = body?.text ?? body?.message ?? (typeof data === "string" && data ? data : statusText || `HTTP ${status}`);
+    const message =
+      body?.text ?? body?.message ?? (typeof data === "string" && data ? data : statusText || `HTTP ${status}`);
     const err = new PlatformError("http", status, body?.code ?? status, message, endpoint, data);
     if (status === 403) await this.refused(err, watchesSession);
     return err;
@@ -339,7 +378,12 @@ const SESSION_CHECK = "GET /api/users/info";
 function errorBodyOf(data: unknown): { code: number; text?: string; message?: string } | undefined {
   if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
   const d = data as Record<string, unknown>;
-  const code = typeof d.code === "number" ? d.code : typeof d.code === "string" && /^\d+$/.test(d.code) ? Number(d.code) : undefined;
+  const code =
+    typeof d.code === "number"
+      ? d.code
+      : typeof d.code === "string" && /^\d+$/.test(d.code)
+        ? Number(d.code)
+        : undefined;
   if (code === undefined) return undefined;
   const text = typeof d.text === "string" ? d.text : undefined;
   const message = typeof d.message === "string" ? d.message : undefined;

@@ -14,22 +14,44 @@ const DevKeySchema = v.object({
   updated_at: text,
 });
 
-export type DevKey = { id: string; userId: string; key: string; description: string; enabled: boolean; createdAt: string };
+export type DevKey = {
+  id: string;
+  userId: string;
+  key: string;
+  description: string;
+  enabled: boolean;
+  createdAt: string;
+};
 
 function toDevKey(k: v.InferOutput<typeof DevKeySchema>): DevKey {
-  return { id: k.id, userId: k.user_id, key: k.k ?? k.key ?? "", description: k.description, enabled: k.enabled === 1, createdAt: k.created_at };
+  return {
+    id: k.id,
+    userId: k.user_id,
+    key: k.k ?? k.key ?? "",
+    description: k.description,
+    enabled: k.enabled === 1,
+    createdAt: k.created_at,
+  };
 }
 
 const base = (userId: string) => `/api/users/${encodeURIComponent(userId)}/dev_keys`;
 
 export async function createDevKey(client: PlatformClient, userId: string, description = ""): Promise<DevKey> {
-  return toDevKey(await client.request("POST", base(userId), { body: { description }, envelope: true, schema: DevKeySchema }));
+  return toDevKey(
+    await client.request("POST", base(userId), { body: { description }, envelope: true, schema: DevKeySchema }),
+  );
 }
 
 /** GET .../dev_keys — an array, or (on some versions) an envelope holding it. */
 export async function listDevKeys(client: PlatformClient, userId: string): Promise<DevKey[]> {
   const rows = await client.request("GET", base(userId), {
-    schema: v.union([v.array(DevKeySchema), v.pipe(v.object({ data: v.array(DevKeySchema) }), v.transform((e) => e.data))]),
+    schema: v.union([
+      v.array(DevKeySchema),
+      v.pipe(
+        v.object({ data: v.array(DevKeySchema) }),
+        v.transform((e) => e.data),
+      ),
+    ]),
   });
   return rows.map(toDevKey);
 }

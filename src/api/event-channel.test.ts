@@ -77,7 +77,9 @@ function open(o: Partial<EventChannelOptions> = {}) {
 function logIn(s: FakeSocket) {
   s.open();
   s.answer("login", { message: "logged in" });
-  return vi.advanceTimersByTimeAsync(0).then(() => s.answer("verto.subscribe", { subscribedChannels: [CALL_CENTER_CHANNEL] }));
+  return vi
+    .advanceTimersByTimeAsync(0)
+    .then(() => s.answer("verto.subscribe", { subscribedChannels: [CALL_CENTER_CHANNEL] }));
 }
 
 describe("the event channel", () => {
@@ -87,7 +89,12 @@ describe("the event channel", () => {
     s.open();
     expect(s.sent[0]).toMatchObject({
       method: "login",
-      params: { login: "1001@agentbar.local", passwd: "x", loginParams: { xui_sessid: "token-1" }, sessid: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      params: {
+        login: "1001@agentbar.local",
+        passwd: "x",
+        loginParams: { xui_sessid: "token-1" },
+        sessid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
     });
     s.answer("login", { message: "logged in" });
     await vi.advanceTimersByTimeAsync(0);
@@ -96,7 +103,12 @@ describe("the event channel", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(channel.status).toBe("open");
 
-    s.push({ jsonrpc: "2.0", id: 7, method: "verto.event", params: { eventChannel: CALL_CENTER_CHANNEL, data: { "CC-Action": "agent-status-change" } } });
+    s.push({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "verto.event",
+      params: { eventChannel: CALL_CENTER_CHANNEL, data: { "CC-Action": "agent-status-change" } },
+    });
     expect(events).toEqual([[CALL_CENTER_CHANNEL, { "CC-Action": "agent-status-change" }]]);
     // Server requests are answered with a result, events and pings alike, batches too.
     s.push([

@@ -78,7 +78,10 @@ export class EventChannel {
   private readonly warned = new Set<string>();
 
   constructor(private readonly o: EventChannelOptions) {
-    this.sessid = typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : fallbackUuid(o.random ?? Math.random);
+    this.sessid =
+      typeof crypto !== "undefined" && "randomUUID" in crypto
+        ? crypto.randomUUID()
+        : fallbackUuid(o.random ?? Math.random);
     this.channels = [...o.channels];
     this.connect();
   }
@@ -108,8 +111,12 @@ export class EventChannel {
     const removed = this.channels.filter((c) => !channels.includes(c));
     this.channels = [...channels];
     if (!this.loggedIn) return;
-    if (added.length) void this.request("verto.subscribe", { eventChannel: added }).catch((e: unknown) => this.warn("subscribe", e));
-    if (removed.length) void this.request("verto.unsubscribe", { eventChannel: removed }).catch((e: unknown) => this.warn("unsubscribe", e));
+    if (added.length)
+      void this.request("verto.subscribe", { eventChannel: added }).catch((e: unknown) => this.warn("subscribe", e));
+    if (removed.length)
+      void this.request("verto.unsubscribe", { eventChannel: removed }).catch((e: unknown) =>
+        this.warn("unsubscribe", e),
+      );
   }
 
   /** Skips the wait before the next connection attempt. */
@@ -196,7 +203,13 @@ export class EventChannel {
         this.warn("message", new Error("a message that is not an object"));
         continue;
       }
-      const msg = m as { id?: number | string; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
+      const msg = m as {
+        id?: number | string;
+        method?: string;
+        params?: Record<string, unknown>;
+        result?: unknown;
+        error?: { code?: number; message?: string };
+      };
       if (typeof msg.method === "string") {
         if (msg.method === "verto.event" && msg.params && typeof msg.params.eventChannel === "string") {
           try {
@@ -206,7 +219,8 @@ export class EventChannel {
           }
         }
         // Every server request is answered, as verto.js does (pings, events, clientReady).
-        if (msg.id !== undefined) this.socket?.send(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { method: msg.method } }));
+        if (msg.id !== undefined)
+          this.socket?.send(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { method: msg.method } }));
         continue;
       }
       const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;

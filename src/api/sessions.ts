@@ -8,7 +8,10 @@ const SessionSchema = v.object({
   user_id: idString,
   extn: text,
   currentAuthority: text,
-  system_roles: v.optional(v.object({ senior_roles_str: text, roles_str: text }), { senior_roles_str: "", roles_str: "" }),
+  system_roles: v.optional(v.object({ senior_roles_str: text, roles_str: text }), {
+    senior_roles_str: "",
+    roles_str: "",
+  }),
   refresh_token: v.optional(v.string()),
 });
 
@@ -78,7 +81,12 @@ export type Captcha = v.InferOutput<typeof CaptchaSchema>;
 
 /** GET /api/captchas?login= — a captcha for the next sign-in of `login`. */
 export function getCaptcha(client: PlatformClient, login: string): Promise<Captcha> {
-  return client.request("GET", "/api/captchas", { auth: false, query: { login }, envelope: true, schema: CaptchaSchema });
+  return client.request("GET", "/api/captchas", {
+    auth: false,
+    query: { login },
+    envelope: true,
+    schema: CaptchaSchema,
+  });
 }
 
 /** Absolute address of a captcha picture (pic_path may be relative to the platform). */

@@ -86,7 +86,9 @@ export type Extension = v.InferOutput<typeof ExtensionSchema>;
 
 /** GET /api/users/<id>/extensions */
 export function getUserExtensions(client: PlatformClient, userId: string): Promise<Extension[]> {
-  return client.request("GET", `/api/users/${encodeURIComponent(userId)}/extensions`, { schema: v.array(ExtensionSchema) });
+  return client.request("GET", `/api/users/${encodeURIComponent(userId)}/extensions`, {
+    schema: v.array(ExtensionSchema),
+  });
 }
 
 /** GET /api/users/<id>/queue/name — the queues the agent is on. */
@@ -116,7 +118,10 @@ export async function createUser(client: PlatformClient, u: NewUser): Promise<{ 
     body: u,
     envelope: true,
     schema: v.union([
-      v.pipe(idString, v.transform((id) => ({ id }))),
+      v.pipe(
+        idString,
+        v.transform((id) => ({ id })),
+      ),
       v.object({ id: idString, extn_id: v.optional(idString) }),
     ]),
   });
@@ -141,10 +146,14 @@ const ExtensionTokenSchema = v.object({ extn_id: idString, token: v.string(), do
 export type ExtensionToken = v.InferOutput<typeof ExtensionTokenSchema>;
 
 /** POST /api/users/extn_token — the extension's SIP password / event-channel token. */
-export function getExtensionToken(client: PlatformClient, extn: string, domain: string, jwt = false): Promise<ExtensionToken> {
+export function getExtensionToken(
+  client: PlatformClient,
+  extn: string,
+  domain: string,
+  jwt = false,
+): Promise<ExtensionToken> {
   return client.request("POST", "/api/users/extn_token", {
     body: { extn, domain, ...(jwt ? { jwt: true } : {}) },
     schema: ExtensionTokenSchema,
   });
 }
-

@@ -123,7 +123,8 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
    */
   const holdOffersBack = async (): Promise<void> => {
     const w = store.getState().wrapUp;
-    if (!w || (w.next.kind !== "break" && w.next.kind !== "logged-out") || matches(w.next, store.getState().agent)) return;
+    if (!w || (w.next.kind !== "break" && w.next.kind !== "logged-out") || matches(w.next, store.getState().agent))
+      return;
     // The chosen status now holds offers back: Extend needs no break of its own.
     keep({ ...w, heldOnBreak: false });
     await applyStatus(w.next);
@@ -177,7 +178,8 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
         const labels = ccLabelsOf(c);
         const s = store.getState();
         const handover = deps.handovers.ended(c.id);
-        if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0) startWrapUp(c, ccCallOf(old, s, before.filter(isLive)));
+        if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0)
+          startWrapUp(c, ccCallOf(old, s, before.filter(isLive)));
         else if (labels && s.next && !hasLiveCcCall(calls)) {
           // A call-center call without after-call work: the status chosen for its end applies now.
           const next = s.next;

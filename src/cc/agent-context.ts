@@ -31,7 +31,12 @@ export interface AgentRuns extends AgentContext {
   begin(client: PlatformClient | null, user: SessionUser | null): void;
 }
 
-export function createAgentContext(o: { store: AgentStore; calls: CallsStore; settings: SettingsStore; now: () => number }): AgentRuns {
+export function createAgentContext(o: {
+  store: AgentStore;
+  calls: CallsStore;
+  settings: SettingsStore;
+  now: () => number;
+}): AgentRuns {
   let run = 0;
   let client: PlatformClient | null = null;
   let user: SessionUser | null = null;
@@ -56,7 +61,8 @@ export function createAgentContext(o: { store: AgentStore; calls: CallsStore; se
     },
     fail(command, e) {
       const error = commandErrorOf(command, e, now());
-      if (e instanceof PlatformError) console.info(`agentbar: ${command} refused: ${e.endpoint} -> ${e.code} ${e.message}`);
+      if (e instanceof PlatformError)
+        console.info(`agentbar: ${command} refused: ${e.endpoint} -> ${e.code} ${e.message}`);
       store.setState({ error, pending: null });
       return error;
     },

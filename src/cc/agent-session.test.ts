@@ -95,7 +95,16 @@ describe("status as the platform reports it", () => {
 
   it("reads agent_state of its queue, and never takes another agent's row for its own", async () => {
     const t = setup({ cc: new FakeCallCenter("1001", ["support", "sales"]), events: false });
-    t.fcc.others = [{ ...t.fcc.record(), agent_id: "1002", name: "Bob Agent", status: "Available", state: "READY", callstate: "TALKING" }];
+    t.fcc.others = [
+      {
+        ...t.fcc.record(),
+        agent_id: "1002",
+        name: "Bob Agent",
+        status: "Available",
+        state: "READY",
+        callstate: "TALKING",
+      },
+    ];
     await t.signIn();
     t.register();
     await t.until((s) => s.phase === "on" && s.agent !== null);
@@ -204,10 +213,16 @@ describe("status commands", () => {
     await t.until((s) => s.phase === "on" && s.agent !== null);
     t.fcc.tells = false;
     await t.actions.choose({ kind: "break", reason: "Lunch" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch", queue: "support" } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccGoBreak",
+      body: { agent: "1001", reason: "Lunch", queue: "support" },
+    });
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
     await t.actions.choose({ kind: "on-demand" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support", onDemand: true } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccGoReady",
+      body: { agent: "1001", queue: "support", onDemand: true },
+    });
     expect(t.store.getState().agent?.status).toBe("Available (On Demand)");
   });
 
@@ -231,7 +246,10 @@ describe("status commands", () => {
     const t = setup();
     await t.working();
     t.fcc.refuse = { code: 500, message: "agent 1001 is not signed in; sign in with ccLogin first" };
-    await expect(t.actions.choose({ kind: "ready" })).rejects.toMatchObject({ command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" });
+    await expect(t.actions.choose({ kind: "ready" })).rejects.toMatchObject({
+      command: "ready",
+      message: "agent 1001 is not signed in; sign in with ccLogin first",
+    });
     expect(t.store.getState()).toMatchObject({
       pending: null,
       error: { command: "ready", message: "agent 1001 is not signed in; sign in with ccLogin first" },
@@ -243,7 +261,9 @@ describe("status commands", () => {
     const t = setup({ confirmTimeoutMs: 400 });
     await t.working();
     t.fcc.applies = false;
-    await expect(t.actions.choose({ kind: "ready" })).rejects.toMatchObject({ message: "the platform did not confirm the change" });
+    await expect(t.actions.choose({ kind: "ready" })).rejects.toMatchObject({
+      message: "the platform did not confirm the change",
+    });
     expect(t.store.getState().agent?.status).toBe("On Break");
     expect(t.store.getState().error?.command).toBe("ready");
   });
@@ -271,13 +291,26 @@ describe("after-call work", () => {
     await t.actions.choose({ kind: "ready" });
     takeQueueCall(t);
     const w = t.store.getState().wrapUp!;
-    expect(w).toMatchObject({ id: "leg-1", customerUuid: "customer-of-leg-1", queue: "support", customerNumber: "5550100", wrapUpSec: 10, next: { kind: "ready" } });
+    expect(w).toMatchObject({
+      id: "leg-1",
+      customerUuid: "customer-of-leg-1",
+      queue: "support",
+      customerNumber: "5550100",
+      wrapUpSec: 10,
+      next: { kind: "ready" },
+    });
     expect(w.endsAt - w.callEndedAt).toBe(10_000);
 
     // The platform's wrap_up_time may end before the countdown: a break must not wait for it.
     await t.actions.choose({ kind: "break", reason: "Lunch" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Lunch", queue: "support" } });
-    expect(t.store.getState()).toMatchObject({ agent: { status: "On Break", reason: "Lunch" }, wrapUp: { id: "leg-1", next: { kind: "break", reason: "Lunch" } } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccGoBreak",
+      body: { agent: "1001", reason: "Lunch", queue: "support" },
+    });
+    expect(t.store.getState()).toMatchObject({
+      agent: { status: "On Break", reason: "Lunch" },
+      wrapUp: { id: "leg-1", next: { kind: "break", reason: "Lunch" } },
+    });
     t.actions.setDisposition("Resolved");
     t.actions.setNotes("Asked about the invoice of March.");
 
@@ -289,7 +322,12 @@ describe("after-call work", () => {
     // Nothing more to send at the end: the break is in place.
     expect(t.fcc.commands.length).toBe(sent);
     expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
-    expect(dispositionFor(t.device, "leg-1")).toMatchObject({ disposition: "Resolved", notes: "Asked about the invoice of March.", queue: "support", customerNumber: "5550100" });
+    expect(dispositionFor(t.device, "leg-1")).toMatchObject({
+      disposition: "Resolved",
+      notes: "Asked about the invoice of March.",
+      queue: "support",
+      customerNumber: "5550100",
+    });
     // The customer's uuid finds the same record (the history lists either).
     expect(dispositionFor(t.device, "customer-of-leg-1")?.id).toBe("leg-1");
   });
@@ -306,7 +344,10 @@ describe("after-call work", () => {
     expect(t.store.getState().agent?.status).toBe("On Break");
     await t.actions.choose({ kind: "logged-out" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccLogout", body: { agent: "1001", queue: "support" } });
-    expect(t.store.getState()).toMatchObject({ agent: { status: "Logged Out" }, wrapUp: { next: { kind: "logged-out" } } });
+    expect(t.store.getState()).toMatchObject({
+      agent: { status: "Logged Out" },
+      wrapUp: { next: { kind: "logged-out" } },
+    });
     await t.actions.choose({ kind: "ready" });
     await vi.advanceTimersByTimeAsync(11_000);
     expect(t.store.getState().wrapUp).toBeNull();
@@ -325,7 +366,10 @@ describe("after-call work", () => {
     expect(t.fcc.commands.some((x) => x.func === "ccGoBreak")).toBe(false);
     t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
     await t.until((s) => s.agent?.status === "On Break");
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: "Training", queue: "support" } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccGoBreak",
+      body: { agent: "1001", reason: "Training", queue: "support" },
+    });
     expect(t.store.getState().wrapUp?.next).toEqual({ kind: "break", reason: "Training" });
   });
 
@@ -333,22 +377,55 @@ describe("after-call work", () => {
     const t = setup();
     await t.working();
     // A consultation leg: the phone knows only the consulting agent; the platform says it became this agent's customer.
-    const leg = call({ id: "consult-1", remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false }, context: { [CC.action]: "consult", [CC.customerUuid]: "c9" } });
-    t.fcc.call = { uuid: "leg-9", kind: "handover", direction: "inbound", queue: "support", member_uuid: "m9", customer_uuid: "c9", cid_name: "Carla Customer", cid_number: "5550100", answered: true, held: false, consult: null };
+    const leg = call({
+      id: "consult-1",
+      remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false },
+      context: { [CC.action]: "consult", [CC.customerUuid]: "c9" },
+    });
+    t.fcc.call = {
+      uuid: "leg-9",
+      kind: "handover",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "m9",
+      customer_uuid: "c9",
+      cid_name: "Carla Customer",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
     t.callsStore.setState({ calls: [{ ...leg, state: "active", answeredAt: Date.now() }] });
     await t.until((s) => s.platformCall?.kind === "handover");
     t.callsStore.setState({ calls: [{ ...leg, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
-    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
+    expect(t.store.getState().wrapUp).toMatchObject({
+      id: "leg-9",
+      customerUuid: "c9",
+      queue: "support",
+      customerName: "Carla Customer",
+      customerNumber: "5550100",
+    });
   });
 
   it("a handover the platform tells by bridge-agent-start names the customer at once and ends in after-call work, before agent_state shows it", async () => {
     const t = setup();
     await t.working();
     // agent_state still shows no call: only the event tells.
-    const leg = call({ id: "consult-1", remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false }, context: { [CC.action]: "consult", [CC.customerUuid]: "c9" } });
+    const leg = call({
+      id: "consult-1",
+      remote: { number: "1002", name: "Bob Agent", uri: "sip:1002@agentbar.local", withheld: false },
+      context: { [CC.action]: "consult", [CC.customerUuid]: "c9" },
+    });
     t.callsStore.setState({ calls: [{ ...leg, state: "active", answeredAt: Date.now() }] });
     // Another customer's bridge is not this call's.
-    t.fcc.emit({ "CC-Action": "bridge-agent-start", "CC-Agent": "1001", "CC-Queue": "support", "CC-Agent-UUID": "leg-8", "CC-Member-Session-UUID": "c8", "CC-Member-CID-Name": "Other" });
+    t.fcc.emit({
+      "CC-Action": "bridge-agent-start",
+      "CC-Agent": "1001",
+      "CC-Queue": "support",
+      "CC-Agent-UUID": "leg-8",
+      "CC-Member-Session-UUID": "c8",
+      "CC-Member-CID-Name": "Other",
+    });
     expect(t.store.getState().platformCall).toBeNull();
     t.fcc.emit({
       "CC-Action": "bridge-agent-start",
@@ -361,9 +438,19 @@ describe("after-call work", () => {
       "CC-Member-CID-Number": "5550100",
     });
     const live = t.callsStore.getState().calls;
-    expect(ccCallOf(live[0]!, t.store.getState(), live)).toMatchObject({ callId: "leg-9", queue: "support", party: { name: "Carla Customer", number: "5550100" } });
+    expect(ccCallOf(live[0]!, t.store.getState(), live)).toMatchObject({
+      callId: "leg-9",
+      queue: "support",
+      party: { name: "Carla Customer", number: "5550100" },
+    });
     t.callsStore.setState({ calls: [{ ...leg, state: "ended", answeredAt: Date.now(), endedAt: Date.now() }] });
-    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-9", customerUuid: "c9", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
+    expect(t.store.getState().wrapUp).toMatchObject({
+      id: "leg-9",
+      customerUuid: "c9",
+      queue: "support",
+      customerName: "Carla Customer",
+      customerNumber: "5550100",
+    });
   });
 
   it("a consultation that stays one (never a handover) ends without after-call work", async () => {
@@ -396,7 +483,10 @@ describe("after-call work", () => {
     await t.actions.choose({ kind: "ready" });
     takeQueueCall(t);
     await t.actions.extendWrapUp(30);
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoBreak", body: { agent: "1001", reason: WRAP_UP_BREAK_REASON, queue: "support" } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccGoBreak",
+      body: { agent: "1001", reason: WRAP_UP_BREAK_REASON, queue: "support" },
+    });
     expect(t.store.getState().wrapUp).toMatchObject({ extendedSec: 30, heldOnBreak: true });
     await vi.advanceTimersByTimeAsync(39_000);
     expect(t.store.getState().wrapUp).not.toBeNull();
@@ -422,10 +512,18 @@ describe("after-call work", () => {
 
     const second = setup({ cc: fcc, storage: device });
     await second.working();
-    expect(second.store.getState().wrapUp).toMatchObject({ id: "leg-1", disposition: "Follow-up needed", notes: "Call back on Friday", endsAt });
+    expect(second.store.getState().wrapUp).toMatchObject({
+      id: "leg-1",
+      disposition: "Follow-up needed",
+      notes: "Call back on Friday",
+      endsAt,
+    });
     await second.actions.finishWrapUp();
     expect(second.store.getState().wrapUp).toBeNull();
-    expect(dispositionFor(device, "leg-1")).toMatchObject({ disposition: "Follow-up needed", notes: "Call back on Friday" });
+    expect(dispositionFor(device, "leg-1")).toMatchObject({
+      disposition: "Follow-up needed",
+      notes: "Call back on Friday",
+    });
   });
 });
 
@@ -434,8 +532,16 @@ describe("calls through the call center", () => {
     const t = setup();
     await t.working();
     expect(await t.hooks.dialer!("(555) 010-0199")).toBe(true);
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccDial", body: { agent: "1001", extn: "1001", destNumber: "5550100199" } });
-    expect(t.store.getState().dialling).toEqual({ number: "5550100199", callId: "dial-leg-1", at: expect.any(Number), failed: null });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccDial",
+      body: { agent: "1001", extn: "1001", destNumber: "5550100199" },
+    });
+    expect(t.store.getState().dialling).toEqual({
+      number: "5550100199",
+      callId: "dial-leg-1",
+      at: expect.any(Number),
+      failed: null,
+    });
     expect(await t.hooks.dialer!("bob@example.com")).toBe(false);
     t.settings.getState().change({ outboundCalls: "phone" });
     expect(await t.hooks.dialer!("5550100199")).toBe(false);
@@ -449,7 +555,9 @@ describe("calls through the call center", () => {
     expect(t.store.getState().dialling).toMatchObject({ number: "5550199", failed: null });
     await dialling;
     // The platform's leg reaches the phone: the call's card takes over.
-    t.callsStore.setState({ calls: [call({ id: "d1", direction: "outbound", context: { [CC.action]: "dial", [CC.callId]: "dial-leg-1" } })] });
+    t.callsStore.setState({
+      calls: [call({ id: "d1", direction: "outbound", context: { [CC.action]: "dial", [CC.callId]: "dial-leg-1" } })],
+    });
     expect(t.store.getState().dialling).toBeNull();
 
     t.callsStore.setState({ calls: [] });
@@ -472,7 +580,9 @@ describe("calls through the call center", () => {
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccKill", body: { destUUID: "dial-leg-1" } });
     expect(t.store.getState()).toMatchObject({ dialling: null, error: null });
     // The leg was under way to the phone: it is turned away when it arrives.
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603 });
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({
+      reject: 603,
+    });
 
     held = t.fcc.holdNextDial();
     t.fcc.refuse = { code: 500, message: "can not find group?" };
@@ -491,7 +601,10 @@ describe("calls through the call center", () => {
     const dialling = t.actions.dial("5550199");
     await held.asked;
     await t.actions.cancelDial();
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({ reject: 603, context: { [CC.action]: "dial" } });
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-1" }))).toMatchObject({
+      reject: 603,
+      context: { [CC.action]: "dial" },
+    });
     held.answer();
     await dialling;
     expect(t.fcc.commands.filter((x) => x.func === "ccKill")).toEqual([]);
@@ -501,7 +614,9 @@ describe("calls through the call center", () => {
     held = t.fcc.holdNextDial();
     const next = t.actions.dial("5550198");
     await held.asked;
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-2" }))?.reject).toBeUndefined();
+    expect(
+      t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "dial-leg-2" }))?.reject,
+    ).toBeUndefined();
     held.answer();
     await next;
     expect(t.store.getState().dialling).toMatchObject({ number: "5550198", callId: "dial-leg-2" });
@@ -512,7 +627,10 @@ describe("calls through the call center", () => {
     await t.working();
     t.fcc.refuse = { code: 500, message: "can not find group?" };
     await expect(t.actions.dial("5550199")).rejects.toMatchObject({ command: "dial", message: "can not find group?" });
-    expect(t.store.getState()).toMatchObject({ dialling: null, error: { command: "dial", message: "can not find group?" } });
+    expect(t.store.getState()).toMatchObject({
+      dialling: null,
+      error: { command: "dial", message: "can not find group?" },
+    });
   });
 
   it("a click-to-dial whose phone does not ring within 30 s fails, saying so, and its leg is ended", async () => {
@@ -534,7 +652,19 @@ describe("calls through the call center", () => {
   it("a click-to-dial the platform ends before the phone rings fails, saying so", async () => {
     const t = setup();
     await t.working();
-    t.fcc.call = { uuid: "dial-leg-1", kind: "dial", direction: "outbound", queue: "", member_uuid: "", customer_uuid: "", cid_name: "5550199", cid_number: "5550199", answered: false, held: false, consult: null };
+    t.fcc.call = {
+      uuid: "dial-leg-1",
+      kind: "dial",
+      direction: "outbound",
+      queue: "",
+      member_uuid: "",
+      customer_uuid: "",
+      cid_name: "5550199",
+      cid_number: "5550199",
+      answered: false,
+      held: false,
+      consult: null,
+    };
     await t.actions.dial("5550199");
     await t.until((s) => s.platformCall?.uuid === "dial-leg-1");
     expect(t.store.getState().dialling?.failed).toBeNull();
@@ -545,55 +675,129 @@ describe("calls through the call center", () => {
   it("consult and three-way to an agent name the extension its calls ring", async () => {
     const t = setup();
     await t.working();
-    t.fcc.others = [{ ...t.fcc.record(), agent_id: "1002", extn: "1003", name: "Bob Agent", status: "Available", state: "READY" }];
+    t.fcc.others = [
+      { ...t.fcc.record(), agent_id: "1002", extn: "1003", name: "Bob Agent", status: "Available", state: "READY" },
+    ];
     await t.actions.loadColleagues();
-    expect(t.store.getState().colleagues).toEqual([{ number: "1002", name: "Bob Agent", status: "Available", callstate: "IDLE", extension: "1003" }]);
-    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    expect(t.store.getState().colleagues).toEqual([
+      { number: "1002", name: "Bob Agent", status: "Available", callstate: "IDLE", extension: "1003" },
+    ]);
+    t.fcc.call = {
+      uuid: "leg-1",
+      kind: "queue",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "m1",
+      customer_uuid: "c1",
+      cid_name: "Carla",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
     await t.actions.threeWay("call-1", { kind: "agent", number: "1002" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "1002", destExtn: "1003" } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccThreeWay",
+      body: { agent: "1001", callID: "leg-1", destAgent: "1002", destExtn: "1003" },
+    });
     t.fcc.refuse = { code: 404, message: "agent '1004' not found" };
-    await expect(t.actions.consult("call-1", { kind: "agent", number: "1004" })).rejects.toMatchObject({ command: "consult" });
+    await expect(t.actions.consult("call-1", { kind: "agent", number: "1004" })).rejects.toMatchObject({
+      command: "consult",
+    });
     // An agent the toolbar knows no extension of: its number, the extension on this platform.
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccConsult", body: { agent: "1001", callID: "leg-1", destAgent: "1004", destExtn: "1004" } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccConsult",
+      body: { agent: "1001", callID: "leg-1", destAgent: "1004", destExtn: "1004" },
+    });
   });
 
   it("hold waits for the platform to report the call held; transfer names a queue, an agent or a number", async () => {
     const t = setup();
     await t.working();
-    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.fcc.call = {
+      uuid: "leg-1",
+      kind: "queue",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "m1",
+      customer_uuid: "c1",
+      cid_name: "Carla",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
     await t.actions.hold("call-1");
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccHold", body: { callID: "leg-1" } });
-    expect(ccCallOf(t.callsStore.getState().calls[0]!, t.store.getState(), t.callsStore.getState().calls)?.held).toBe(true);
+    expect(ccCallOf(t.callsStore.getState().calls[0]!, t.store.getState(), t.callsStore.getState().calls)?.held).toBe(
+      true,
+    );
     await t.actions.resume("call-1");
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccUnHold", body: { callID: "leg-1" } });
 
     await t.actions.transfer("call-1", { kind: "queue", name: "sales" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccTransfer", body: { callID: "leg-1", destNumber: "sales" } });
     t.fcc.refuse = { code: 404, message: "agent '1099' not found" };
-    await expect(t.actions.consult("call-1", { kind: "agent", number: "1099" })).rejects.toMatchObject({ message: "agent '1099' not found" });
+    await expect(t.actions.consult("call-1", { kind: "agent", number: "1099" })).rejects.toMatchObject({
+      message: "agent '1099' not found",
+    });
     await t.actions.threeWay("call-1", { kind: "number", number: "5550142" });
-    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" } });
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccThreeWay",
+      body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" },
+    });
   });
 
   it("tells the agent a supervisor is on its call where the platform says so: by event, then by agent_state, and when the supervisor leaves", async () => {
     const t = setup();
     await t.working();
-    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.fcc.call = {
+      uuid: "leg-1",
+      kind: "queue",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "m1",
+      customer_uuid: "c1",
+      cid_name: "Carla",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
     const card = () => {
       const live = t.callsStore.getState().calls;
       return ccCallOf(live[0]!, t.store.getState(), live)?.supervised;
     };
     expect(card()).toBeNull();
-    t.fcc.emit({ "CC-Action": "agent-supervision", "CC-Agent": "1001", "CC-Agent-UUID": "leg-1", "CC-Supervision-Mode": "listen", "CC-Supervisor": "1010", "CC-Supervisor-Name": "Sam Supervisor" });
+    t.fcc.emit({
+      "CC-Action": "agent-supervision",
+      "CC-Agent": "1001",
+      "CC-Agent-UUID": "leg-1",
+      "CC-Supervision-Mode": "listen",
+      "CC-Supervisor": "1010",
+      "CC-Supervisor-Name": "Sam Supervisor",
+    });
     expect(t.store.getState().supervised).toEqual({ mode: "listen", by: "Sam Supervisor", callId: "leg-1" });
     expect(card()).toEqual({ mode: "listen", by: "Sam Supervisor" });
     // Another agent's supervision is not this agent's; another call of this agent's is not this card's.
-    t.fcc.emit({ "CC-Action": "agent-supervision", "CC-Agent": "1002", "CC-Agent-UUID": "leg-2", "CC-Supervision-Mode": "whisper", "CC-Supervisor": "1010" });
+    t.fcc.emit({
+      "CC-Action": "agent-supervision",
+      "CC-Agent": "1002",
+      "CC-Agent-UUID": "leg-2",
+      "CC-Supervision-Mode": "whisper",
+      "CC-Supervisor": "1010",
+    });
     expect(card()).toEqual({ mode: "listen", by: "Sam Supervisor" });
-    t.fcc.emit({ "CC-Action": "agent-supervision", "CC-Agent": "1001", "CC-Agent-UUID": "leg-1", "CC-Supervision-Mode": "none", "CC-Supervisor": "1010" });
+    t.fcc.emit({
+      "CC-Action": "agent-supervision",
+      "CC-Agent": "1001",
+      "CC-Agent-UUID": "leg-1",
+      "CC-Supervision-Mode": "none",
+      "CC-Supervisor": "1010",
+    });
     expect(t.store.getState().supervised).toBeNull();
 
     // Without events, agent_state tells it (on a platform that lists it), and its absence clears it.
@@ -607,8 +811,23 @@ describe("calls through the call center", () => {
 
   it("the card shows who the platform says the agent talks to", () => {
     const c = { ...call({ context: { [CC.action]: "consult", [CC.callId]: "leg-9" } }), state: "active" as const };
-    const platformCall = { uuid: "leg-9", kind: "handover", direction: "inbound", queue: "support", member_uuid: "", customer_uuid: "c9", cid_name: "Carla Customer", cid_number: "5550100", answered: true, held: false, consult: null };
-    expect(ccCallOf(c, { platformCall, agent: null }, [c])?.party).toEqual({ name: "Carla Customer", number: "5550100" });
+    const platformCall = {
+      uuid: "leg-9",
+      kind: "handover",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "",
+      customer_uuid: "c9",
+      cid_name: "Carla Customer",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
+    expect(ccCallOf(c, { platformCall, agent: null }, [c])?.party).toEqual({
+      name: "Carla Customer",
+      number: "5550100",
+    });
     // A call of the phone alone, with no platform call, is not a call-center call.
     expect(ccCallOf(call({}), { platformCall: null, agent: null }, [])).toBeUndefined();
   });
@@ -620,14 +839,29 @@ describe("the agent's state as data", () => {
     await t.working();
     const snapshots = [structuredClone(t.store.getState())];
     const unsubscribe = t.store.subscribe((s) => snapshots.push(structuredClone(s)));
-    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m1", customer_uuid: "c1", cid_name: "Carla", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.fcc.call = {
+      uuid: "leg-1",
+      kind: "queue",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "m1",
+      customer_uuid: "c1",
+      cid_name: "Carla",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
     await t.actions.hold("call-1");
     takeQueueCall(t);
     await t.actions.setNotes("Asked about the invoice");
     unsubscribe();
     expect(snapshots.at(-1)).toEqual(t.store.getState());
-    expect(snapshots.at(-1)).toMatchObject({ platformCall: { held: true }, wrapUp: { notes: "Asked about the invoice" } });
+    expect(snapshots.at(-1)).toMatchObject({
+      platformCall: { held: true },
+      wrapUp: { notes: "Asked about the invoice" },
+    });
     for (const s of snapshots) expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });
 });
@@ -638,7 +872,19 @@ describe("a platform that shows only what the spec shows (no events, no X-CC hea
     cc.specOnly = true;
     return setup({ cc });
   };
-  const platformCall = (uuid: string, answered = false) => ({ uuid, kind: "queue", direction: "inbound", queue: "support", member_uuid: "", customer_uuid: "", cid_name: "", cid_number: "", answered, held: false, consult: null });
+  const platformCall = (uuid: string, answered = false) => ({
+    uuid,
+    kind: "queue",
+    direction: "inbound",
+    queue: "support",
+    member_uuid: "",
+    customer_uuid: "",
+    cid_name: "",
+    cid_number: "",
+    answered,
+    held: false,
+    consult: null,
+  });
 
   it("an open channel that carries no event is no live feed: status is confirmed by reading agent_state", async () => {
     const t = specPlatform();
@@ -667,7 +913,9 @@ describe("a platform that shows only what the spec shows (no events, no X-CC hea
     expect(t.callsStore.getState().calls[0]!.context).toEqual({ [CC.action]: "queue", [CC.callId]: "leg-7" });
 
     t.fcc.call = platformCall("leg-7", true);
-    t.callsStore.setState({ calls: [{ ...t.callsStore.getState().calls[0]!, state: "active", answeredAt: Date.now() }] });
+    t.callsStore.setState({
+      calls: [{ ...t.callsStore.getState().calls[0]!, state: "active", answeredAt: Date.now() }],
+    });
     await t.actions.hold("call-7");
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccHold", body: { callID: "leg-7" } });
     const view = ccCallOf(t.callsStore.getState().calls[0]!, t.store.getState(), t.callsStore.getState().calls)!;
@@ -678,8 +926,15 @@ describe("a platform that shows only what the spec shows (no events, no X-CC hea
 
     t.fcc.call = null;
     const answered = t.callsStore.getState().calls[0]!;
-    t.callsStore.setState({ calls: [{ ...answered, state: "ended", endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
-    expect(t.store.getState().wrapUp).toMatchObject({ id: "leg-7", queue: "", customerNumber: "5550100", customerName: "Carla Customer" });
+    t.callsStore.setState({
+      calls: [{ ...answered, state: "ended", endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }],
+    });
+    expect(t.store.getState().wrapUp).toMatchObject({
+      id: "leg-7",
+      queue: "",
+      customerNumber: "5550100",
+      customerName: "Carla Customer",
+    });
   });
 
   it("a call of the phone alone stays the phone's: agent_state names no call", async () => {
@@ -707,7 +962,11 @@ describe("a platform that shows only what the spec shows (no events, no X-CC hea
     const decision = t.hooks.incoming!(leg);
     expect(decision?.context).toEqual({ [CC.action]: "dial" });
     // The same marker on a call while no click-to-dial waits labels nothing.
-    t.callsStore.setState({ calls: [call({ id: "d9", direction: "inbound", state: "active", answeredAt: Date.now(), context: decision!.context! })] });
+    t.callsStore.setState({
+      calls: [
+        call({ id: "d9", direction: "inbound", state: "active", answeredAt: Date.now(), context: decision!.context! }),
+      ],
+    });
     expect(t.store.getState().dialling).toBeNull();
     expect(t.hooks.incoming!(leg)).toBeUndefined();
     await t.until(() => t.callsStore.getState().calls[0]!.context[CC.callId] === "dial-leg-9");

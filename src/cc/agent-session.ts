@@ -1,9 +1,25 @@
 import { getUser, getUserQueueNames, type PlatformClient, type User } from "../api";
-import { memoryStorage, type KeyValueStorage, type PhoneOwnerState, type PhoneSession, type PhoneSessionState, type SessionState, type SessionStore, type SettingsStore } from "../session";
+import {
+  memoryStorage,
+  type KeyValueStorage,
+  type PhoneOwnerState,
+  type PhoneSession,
+  type PhoneSessionState,
+  type SessionState,
+  type SessionStore,
+  type SettingsStore,
+} from "../session";
 import { isLive, type PageEventTarget, type Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
-import { createAgentStore, initialAgentState, track, type AgentState, type AgentStore, type CallDisposition } from "./agent-state";
+import {
+  createAgentStore,
+  initialAgentState,
+  track,
+  type AgentState,
+  type AgentStore,
+  type CallDisposition,
+} from "./agent-state";
 import { POLL_MS, createAgentSync, type PollMs } from "./agent-sync";
 import { createCallActions, type CallPhone } from "./call-actions";
 import { createCallRecovery } from "./call-recovery";
@@ -95,8 +111,17 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     pollMs: deps.pollMs ?? POLL_MS,
   });
   const clickToDial = createClickToDial({ ctx, sync });
-  const status = createStatusCommands({ ctx, sync, afterCall: { active: () => afterCall.active(), chooseNext: (next) => afterCall.chooseNext(next) } });
-  const afterCall = createAfterCallWork({ ctx, deviceStorage: deps.deviceStorage, handovers, applyStatus: status.apply });
+  const status = createStatusCommands({
+    ctx,
+    sync,
+    afterCall: { active: () => afterCall.active(), chooseNext: (next) => afterCall.chooseNext(next) },
+  });
+  const afterCall = createAfterCallWork({
+    ctx,
+    deviceStorage: deps.deviceStorage,
+    handovers,
+    applyStatus: status.apply,
+  });
   const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
   const page = deps.page === null ? undefined : (deps.page ?? (globalThis as { document?: PageEventTarget }).document);
   const phoneWatch = createPhoneWatch({
@@ -135,7 +160,9 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     const feed = deps.feed;
     if (feed) {
       listening = [
-        feed.subscribe({ agents: [agent], actions: ["agent-offering"] }, (e) => track(store, { offering: offeringOf(e, now()) })),
+        feed.subscribe({ agents: [agent], actions: ["agent-offering"] }, (e) =>
+          track(store, { offering: offeringOf(e, now()) }),
+        ),
         feed.subscribe({ agents: [agent], actions: ["bridge-agent-start"] }, handovers.take),
       ];
     }
@@ -219,7 +246,11 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
   const startWhenRegistered = () => {
     if (mirrored) return;
-    if (store.getState().phase === "waiting-for-phone" && phone.phoneStore.getState().registration.status === "registered") void start(ctx.run);
+    if (
+      store.getState().phase === "waiting-for-phone" &&
+      phone.phoneStore.getState().registration.status === "registered"
+    )
+      void start(ctx.run);
   };
 
   // Every INVITE is looked at before it shows: queue calls are labelled (and answered by
@@ -233,7 +264,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (back) return back;
     const queueAutoAnswerSec = settings.getState().queueAutoAnswerSec;
     const dialWaiting = !!s.dialling && !s.dialling.failed;
-    const decision = decideIncomingCall(incoming, { offering: s.tracking.offering, now: now(), queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec, dialWaiting });
+    const decision = decideIncomingCall(incoming, {
+      offering: s.tracking.offering,
+      now: now(),
+      queueAutoAnswerSec: queueAutoAnswerSec < 0 ? null : queueAutoAnswerSec,
+      dialWaiting,
+    });
     if (!decision) return decision;
     return clickToDial.turnsAway(decision.context) ? { ...decision, reject: 603 } : recovery.keep(decision);
   });

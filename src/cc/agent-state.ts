@@ -118,7 +118,8 @@ export interface Dialling {
 }
 
 /** The status to take when after-call work ends (or, without wrap-up, when the call ends). */
-export type NextStatus = { kind: "ready" } | { kind: "on-demand" } | { kind: "break"; reason: string } | { kind: "logged-out" };
+export type NextStatus =
+  { kind: "ready" } | { kind: "on-demand" } | { kind: "break"; reason: string } | { kind: "logged-out" };
 
 /**
  * After-call work. mod_callcenter has no wrap-up state or event: `wrap_up_time` only keeps the
@@ -196,7 +197,14 @@ export function initialAgentState(): AgentState {
     lastDisposition: null,
     dialling: null,
     phoneWatch: { trouble: null, breakSetAt: 0, woke: null },
-    tracking: { offering: null, statusEventAt: 0, handedOver: [], dialSeenAt: 0, cancelledDials: [], cancelledLegs: [] },
+    tracking: {
+      offering: null,
+      statusEventAt: 0,
+      handedOver: [],
+      dialSeenAt: 0,
+      cancelledDials: [],
+      cancelledLegs: [],
+    },
   };
 }
 

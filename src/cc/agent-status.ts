@@ -51,7 +51,12 @@ export function sameStatusKind(a: string, b: string): boolean {
 }
 
 /** XSwitch's agent_state `state` (READY, UNREADY, LOGOUT) in mod_callcenter's words, for platforms that give only it. */
-const STATE_WORDS: Record<string, string> = { READY: "Available", UNREADY: "On Break", LOGOUT: "Logged Out", LOGIN: "On Break" };
+const STATE_WORDS: Record<string, string> = {
+  READY: "Available",
+  UNREADY: "On Break",
+  LOGOUT: "Logged Out",
+  LOGIN: "On Break",
+};
 
 /** An agent the platform reports nothing of (yet): every value unknown. */
 export function unknownAgent(number: string): Omit<AgentView, "since"> {

@@ -2,7 +2,14 @@ import { getAgentState, type AgentStateCall, type AgentStateRecord } from "../ap
 import type { KeyValueStorage } from "../session";
 import type { AgentContext } from "./agent-context";
 import { namedQueue, type AgentState } from "./agent-state";
-import { agentViewOf, eventTime, sameStatusKind, unknownAgent, type AgentView, type CallCenterEventData } from "./agent-status";
+import {
+  agentViewOf,
+  eventTime,
+  sameStatusKind,
+  unknownAgent,
+  type AgentView,
+  type CallCenterEventData,
+} from "./agent-status";
 import { hasLiveCcCall } from "./cc-call";
 import type { EventFeed, EventFeedState } from "./event-feed";
 import { StatusSince } from "./status-since";
@@ -56,7 +63,8 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
   let listening: (() => void)[] = [];
 
   /** When a status (with its reason) began, as the toolbar saw it; 0 for no status. */
-  const sinceOf = (status: string, reason: string, at: number): number => (status && statusSince ? statusSince.of(status, reason, at) : 0);
+  const sinceOf = (status: string, reason: string, at: number): number =>
+    status && statusSince ? statusSince.of(status, reason, at) : 0;
 
   const refresh = async (myRun = ctx.run): Promise<void> => {
     const c = ctx.client;
@@ -88,13 +96,23 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
       const asked = store.getState().pending;
       if (own && !own.status && asked && agent.status !== before?.status) {
         const words = askedStatus(asked.command);
-        if (words && sameStatusKind(agent.status, words)) agent = { ...agent, status: words, reason: asked.reason ?? "", since: sinceOf(words, asked.reason ?? "", now()) };
+        if (words && sameStatusKind(agent.status, words))
+          agent = {
+            ...agent,
+            status: words,
+            reason: asked.reason ?? "",
+            since: sinceOf(words, asked.reason ?? "", now()),
+          };
       }
       const platformCall = own ? (own.call ?? callOfSpecRecord(own)) : null;
       // What the platform tells of a supervisor, unless an event told something newer.
       const told = own?.supervision;
       const supervised =
-        before && tracking.statusEventAt > askedAt ? store.getState().supervised : told ? { mode: told.mode, by: told.by_name || told.by, callId: platformCall?.uuid ?? "" } : null;
+        before && tracking.statusEventAt > askedAt
+          ? store.getState().supervised
+          : told
+            ? { mode: told.mode, by: told.by_name || told.by, callId: platformCall?.uuid ?? "" }
+            : null;
       store.setState({ agent, platformCall, supervised });
       deps.onRead(platformCall, askedAt);
     } catch (e) {
@@ -110,9 +128,13 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
     // while a call is being set up agent_state is read often, during a call now and then.
     const pc = s.platformCall;
     const settingUp =
-      (!!s.dialling && !s.dialling.failed) || s.agent?.callstate === "RINGING" || s.agent?.callstate === "DIALING" || (!!pc?.consult && !pc.consult.answered);
+      (!!s.dialling && !s.dialling.failed) ||
+      s.agent?.callstate === "RINGING" ||
+      s.agent?.callstate === "DIALING" ||
+      (!!pc?.consult && !pc.consult.answered);
     const inCall = pc !== null || hasLiveCcCall(ctx.calls.getState().calls);
-    const wait = delay ?? (settingUp ? pollMs.setup : s.feed !== "events" ? pollMs.polling : inCall ? pollMs.call : pollMs.events);
+    const wait =
+      delay ?? (settingUp ? pollMs.setup : s.feed !== "events" ? pollMs.polling : inCall ? pollMs.call : pollMs.events);
     const myRun = ctx.run;
     pollTimer = setTimeout(() => {
       void refresh(myRun).finally(() => {
@@ -167,7 +189,10 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
       case "agent-status-change": {
         const status = e["CC-Agent-Status"] ?? agent.status;
         const reason = e["CC-Agent-Break-Reason"] ?? "";
-        store.setState({ agent: { ...agent, status, reason, since: sinceOf(status, reason, eventTime(e, now())) }, tracking });
+        store.setState({
+          agent: { ...agent, status, reason, since: sinceOf(status, reason, eventTime(e, now())) },
+          tracking,
+        });
         break;
       }
       case "agent-state-change":
@@ -175,7 +200,10 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
         break;
       case "agent-supervision": {
         const mode = e["CC-Supervision-Mode"] ?? "none";
-        const supervised = mode === "none" ? null : { mode, by: e["CC-Supervisor-Name"] || e["CC-Supervisor"] || "", callId: e["CC-Agent-UUID"] ?? "" };
+        const supervised =
+          mode === "none"
+            ? null
+            : { mode, by: e["CC-Supervisor-Name"] || e["CC-Supervisor"] || "", callId: e["CC-Agent-UUID"] ?? "" };
         store.setState({ supervised, tracking });
         break;
       }
@@ -257,5 +285,10 @@ export function callOfSpecRecord(r: AgentStateRecord): AgentStateCall | null {
 
 /** The status a status command asks for, in mod_callcenter's words. */
 function askedStatus(command: string): string | undefined {
-  return ({ ready: "Available", "on-demand": "Available (On Demand)", break: "On Break", "sign-out": "Logged Out" } as Record<string, string>)[command];
+  return (
+    { ready: "Available", "on-demand": "Available (On Demand)", break: "On Break", "sign-out": "Logged Out" } as Record<
+      string,
+      string
+    >
+  )[command];
 }

@@ -31,21 +31,59 @@ const platformCall = (patch: Partial<AgentStateCall> = {}): AgentStateCall => ({
 async function withCall(kind: "queue" | "plain", patch: Partial<Call> = {}): Promise<AgentRig & { id: string }> {
   const t = agentRig(cleanups);
   await t.working();
-  const c = kind === "queue" ? queueCall() : call({ id: "call-1", direction: "outbound", remote: { number: "5550199", name: "", uri: "sip:5550199@agentbar.local", withheld: false } });
+  const c =
+    kind === "queue"
+      ? queueCall()
+      : call({
+          id: "call-1",
+          direction: "outbound",
+          remote: { number: "5550199", name: "", uri: "sip:5550199@agentbar.local", withheld: false },
+        });
   if (kind === "queue") t.fcc.call = platformCall();
   t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now(), ...patch }] });
   return Object.assign(t, { id: "call-1" });
 }
 
-const ccCommands = (t: AgentRig) => t.fcc.commands.filter((c) => !["ccLogin", "ccGoReady", "ccGoBreak"].includes(c.func));
+const ccCommands = (t: AgentRig) =>
+  t.fcc.commands.filter((c) => !["ccLogin", "ccGoReady", "ccGoBreak"].includes(c.func));
 
 describe("call actions: the platform for a call of the call center, the phone for any other", () => {
-  const cases: { action: string; run: (a: AgentActions, id: string) => Promise<void>; platform: { func: string; body: Record<string, unknown> }; sip: { method: string; args: unknown[] } }[] = [
-    { action: "hold", run: (a, id) => a.hold(id), platform: { func: "ccHold", body: { callID: "leg-1" } }, sip: { method: "hold", args: [] } },
-    { action: "transfer to a number", run: (a, id) => a.transfer(id, { kind: "number", number: "5550142" }), platform: { func: "ccTransfer", body: { callID: "leg-1", destNumber: "5550142" } }, sip: { method: "transfer", args: ["5550142"] } },
-    { action: "transfer to what was typed", run: (a, id) => a.transfer(id, { kind: "address", address: "555-0142" }), platform: { func: "ccTransfer", body: { callID: "leg-1", destNumber: "5550142" } }, sip: { method: "transfer", args: ["555-0142"] } },
-    { action: "transfer to a queue", run: (a, id) => a.transfer(id, { kind: "queue", name: "sales" }), platform: { func: "ccTransfer", body: { callID: "leg-1", destNumber: "sales" } }, sip: { method: "transfer", args: ["sales"] } },
-    { action: "consult an agent", run: (a, id) => a.consult(id, { kind: "agent", number: "1002" }), platform: { func: "ccConsult", body: { agent: "1001", callID: "leg-1", destAgent: "1002", destExtn: "1002" } }, sip: { method: "startConsult", args: ["1002"] } },
+  const cases: {
+    action: string;
+    run: (a: AgentActions, id: string) => Promise<void>;
+    platform: { func: string; body: Record<string, unknown> };
+    sip: { method: string; args: unknown[] };
+  }[] = [
+    {
+      action: "hold",
+      run: (a, id) => a.hold(id),
+      platform: { func: "ccHold", body: { callID: "leg-1" } },
+      sip: { method: "hold", args: [] },
+    },
+    {
+      action: "transfer to a number",
+      run: (a, id) => a.transfer(id, { kind: "number", number: "5550142" }),
+      platform: { func: "ccTransfer", body: { callID: "leg-1", destNumber: "5550142" } },
+      sip: { method: "transfer", args: ["5550142"] },
+    },
+    {
+      action: "transfer to what was typed",
+      run: (a, id) => a.transfer(id, { kind: "address", address: "555-0142" }),
+      platform: { func: "ccTransfer", body: { callID: "leg-1", destNumber: "5550142" } },
+      sip: { method: "transfer", args: ["555-0142"] },
+    },
+    {
+      action: "transfer to a queue",
+      run: (a, id) => a.transfer(id, { kind: "queue", name: "sales" }),
+      platform: { func: "ccTransfer", body: { callID: "leg-1", destNumber: "sales" } },
+      sip: { method: "transfer", args: ["sales"] },
+    },
+    {
+      action: "consult an agent",
+      run: (a, id) => a.consult(id, { kind: "agent", number: "1002" }),
+      platform: { func: "ccConsult", body: { agent: "1001", callID: "leg-1", destAgent: "1002", destExtn: "1002" } },
+      sip: { method: "startConsult", args: ["1002"] },
+    },
   ];
 
   for (const c of cases) {
@@ -66,7 +104,9 @@ describe("call actions: the platform for a call of the call center, the phone fo
     const cc = await withCall("queue");
     cc.fcc.call = platformCall({ held: true });
     await cc.actions.refresh();
-    expect(callViewOf(cc.callsStore.getState().calls[0]!, cc.store.getState(), cc.callsStore.getState().calls)).toMatchObject({ via: "platform", held: true });
+    expect(
+      callViewOf(cc.callsStore.getState().calls[0]!, cc.store.getState(), cc.callsStore.getState().calls),
+    ).toMatchObject({ via: "platform", held: true });
     await cc.actions.resume(cc.id);
     expect(ccCommands(cc)).toEqual([{ func: "ccUnHold", body: { callID: "leg-1" } }]);
     expect(cc.phone.sip).toEqual([]);
@@ -81,7 +121,9 @@ describe("call actions: the platform for a call of the call center, the phone fo
   it("a consultation: ccCancelConsult or the agent leaving (the platform hands the customer over); the phone's own REFER or hang-up of the second line", async () => {
     const cc = await withCall("queue");
     await cc.actions.consult(cc.id, { kind: "number", number: "5550142" });
-    expect(callViewOf(cc.callsStore.getState().calls[0]!, cc.store.getState(), cc.callsStore.getState().calls).controls).toEqual(["mute", "dtmf", "complete-consult", "cancel-consult", "hang-up"]);
+    expect(
+      callViewOf(cc.callsStore.getState().calls[0]!, cc.store.getState(), cc.callsStore.getState().calls).controls,
+    ).toEqual(["mute", "dtmf", "complete-consult", "cancel-consult", "hang-up"]);
     await cc.actions.cancelConsult(cc.id);
     await cc.actions.consult(cc.id, { kind: "agent", number: "1002" });
     await cc.actions.completeConsult(cc.id);
@@ -98,11 +140,19 @@ describe("call actions: the platform for a call of the call center, the phone fo
   it("three-way: ccThreeWay for a queue call; a plain call has none, and nothing is sent", async () => {
     const cc = await withCall("queue");
     await cc.actions.threeWay(cc.id, { kind: "number", number: "5550142" });
-    expect(ccCommands(cc)).toEqual([{ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" } }]);
+    expect(ccCommands(cc)).toEqual([
+      { func: "ccThreeWay", body: { agent: "1001", callID: "leg-1", destAgent: "PSTN", destExtn: "5550142" } },
+    ]);
 
     const plain = await withCall("plain");
-    await expect(plain.actions.threeWay(plain.id, { kind: "number", number: "5550142" })).rejects.toMatchObject({ kind: "not-available", command: "three-way" });
-    expect(callViewOf(plain.callsStore.getState().calls[0]!, plain.store.getState(), plain.callsStore.getState().calls).controls).not.toContain("three-way");
+    await expect(plain.actions.threeWay(plain.id, { kind: "number", number: "5550142" })).rejects.toMatchObject({
+      kind: "not-available",
+      command: "three-way",
+    });
+    expect(
+      callViewOf(plain.callsStore.getState().calls[0]!, plain.store.getState(), plain.callsStore.getState().calls)
+        .controls,
+    ).not.toContain("three-way");
     expect(plain.phone.sip).toEqual([]);
     expect(ccCommands(plain)).toEqual([]);
   });
@@ -111,7 +161,9 @@ describe("call actions: the platform for a call of the call center, the phone fo
     for (const kind of ["queue", "plain"] as const) {
       const t = await withCall(kind);
       const ringing = (id: string) => (kind === "queue" ? queueCall(id) : call({ id }));
-      t.callsStore.setState({ calls: [...t.callsStore.getState().calls, ringing("call-2"), ringing("call-3"), ringing("call-4")] });
+      t.callsStore.setState({
+        calls: [...t.callsStore.getState().calls, ringing("call-2"), ringing("call-3"), ringing("call-4")],
+      });
       await t.actions.answer("call-2");
       await t.actions.reject("call-3");
       await t.actions.reject("call-4", "busy");
@@ -132,7 +184,10 @@ describe("call actions: the platform for a call of the call center, the phone fo
 
   it("a transfer to a SIP address is the phone's alone: the platform's call refuses it in words, sending nothing", async () => {
     const cc = await withCall("queue");
-    await expect(cc.actions.transfer(cc.id, { kind: "address", address: "bob@example.com" })).rejects.toMatchObject({ kind: "invalid-target", command: "transfer" });
+    await expect(cc.actions.transfer(cc.id, { kind: "address", address: "bob@example.com" })).rejects.toMatchObject({
+      kind: "invalid-target",
+      command: "transfer",
+    });
     expect(cc.store.getState().error).toMatchObject({ kind: "invalid-target", command: "transfer" });
     expect(ccCommands(cc)).toEqual([]);
   });
@@ -158,7 +213,11 @@ describe("call actions: the platform for a call of the call center, the phone fo
     expect(callViewOf(ringing, cc.store.getState(), [ringing]).controls).toEqual(["answer", "reject", "busy"]);
 
     const plain = await withCall("plain");
-    const plainView = callViewOf(plain.callsStore.getState().calls[0]!, plain.store.getState(), plain.callsStore.getState().calls);
+    const plainView = callViewOf(
+      plain.callsStore.getState().calls[0]!,
+      plain.store.getState(),
+      plain.callsStore.getState().calls,
+    );
     expect(plainView).toMatchObject({ via: "phone", cc: undefined });
     expect(plainView.controls).toEqual(["mute", "dtmf", "hold", "transfer", "consult", "hang-up"]);
     const ended = { ...plain.callsStore.getState().calls[0]!, state: "ended" as const };
@@ -178,7 +237,11 @@ describe("commands as data", () => {
 
   it("every action goes through a command and back to the same action, with its arguments", async () => {
     const seen: unknown[][] = [];
-    const spy = new Proxy({} as AgentActions, { get: (_t, name) => (...args: unknown[]) => (seen.push([name, ...args]), Promise.resolve()) });
+    const spy = new Proxy({} as AgentActions, {
+      get:
+        (_t, name) =>
+        (...args: unknown[]) => (seen.push([name, ...args]), Promise.resolve()),
+    });
     const sent: Command[] = [];
     const dispatch = dispatcherOf(spy);
     const remote = actionsOf((c) => (sent.push(structuredClone(c)), dispatch(c)));

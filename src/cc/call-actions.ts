@@ -8,7 +8,11 @@ import { callViewOf, type CallView } from "./call-controls";
 import { commandError, type AgentCommand } from "./command-error";
 
 /** Where a call goes: an agent, a queue, a number, or what was typed (a number or, for the phone alone, a SIP address). */
-export type CallTarget = { kind: "agent"; number: string } | { kind: "queue"; name: string } | { kind: "number"; number: string } | { kind: "address"; address: string };
+export type CallTarget =
+  | { kind: "agent"; number: string }
+  | { kind: "queue"; name: string }
+  | { kind: "number"; number: string }
+  | { kind: "address"; address: string };
 
 /** Turning a ringing call away: 603 Decline, or 486 Busy Here. */
 export type RejectReason = "decline" | "busy";
@@ -71,7 +75,15 @@ export type CallPhone = Pick<
   | "dismiss"
 >;
 
-export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; sync: AgentSync; phone: CallPhone }): CallActions {
+export function createCallActions({
+  ctx,
+  sync,
+  phone,
+}: {
+  ctx: AgentContext;
+  sync: AgentSync;
+  phone: CallPhone;
+}): CallActions {
   const { store, now } = ctx;
 
   const viewOf = (callId: CallId): CallView | undefined => {
@@ -100,7 +112,8 @@ export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; syn
       throw ctx.fail(command, e);
     }
     if (!done) return sync.refresh();
-    if (!(await sync.until((s) => done(s.platformCall?.uuid === id ? s.platformCall : null)))) throw ctx.fail(command, commandError("not-confirmed", command, now()));
+    if (!(await sync.until((s) => done(s.platformCall?.uuid === id ? s.platformCall : null))))
+      throw ctx.fail(command, commandError("not-confirmed", command, now()));
   };
 
   /** `view` when the call is the platform's, else undefined: the phone acts. */
@@ -115,7 +128,8 @@ export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; syn
   /** `destAgent` and `destExtn` of ccConsult and ccThreeWay: an agent and the extension its calls ring, or PSTN and the number; throws for a queue. */
   const agentTarget = (command: AgentCommand, target: CallTarget): AgentTarget => {
     const to = platformTarget(command, target, now());
-    if (to.kind === "agent") return { destAgent: to.number, destExtn: extensionOf(to.number, store.getState().colleagues) };
+    if (to.kind === "agent")
+      return { destAgent: to.number, destExtn: extensionOf(to.number, store.getState().colleagues) };
     if (to.kind === "number") return { destAgent: "PSTN", destExtn: to.number };
     // A queue cannot be consulted or joined to a call.
     throw commandError("invalid-target", command, now());
@@ -130,7 +144,12 @@ export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; syn
     async hold(callId) {
       const view = platformView(callId);
       if (!view) return phone.hold(callId);
-      await onPlatform("hold", view, (c, id) => cc.hold(c, { callID: id }), (pc) => pc?.held === true);
+      await onPlatform(
+        "hold",
+        view,
+        (c, id) => cc.hold(c, { callID: id }),
+        (pc) => pc?.held === true,
+      );
     },
     async resume(callId) {
       const view = platformView(callId);
@@ -151,7 +170,12 @@ export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; syn
     async consult(callId, target) {
       const view = platformView(callId);
       if (!view) return void (await phone.startConsult(callId, phoneDestination(target)));
-      await onPlatform("consult", view, (c, id) => cc.consult(c, { agent: store.getState().number, callID: id, ...agentTarget("consult", target) }), (pc) => !!pc?.consult);
+      await onPlatform(
+        "consult",
+        view,
+        (c, id) => cc.consult(c, { agent: store.getState().number, callID: id, ...agentTarget("consult", target) }),
+        (pc) => !!pc?.consult,
+      );
     },
     async completeConsult(callId) {
       // The platform hands the other party over to the consulted one when the agent leaves.
@@ -161,13 +185,22 @@ export function createCallActions({ ctx, sync, phone }: { ctx: AgentContext; syn
     async cancelConsult(callId) {
       const view = platformView(callId);
       if (!view) return phone.cancelConsult(callId);
-      await onPlatform("cancel-consult", view, (c, id) => cc.cancelConsult(c, { callID: id }), (pc) => !pc?.consult);
+      await onPlatform(
+        "cancel-consult",
+        view,
+        (c, id) => cc.cancelConsult(c, { callID: id }),
+        (pc) => !pc?.consult,
+      );
     },
     async threeWay(callId, target) {
       const view = platformView(callId);
       // The phone makes no conference of its own.
       if (!view) throw commandError("not-available", "three-way", now());
-      await onPlatform("three-way", view, (c, id) => cc.threeWay(c, { agent: store.getState().number, callID: id, ...agentTarget("three-way", target) }).then(() => undefined));
+      await onPlatform("three-way", view, (c, id) =>
+        cc
+          .threeWay(c, { agent: store.getState().number, callID: id, ...agentTarget("three-way", target) })
+          .then(() => undefined),
+      );
     },
     acceptRefer: async (callId) => void (await phone.acceptRefer(callId)),
     rejectRefer: async (callId) => phone.rejectRefer(callId),

@@ -54,13 +54,19 @@ export interface CallView {
 const ANSWERED = new Set<Call["state"]>(["active", "held", "remote-held"]);
 
 /** The view of `call` among the phone's `calls`, with the agent's state as the platform reports it. */
-export function callViewOf(call: Call, s: Pick<AgentState, "platformCall" | "agent"> & Partial<Pick<AgentState, "supervised">>, calls: readonly Call[]): CallView {
+export function callViewOf(
+  call: Call,
+  s: Pick<AgentState, "platformCall" | "agent"> & Partial<Pick<AgentState, "supervised">>,
+  calls: readonly Call[],
+): CallView {
   const live = calls.filter(isLive);
   const cc = ccCallOf(call, s, live);
   const via = cc?.callId ? "platform" : "phone";
   const ended = call.state === "ended";
   const ringingHere = call.direction === "inbound" && call.state === "ringing";
-  const talkingElsewhere = live.some((c) => c.id !== call.id && (c.state === "active" || c.state === "remote-held" || c.state === "connecting"));
+  const talkingElsewhere = live.some(
+    (c) => c.id !== call.id && (c.state === "active" || c.state === "remote-held" || c.state === "connecting"),
+  );
   // An attended transfer of the phone's own: this call is the consultation, or has one.
   const consultFor = call.consultForCallId ? calls.find((c) => c.id === call.consultForCallId) : undefined;
   const consulting = call.consultCallId ? calls.find((c) => c.id === call.consultCallId) : undefined;
@@ -79,7 +85,8 @@ export function callViewOf(call: Call, s: Pick<AgentState, "platformCall" | "age
       if (!consultFor && !consulting) controls.push("transfer", "consult");
     }
   }
-  if (!ended && ((via === "platform" && cc?.consult) || (via === "phone" && consultFor))) controls.push("complete-consult", "cancel-consult");
+  if (!ended && ((via === "platform" && cc?.consult) || (via === "phone" && consultFor)))
+    controls.push("complete-consult", "cancel-consult");
   if (!ended && !ringingHere) controls.push("hang-up");
   if (ended) controls.push(...(call.remote.number ? (["call-back", "dismiss"] as const) : (["dismiss"] as const)));
   if (call.referRequest?.state === "pending") controls.push("accept-refer", "reject-refer");

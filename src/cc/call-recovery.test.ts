@@ -41,16 +41,32 @@ async function pageReloadedDuringCall(tab: KeyValueStorage) {
   const c = queueCall();
   t.callsStore.setState({ calls: [c] });
   t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: ANSWERED_AT }] });
-  t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: ANSWERED_AT, endedAt: Date.now(), end: { kind: "connection-lost", by: "system" } }] });
+  t.callsStore.setState({
+    calls: [
+      {
+        ...c,
+        state: "ended",
+        answeredAt: ANSWERED_AT,
+        endedAt: Date.now(),
+        end: { kind: "connection-lost", by: "system" },
+      },
+    ],
+  });
   return t;
 }
 
 describe("a live call outlives the page", () => {
   it("the call-center hook marks calls with a customer to be left to the platform when the page goes away, not supervision legs", async () => {
     const t = await page(memoryStorage());
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "queue", "X-CC-Agent-UUID": "leg-1" }))).toMatchObject({ keepOnUnload: true });
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "leg-2" }))).toMatchObject({ keepOnUnload: true });
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "monitor", "X-CC-Agent-UUID": "leg-3" }))?.keepOnUnload).toBeUndefined();
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "queue", "X-CC-Agent-UUID": "leg-1" }))).toMatchObject({
+      keepOnUnload: true,
+    });
+    expect(t.hooks.incoming!(invite({ "X-CC-Action": "dial", "X-CC-Agent-UUID": "leg-2" }))).toMatchObject({
+      keepOnUnload: true,
+    });
+    expect(
+      t.hooks.incoming!(invite({ "X-CC-Action": "monitor", "X-CC-Agent-UUID": "leg-3" }))?.keepOnUnload,
+    ).toBeUndefined();
     expect(t.hooks.incoming!(invite({}))).toBeUndefined();
   });
 
@@ -61,8 +77,19 @@ describe("a live call outlives the page", () => {
     t.callsStore.setState({ calls: [c] });
     expect(tab.getItem(LIVE_CALL_KEY)).toBeNull();
     t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: ANSWERED_AT }] });
-    expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ agent: "1001", callId: "leg-1", queue: "support", customerUuid: "customer-of-leg-1", answeredAt: ANSWERED_AT, name: "Carla Customer" });
-    t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: ANSWERED_AT, endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
+    expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({
+      agent: "1001",
+      callId: "leg-1",
+      queue: "support",
+      customerUuid: "customer-of-leg-1",
+      answeredAt: ANSWERED_AT,
+      name: "Carla Customer",
+    });
+    t.callsStore.setState({
+      calls: [
+        { ...c, state: "ended", answeredAt: ANSWERED_AT, endedAt: Date.now(), end: { kind: "hangup", by: "remote" } },
+      ],
+    });
     expect(tab.getItem(LIVE_CALL_KEY)).toBeNull();
     expect(t.store.getState().wrapUp).not.toBeNull();
 
@@ -79,13 +106,28 @@ describe("after a reload", () => {
     await pageReloadedDuringCall(tab);
     const t = await page(tab, platformCall());
     await t.until(() => t.fcc.commands.some((c) => c.func === "ccIntercept"));
-    expect(t.fcc.commands.find((c) => c.func === "ccIntercept")?.body).toEqual({ agent: "1001", extn: "1001", destAgent: "1001", destUUID: "leg-1" });
+    expect(t.fcc.commands.find((c) => c.func === "ccIntercept")?.body).toEqual({
+      agent: "1001",
+      extn: "1001",
+      destAgent: "1001",
+      destUUID: "leg-1",
+    });
 
     // Another INVITE is not the call taken back.
-    expect(t.hooks.incoming!(invite({ "X-CC-Action": "monitor", "X-CC-Agent-UUID": "leg-9", "X-CC-Target-UUID": "leg-7" }))?.answeredAt).toBeUndefined();
-    const decision = t.hooks.incoming!(invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-2", "X-CC-Target-UUID": "leg-1" }));
+    expect(
+      t.hooks.incoming!(invite({ "X-CC-Action": "monitor", "X-CC-Agent-UUID": "leg-9", "X-CC-Target-UUID": "leg-7" }))
+        ?.answeredAt,
+    ).toBeUndefined();
+    const decision = t.hooks.incoming!(
+      invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-2", "X-CC-Target-UUID": "leg-1" }),
+    );
     expect(decision).toEqual({
-      context: { [CC.action]: "queue", [CC.callId]: "leg-2", [CC.queue]: "support", [CC.customerUuid]: "customer-of-leg-1" },
+      context: {
+        [CC.action]: "queue",
+        [CC.callId]: "leg-2",
+        [CC.queue]: "support",
+        [CC.customerUuid]: "customer-of-leg-1",
+      },
       autoAnswer: true,
       keepOnUnload: true,
       answeredAt: ANSWERED_AT,
@@ -104,15 +146,23 @@ describe("after a reload", () => {
     await pageReloadedDuringCall(tab);
     const second = await page(tab, platformCall());
     await second.until(() => second.fcc.commands.some((c) => c.func === "ccIntercept"));
-    second.hooks.incoming!(invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-2", "X-CC-Target-UUID": "leg-1" }));
+    second.hooks.incoming!(
+      invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-2", "X-CC-Target-UUID": "leg-1" }),
+    );
     expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ callId: "leg-2" });
 
     // The page went away before leg-2 answered: the platform's call is still on leg-1.
     const third = await page(tab, platformCall());
     await third.until(() => third.fcc.commands.some((c) => c.func === "ccIntercept"));
     expect(third.fcc.commands.find((c) => c.func === "ccIntercept")?.body).toMatchObject({ destUUID: "leg-1" });
-    const decision = third.hooks.incoming!(invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-3", "X-CC-Target-UUID": "leg-1" }));
-    expect(decision).toMatchObject({ context: { [CC.action]: "queue", [CC.callId]: "leg-3", [CC.queue]: "support" }, autoAnswer: true, answeredAt: ANSWERED_AT });
+    const decision = third.hooks.incoming!(
+      invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-3", "X-CC-Target-UUID": "leg-1" }),
+    );
+    expect(decision).toMatchObject({
+      context: { [CC.action]: "queue", [CC.callId]: "leg-3", [CC.queue]: "support" },
+      autoAnswer: true,
+      answeredAt: ANSWERED_AT,
+    });
     expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ callId: "leg-3", name: "Carla Customer" });
   });
 
@@ -121,10 +171,18 @@ describe("after a reload", () => {
     await pageReloadedDuringCall(tab);
     const t = agentRig(cleanups, { tabStorage: tab });
     t.fcc.call = platformCall();
-    t.fcc.refuse = { code: 403, message: "no permission: ccIntercept needs a supervisor or an administrator", func: "ccIntercept" };
+    t.fcc.refuse = {
+      code: 403,
+      message: "no permission: ccIntercept needs a supervisor or an administrator",
+      func: "ccIntercept",
+    };
     await t.working();
     const s = await t.until((s) => s.error !== null);
-    expect(s.error).toMatchObject({ command: "take-back", kind: "refused", message: "no permission: ccIntercept needs a supervisor or an administrator" });
+    expect(s.error).toMatchObject({
+      command: "take-back",
+      kind: "refused",
+      message: "no permission: ccIntercept needs a supervisor or an administrator",
+    });
     expect(tab.getItem(LIVE_CALL_KEY)).toBeNull();
   });
 
@@ -133,7 +191,12 @@ describe("after a reload", () => {
     await pageReloadedDuringCall(tab);
     const t = await page(tab, null);
     const s = await t.until((s) => s.wrapUp !== null);
-    expect(s.wrapUp).toMatchObject({ id: "leg-1", queue: "support", customerName: "Carla Customer", customerNumber: "5550100" });
+    expect(s.wrapUp).toMatchObject({
+      id: "leg-1",
+      queue: "support",
+      customerName: "Carla Customer",
+      customerNumber: "5550100",
+    });
     expect(t.fcc.commands.some((c) => c.func === "ccIntercept")).toBe(false);
     expect(tab.getItem(LIVE_CALL_KEY)).toBeNull();
   });

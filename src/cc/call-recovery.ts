@@ -72,7 +72,8 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
 
   const load = (): KeptCall | undefined => {
     const v = readJson(tabStorage, LIVE_CALL_KEY) as Partial<KeptCall> | undefined;
-    if (!v || typeof v !== "object" || typeof v.callId !== "string" || !v.callId || v.agent !== store.getState().number) return undefined;
+    if (!v || typeof v !== "object" || typeof v.callId !== "string" || !v.callId || v.agent !== store.getState().number)
+      return undefined;
     return {
       agent: v.agent,
       callId: v.callId,
@@ -102,7 +103,11 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
 
   /** The phone has this call (by its leg, or by its customer). */
   const onPhone = (k: KeptCall, calls: readonly Call[]) =>
-    calls.some((c) => isLive(c) && (c.context[CC.callId] === k.callId || (!!k.customerUuid && c.context[CC.customerUuid] === k.customerUuid)));
+    calls.some(
+      (c) =>
+        isLive(c) &&
+        (c.context[CC.callId] === k.callId || (!!k.customerUuid && c.context[CC.customerUuid] === k.customerUuid)),
+    );
 
   const takeBack = (k: KeptCall, pc: AgentStateCall) => {
     const client = ctx.client;
@@ -115,7 +120,13 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       () => {
         if (pending !== mine) return;
         mine.timer = setTimeout(() => {
-          if (pending === mine) fail({ kind: "failed", command: "take-back", message: "the platform did not call the phone back", at: now() });
+          if (pending === mine)
+            fail({
+              kind: "failed",
+              command: "take-back",
+              message: "the platform did not call the phone back",
+              at: now(),
+            });
         }, deps.takeBackTimeoutMs ?? TAKE_BACK_TIMEOUT_MS);
       },
       (e: unknown) => {
@@ -136,7 +147,10 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       // The leg asked for, or one naming the kept call. A page reloaded again while the last
       // take-back's leg rang kept that leg, which never answered: the platform's call still has
       // its older leg, the one asked for.
-      const ours = target === pending.target || target === k.callId || (!!k.customerUuid && (target === k.customerUuid || customer === k.customerUuid));
+      const ours =
+        target === pending.target ||
+        target === k.callId ||
+        (!!k.customerUuid && (target === k.customerUuid || customer === k.customerUuid));
       if (!ours) return undefined;
       settle();
       const callId = header("X-CC-Agent-UUID") || k.callId;
@@ -165,7 +179,13 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
         if (!labels?.callId || !KEPT_ACTIONS.has(labels.action)) continue;
         if (isLive(c) && c.answeredAt) {
           const party = ccCallOf(c, store.getState(), live)?.party ?? c.remote;
-          if (kept?.callId === labels.callId && kept.answeredAt === c.answeredAt && kept.name === (party.name ?? "") && kept.number === (party.number ?? "")) continue;
+          if (
+            kept?.callId === labels.callId &&
+            kept.answeredAt === c.answeredAt &&
+            kept.name === (party.name ?? "") &&
+            kept.number === (party.number ?? "")
+          )
+            continue;
           save({
             agent: store.getState().number,
             callId: labels.callId,
@@ -195,7 +215,14 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
         // The platform no longer has it: it ended while no page was there.
         forget();
         if (k.action === "queue" || k.queue) {
-          deps.afterCall.startFor({ id: k.callId, customerUuid: k.customerUuid, queue: k.queue, customerName: k.name, customerNumber: k.number, endedAt: now() });
+          deps.afterCall.startFor({
+            id: k.callId,
+            customerUuid: k.customerUuid,
+            queue: k.queue,
+            customerName: k.name,
+            customerNumber: k.number,
+            endedAt: now(),
+          });
         }
         return;
       }

@@ -45,7 +45,9 @@ function supervisingOf(call: Call, action: string): LegSupervision | null {
   if (mode) return { mode, agent: call.context[SUPERVISION.agent] ?? "" };
   // A leg the platform made for a supervisor answers by itself; a three-way leg that rings is a colleague's call.
   const fromLeg = LEG_MODES[action];
-  return fromLeg && call.direction === "inbound" && (action !== "three-way" || !!call.autoAnswer) ? { mode: fromLeg, agent: call.remote.name || call.remote.number } : null;
+  return fromLeg && call.direction === "inbound" && (action !== "three-way" || !!call.autoAnswer)
+    ? { mode: fromLeg, agent: call.remote.name || call.remote.number }
+    : null;
 }
 
 /**
@@ -53,7 +55,11 @@ function supervisingOf(call: Call, action: string): LegSupervision | null {
  * labels (queue-calls.ts), and the platform's current call when it is this one (by its callID, or
  * as the only live call).
  */
-export function ccCallOf(call: Call, s: Pick<AgentState, "platformCall" | "agent"> & Partial<Pick<AgentState, "supervised">>, liveCalls: readonly Call[]): CcCall | undefined {
+export function ccCallOf(
+  call: Call,
+  s: Pick<AgentState, "platformCall" | "agent"> & Partial<Pick<AgentState, "supervised">>,
+  liveCalls: readonly Call[],
+): CcCall | undefined {
   const labels = ccLabelsOf(call);
   const pc = s.platformCall;
   const onlyCall = liveCalls.length === 1 && liveCalls[0]!.id === call.id;
@@ -63,7 +69,10 @@ export function ccCallOf(call: Call, s: Pick<AgentState, "platformCall" | "agent
   const callId = labels?.callId || platform?.uuid || "";
   const action = labels?.action ?? platform?.kind ?? "";
   const told = s.supervised;
-  const supervised = told && call.state !== "ended" && (told.callId ? told.callId === callId : !!platform) ? { mode: told.mode, by: told.by } : null;
+  const supervised =
+    told && call.state !== "ended" && (told.callId ? told.callId === callId : !!platform)
+      ? { mode: told.mode, by: told.by }
+      : null;
   return {
     action,
     callId,
@@ -71,7 +80,10 @@ export function ccCallOf(call: Call, s: Pick<AgentState, "platformCall" | "agent
     joinedAt: labels?.joinedAt ?? 0,
     held: platform?.held ?? false,
     consult: platform?.consult ? { target: platform.consult.target, answered: platform.consult.answered } : null,
-    party: platform && (platform.cid_name || platform.cid_number) ? { name: platform.cid_name, number: platform.cid_number } : null,
+    party:
+      platform && (platform.cid_name || platform.cid_number)
+        ? { name: platform.cid_name, number: platform.cid_number }
+        : null,
     callstate: platform ? (s.agent?.callstate ?? "") : "",
     supervised,
     supervising: supervisingOf(call, action),
@@ -116,7 +128,12 @@ export function createHandovers(ctx: AgentContext): Handovers {
       const customer = e["CC-Member-Session-UUID"] ?? "";
       const call = ctx.calls.getState().calls.find((c) => {
         const labels = ccLabelsOf(c);
-        return isLive(c) && !!labels && labels.action !== "queue" && ((!!leg && labels.callId === leg) || (!!customer && c.context[CC.customerUuid] === customer));
+        return (
+          isLive(c) &&
+          !!labels &&
+          labels.action !== "queue" &&
+          ((!!leg && labels.callId === leg) || (!!customer && c.context[CC.customerUuid] === customer))
+        );
       });
       if (!call) return;
       add(call.id);

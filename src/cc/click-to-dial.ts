@@ -45,7 +45,9 @@ export function createClickToDial({ ctx, sync }: { ctx: AgentContext; sync: Agen
     store.setState({ dialling: { ...d, failed: failure } });
     const client = ctx.client;
     if (failure === "no-ring" && d.callId && client) {
-      void cc.kill(client, { destUUID: d.callId }).catch((e: unknown) => console.info("agentbar: ending a click-to-dial that never rang failed", e));
+      void cc
+        .kill(client, { destUUID: d.callId })
+        .catch((e: unknown) => console.info("agentbar: ending a click-to-dial that never rang failed", e));
     }
   };
 
@@ -62,7 +64,9 @@ export function createClickToDial({ ctx, sync }: { ctx: AgentContext; sync: Agen
     const { cancelledLegs } = store.getState().tracking;
     if (!callId || cancelledLegs.includes(callId)) return;
     track(store, { cancelledLegs: [...cancelledLegs, callId] });
-    void cc.kill(client, { destUUID: callId }).catch((e: unknown) => console.info("agentbar: ending a cancelled click-to-dial failed", e));
+    void cc
+      .kill(client, { destUUID: callId })
+      .catch((e: unknown) => console.info("agentbar: ending a cancelled click-to-dial failed", e));
   };
 
   const dial = async (number: string): Promise<void> => {
@@ -77,7 +81,11 @@ export function createClickToDial({ ctx, sync }: { ctx: AgentContext; sync: Agen
       if (d?.at === at && !d.failed) failed("no-ring");
     }, DIAL_WAIT_MS);
     try {
-      const { callID } = await cc.dial(client, { agent: store.getState().number, extn: ctx.user?.extension ?? store.getState().number, destNumber: number });
+      const { callID } = await cc.dial(client, {
+        agent: store.getState().number,
+        extn: ctx.user?.extension ?? store.getState().number,
+        destNumber: number,
+      });
       if (myRun !== ctx.run) return;
       if (takeCancelled(at)) return endCancelledLeg(client, callID);
       // The platform's leg may reach the phone before its answer does: then the call card has taken over.
@@ -113,7 +121,12 @@ export function createClickToDial({ ctx, sync }: { ctx: AgentContext; sync: Agen
     },
     async dialer(input) {
       const s = store.getState();
-      if (ctx.settings.getState().outboundCalls !== "call-center" || s.phase !== "on" || statusKind(s.agent?.status ?? "") === "logged-out") return false;
+      if (
+        ctx.settings.getState().outboundCalls !== "call-center" ||
+        s.phase !== "on" ||
+        statusKind(s.agent?.status ?? "") === "logged-out"
+      )
+        return false;
       const parsed = parseDialInput(input);
       if (!parsed.ok || parsed.target.kind !== "number") return false;
       await dial(parsed.target.number);
@@ -145,7 +158,8 @@ export function createClickToDial({ ctx, sync }: { ctx: AgentContext; sync: Agen
       else if (dialSeenAt && askedAt > dialSeenAt) failed("ended");
     },
     onCalls(calls) {
-      if (store.getState().dialling && calls.some((c) => isLive(c) && ccLabelsOf(c)?.action === "dial")) store.setState({ dialling: null });
+      if (store.getState().dialling && calls.some((c) => isLive(c) && ccLabelsOf(c)?.action === "dial"))
+        store.setState({ dialling: null });
     },
     stop() {
       clearTimeout(noRingTimer);

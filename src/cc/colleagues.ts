@@ -17,7 +17,13 @@ export function colleaguesOf(rows: readonly AgentStateRecord[], me: string): Col
   const seen = new Map<string, Colleague>();
   for (const r of rows) {
     if (r.agent_id && r.agent_id !== me && !seen.has(r.agent_id)) {
-      seen.set(r.agent_id, { number: r.agent_id, name: r.name, status: agentViewOf(r).status, callstate: r.callstate, extension: r.extn });
+      seen.set(r.agent_id, {
+        number: r.agent_id,
+        name: r.name,
+        status: agentViewOf(r).status,
+        callstate: r.callstate,
+        extension: r.extn,
+      });
     }
   }
   return [...seen.values()].sort((a, b) => a.number.localeCompare(b.number));

@@ -29,7 +29,15 @@ export type AgentCommand =
  * - `not-available`: the call has no such control (three-way on a call of the phone alone);
  * - `failed`: anything else; `message` says what.
  */
-export type CommandErrorKind = "not-working" | "refused" | "unreachable" | "not-confirmed" | "unknown-call" | "invalid-target" | "not-available" | "failed";
+export type CommandErrorKind =
+  | "not-working"
+  | "refused"
+  | "unreachable"
+  | "not-confirmed"
+  | "unknown-call"
+  | "invalid-target"
+  | "not-available"
+  | "failed";
 
 /**
  * A command the platform refused or did not confirm: plain data (it is kept in the store and can
@@ -52,7 +60,11 @@ const MESSAGES: Record<Exclude<CommandErrorKind, "refused" | "unreachable" | "fa
 };
 
 /** An error of one of the kinds that carry no message of their own. */
-export function commandError<C extends string = AgentCommand>(kind: keyof typeof MESSAGES, command: C, at: number): CommandError<C> {
+export function commandError<C extends string = AgentCommand>(
+  kind: keyof typeof MESSAGES,
+  command: C,
+  at: number,
+): CommandError<C> {
   return { kind, command, message: MESSAGES[kind], at };
 }
 
@@ -60,12 +72,19 @@ export function commandError<C extends string = AgentCommand>(kind: keyof typeof
 export function commandErrorOf<C extends string = AgentCommand>(command: C, e: unknown, at: number): CommandError<C> {
   if (isCommandError(e)) return { ...e, command, at };
   if (e instanceof PlatformError) {
-    const kind = e.kind === "network" || e.kind === "timeout" ? "unreachable" : e.kind === "decode" ? "failed" : "refused";
+    const kind =
+      e.kind === "network" || e.kind === "timeout" ? "unreachable" : e.kind === "decode" ? "failed" : "refused";
     return { kind, command, message: e.message, at };
   }
   return { kind: "failed", command, message: e instanceof Error ? e.message : String(e), at };
 }
 
 export function isCommandError(e: unknown): e is CommandError<string> {
-  return !!e && typeof e === "object" && typeof (e as CommandError).kind === "string" && typeof (e as CommandError).command === "string" && typeof (e as CommandError).at === "number";
+  return (
+    !!e &&
+    typeof e === "object" &&
+    typeof (e as CommandError).kind === "string" &&
+    typeof (e as CommandError).command === "string" &&
+    typeof (e as CommandError).at === "number"
+  );
 }

@@ -40,14 +40,38 @@ function setup() {
   const platform = fakePlatform();
   const device = memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: memoryStorage(),
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.test",
+  });
   const channel = scriptedChannel();
-  const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect, now: () => 1234 });
+  const feed = createEventFeed({
+    session,
+    settings,
+    pageHref: () => "https://app.test/",
+    connect: channel.connect,
+    now: () => 1234,
+  });
   cleanups.push(() => feed.dispose());
-  return { platform, session, settings, channel, feed, signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }) };
+  return {
+    platform,
+    session,
+    settings,
+    channel,
+    feed,
+    signIn: () =>
+      session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }),
+  };
 }
 
-const status = (agent: string, value: string) => ({ "CC-Action": "agent-status-change", "CC-Agent": agent, "CC-Agent-Status": value });
+const status = (agent: string, value: string) => ({
+  "CC-Action": "agent-status-change",
+  "CC-Agent": agent,
+  "CC-Agent-Status": value,
+});
 
 describe("the call-center event feed", () => {
   it("opens one channel while anyone listens, for the signed-in extension, and closes it when the last listener leaves", async () => {
@@ -57,7 +81,11 @@ describe("the call-center event feed", () => {
     const first = t.feed.subscribe({}, () => {});
     const second = t.feed.subscribe({ agents: ["1002"] }, () => {});
     expect(t.channel.opened).toHaveLength(1);
-    expect(t.channel.last()).toMatchObject({ login: "1001@agentbar.local", url: "wss://pbx.example.com/ws", closed: false });
+    expect(t.channel.last()).toMatchObject({
+      login: "1001@agentbar.local",
+      url: "wss://pbx.example.com/ws",
+      closed: false,
+    });
     expect(t.channel.last().token()).toBe(t.session.getState().client?.session?.token);
     expect(t.feed.store.getState().status).toBe("connecting");
     t.channel.last().open(true);

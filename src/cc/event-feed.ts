@@ -104,7 +104,8 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
   /** Open while someone listens and someone with an extension is signed in; reopened for a new session. */
   const follow = () => {
     const s = deps.session.getState();
-    const user = (s.status === "signed-in" || s.status === "signing-out") && s.client && s.user?.extension ? s.user : null;
+    const user =
+      (s.status === "signed-in" || s.status === "signing-out") && s.client && s.user?.extension ? s.user : null;
     const wanted = !!deps.connect && listeners.size > 0 && !!user;
     if (connection && (!wanted || connection.to !== s.client)) close();
     if (!wanted || connection || !user || !deps.connect) return;

@@ -19,7 +19,13 @@ async function readyAgent() {
   await t.working();
   t.fcc.setStatus("Available");
   const registration = (r: RegistrationState) => t.phone.phoneStore.setState({ registration: r });
-  const lost = () => registration({ status: "reconnecting", attempt: 1, nextAttemptAt: Date.now() + 1000, error: { kind: "transport", detail: "socket closed" } });
+  const lost = () =>
+    registration({
+      status: "reconnecting",
+      attempt: 1,
+      nextAttemptAt: Date.now() + 1000,
+      error: { kind: "transport", detail: "socket closed" },
+    });
   const back = () => registration({ status: "registered", registeredAt: Date.now() });
   const breaks = () => t.fcc.commands.filter((c) => c.func === "ccGoBreak");
   return { ...t, page, lost, back, breaks, registration };
@@ -35,7 +41,9 @@ describe("a lost registration", () => {
 
     await vi.advanceTimersByTimeAsync(100);
     expect(t.store.getState().phoneWatch.trouble).toBe("lost");
-    expect(t.breaks()).toEqual([{ func: "ccGoBreak", body: { agent: "1001", reason: PHONE_UNREACHABLE_REASON, queue: "support" } }]);
+    expect(t.breaks()).toEqual([
+      { func: "ccGoBreak", body: { agent: "1001", reason: PHONE_UNREACHABLE_REASON, queue: "support" } },
+    ]);
     await t.until((s) => s.agent?.status === "On Break" && s.agent.reason === PHONE_UNREACHABLE_REASON && !s.pending);
 
     // Attempts come and go while the trouble lasts; the agent goes Ready by choice: never a second break.
@@ -78,7 +86,17 @@ describe("a lost registration", () => {
     await vi.advanceTimersByTimeAsync(2 * PHONE_LOST_GRACE_MS);
     expect(t.breaks()).toEqual([]);
     // The call ends (the customer hung up): after-call work starts, with offers held back at once and the break as what comes after it.
-    t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now() - 60_000, endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
+    t.callsStore.setState({
+      calls: [
+        {
+          ...c,
+          state: "ended",
+          answeredAt: Date.now() - 60_000,
+          endedAt: Date.now(),
+          end: { kind: "hangup", by: "remote" },
+        },
+      ],
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(t.breaks()).toHaveLength(1);
     expect(t.store.getState().wrapUp?.next).toEqual({ kind: "break", reason: PHONE_UNREACHABLE_REASON });
@@ -111,7 +129,9 @@ describe("a page the browser freezes", () => {
     expect(t.store.getState().phoneWatch.trouble).toBe("asleep");
     // The request leaves in the event's own microtasks: no timer or later task runs in a frozen page.
     for (let i = 0; i < 20; i++) await Promise.resolve();
-    expect(t.platform.calls.filter((c) => c.path === "/api/cc/ccc/ccGoBreak")).toMatchObject([{ keepalive: true, body: { reason: PHONE_UNREACHABLE_REASON } }]);
+    expect(t.platform.calls.filter((c) => c.path === "/api/cc/ccc/ccGoBreak")).toMatchObject([
+      { keepalive: true, body: { reason: PHONE_UNREACHABLE_REASON } },
+    ]);
 
     t.page.fire("resume");
     await t.until((s) => s.agent?.status === "On Break" && !s.pending);

@@ -34,7 +34,10 @@ export interface PhoneWatchDeps {
   ctx: AgentContext;
   sync: Pick<AgentSync, "refresh">;
   /** The phone's registration, as its store tells it. */
-  registration: { getState(): { registration: RegistrationState }; subscribe(listener: (s: { registration: RegistrationState }) => void): () => void };
+  registration: {
+    getState(): { registration: RegistrationState };
+    subscribe(listener: (s: { registration: RegistrationState }) => void): () => void;
+  };
   /** Sets a status the way the agent's own choice does (during after-call work it becomes the next status too). */
   choose(next: StatusChoice): Promise<void>;
   /** The page's `document`, for `freeze` and `resume`; absent where there is no page (tests, a worker). */
@@ -119,7 +122,10 @@ export function createPhoneWatch(deps: PhoneWatchDeps): PhoneWatcher {
     const { status } = deps.registration.getState().registration;
     // Failing to reach its server: lost while the page slept, no grace needed. Registering again
     // (the phone does on waking) or registered: as any other registration, with its grace.
-    set({ trouble: status === "reconnecting" || status === "failed" ? "lost" : null, woke: attempted ? { at: now() } : w.woke });
+    set({
+      trouble: status === "reconnecting" || status === "failed" ? "lost" : null,
+      woke: attempted ? { at: now() } : w.woke,
+    });
     onRegistration(deps.registration.getState());
     // What the platform did meanwhile (the break confirmed, a supervisor's change).
     void deps.sync.refresh();
@@ -136,8 +142,13 @@ export function createPhoneWatch(deps: PhoneWatchDeps): PhoneWatcher {
     start() {
       // The break of a page that went away (reloaded, closed, frozen for good): this page's phone can take calls.
       const s = store.getState();
-      if (statusKind(s.agent?.status ?? "") === "break" && s.agent?.reason === PHONE_UNREACHABLE_REASON) set({ woke: { at: now(), earlier: true } });
-      listening = [deps.registration.subscribe(onRegistration), store.subscribe(onAgent), ctx.calls.subscribe(checkSoon)];
+      if (statusKind(s.agent?.status ?? "") === "break" && s.agent?.reason === PHONE_UNREACHABLE_REASON)
+        set({ woke: { at: now(), earlier: true } });
+      listening = [
+        deps.registration.subscribe(onRegistration),
+        store.subscribe(onAgent),
+        ctx.calls.subscribe(checkSoon),
+      ];
       const doc = deps.document;
       if (doc) {
         doc.addEventListener("freeze", onFreeze);

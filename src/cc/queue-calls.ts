@@ -67,7 +67,10 @@ export function decideIncomingCall(incoming: IncomingCall, o: QueueCallOptions):
   };
   const offering = o.offering;
   const fromOffering =
-    !action && offering && o.now - offering.at < OFFERING_MATCH_MS && (!offering.cidNumber || offering.cidNumber === incoming.call.remote.number);
+    !action &&
+    offering &&
+    o.now - offering.at < OFFERING_MATCH_MS &&
+    (!offering.cidNumber || offering.cidNumber === incoming.call.remote.number);
   if (fromOffering) action = "queue";
   // A platform that marks no leg: the leg a click-to-dial waits for is the one the phone answers by itself.
   if (!action && o.dialWaiting && incoming.autoAnswer.answer) action = "dial";
@@ -77,13 +80,19 @@ export function decideIncomingCall(incoming: IncomingCall, o: QueueCallOptions):
   if (context[CC.action] !== "consult") put(CC.callId, header("X-CC-Agent-UUID"));
   put(CC.queue, header("X-CC-Queue") ?? (fromOffering ? offering.queue : undefined));
   put(CC.memberUuid, header("X-CC-Member-UUID") ?? (fromOffering ? offering.memberUuid : undefined));
-  put(CC.customerUuid, header("X-CC-Member-Session-UUID") ?? header("X-CC-Target-UUID") ?? (fromOffering ? offering.customerUuid : undefined));
+  put(
+    CC.customerUuid,
+    header("X-CC-Member-Session-UUID") ??
+      header("X-CC-Target-UUID") ??
+      (fromOffering ? offering.customerUuid : undefined),
+  );
   const joined = Number(header("X-CC-Member-Joined"));
   if (Number.isFinite(joined) && joined > 0) put(CC.joinedAt, String(joined * 1000));
   else if (fromOffering && offering.joinedAt) put(CC.joinedAt, String(offering.joinedAt));
 
   const decision: IncomingCallDecision = { context };
-  if (context[CC.action] === "queue" && o.queueAutoAnswerSec !== null) decision.autoAnswer = { afterSec: o.queueAutoAnswerSec };
+  if (context[CC.action] === "queue" && o.queueAutoAnswerSec !== null)
+    decision.autoAnswer = { afterSec: o.queueAutoAnswerSec };
   return decision;
 }
 
@@ -113,7 +122,10 @@ export function ccLabelsOf(call: Call): CcCallLabels | undefined {
  * only its own calls, and a call-center leg that is no offer, a click-to-dial's, is labelled when
  * it rings). Returns the context to add, if any.
  */
-export function labelFromAgentState(platformCall: AgentStateCall | null, liveCalls: readonly Call[]): { id: Call["id"]; context: Record<string, string> } | undefined {
+export function labelFromAgentState(
+  platformCall: AgentStateCall | null,
+  liveCalls: readonly Call[],
+): { id: Call["id"]; context: Record<string, string> } | undefined {
   // Only a call the platform described by its spec fields alone (no kind): the full record names its calls.
   if (!platformCall?.uuid || platformCall.kind || liveCalls.length !== 1) return undefined;
   const call = liveCalls[0]!;

@@ -45,11 +45,17 @@ export function createStatusCommands({ ctx, sync, afterCall }: StatusCommandsDep
     const { number, queues } = store.getState();
     store.setState({ pending: { command, ...(next.kind === "break" ? { reason: next.reason } : {}) }, error: null });
     try {
-      await sendStatus(client, { agent: number, extn: ctx.user?.extension ?? number, queues: queues.map((q) => q.name), next });
+      await sendStatus(client, {
+        agent: number,
+        extn: ctx.user?.extension ?? number,
+        queues: queues.map((q) => q.name),
+        next,
+      });
     } catch (e) {
       throw ctx.fail(command, e);
     }
-    if (!(await sync.until((s) => matches(next, s.agent)))) throw ctx.fail(command, commandError("not-confirmed", command, now()));
+    if (!(await sync.until((s) => matches(next, s.agent))))
+      throw ctx.fail(command, commandError("not-confirmed", command, now()));
     store.setState({ pending: null });
   };
 
@@ -67,7 +73,9 @@ export function createStatusCommands({ ctx, sync, afterCall }: StatusCommandsDep
     async leaveQueues(client) {
       const s = store.getState();
       if (s.phase !== "on" || statusKind(s.agent?.status ?? "") === "logged-out") return;
-      await cc.logout(client, { agent: s.number, queue: namedQueue(s) }).catch((e: unknown) => console.info("agentbar: ccLogout at sign-out failed", e));
+      await cc
+        .logout(client, { agent: s.number, queue: namedQueue(s) })
+        .catch((e: unknown) => console.info("agentbar: ccLogout at sign-out failed", e));
     },
   };
 }
@@ -76,7 +84,10 @@ export function createStatusCommands({ ctx, sync, afterCall }: StatusCommandsDep
  * Sends a status to the platform for `agent` (this agent, or another for a supervisor), naming its
  * first queue where the spec's request names one; signing in goes into each of `queues`.
  */
-export async function sendStatus(client: PlatformClient, o: { agent: string; extn: string; queues: readonly string[]; next: StatusChoice }): Promise<void> {
+export async function sendStatus(
+  client: PlatformClient,
+  o: { agent: string; extn: string; queues: readonly string[]; next: StatusChoice },
+): Promise<void> {
   const queue = o.queues[0] ?? "";
   switch (o.next.kind) {
     case "ready":
@@ -92,7 +103,12 @@ export async function sendStatus(client: PlatformClient, o: { agent: string; ext
 }
 
 /** ccLogin to each queue in turn: the agent, the extension its calls ring. */
-export async function signIntoQueues(client: PlatformClient, agent: string, extn: string, queues: readonly string[]): Promise<void> {
+export async function signIntoQueues(
+  client: PlatformClient,
+  agent: string,
+  extn: string,
+  queues: readonly string[],
+): Promise<void> {
   for (const queue of queues) await cc.login(client, { agent, extn, queue });
 }
 

@@ -12,7 +12,13 @@ interface StatusSeen {
 function statusSeenOf(raw: unknown): StatusSeen | undefined {
   if (!raw || typeof raw !== "object") return undefined;
   const r = raw as Record<string, unknown>;
-  if (typeof r.status !== "string" || typeof r.reason !== "string" || typeof r.since !== "number" || !Number.isFinite(r.since)) return undefined;
+  if (
+    typeof r.status !== "string" ||
+    typeof r.reason !== "string" ||
+    typeof r.since !== "number" ||
+    !Number.isFinite(r.since)
+  )
+    return undefined;
   return { status: r.status, reason: r.reason, since: r.since };
 }
 

@@ -19,9 +19,16 @@ function tabOf(browser: FakeBrowser) {
   const tabStorage = memoryStorage();
   const rig = agentRig(cleanups, { tabStorage });
   const tab: FakeTab = browser.tab();
-  const owner: PhoneOwner = createPhoneOwner({ ...tab.coordination(), canRelease: () => true, release: async () => {} });
+  const owner: PhoneOwner = createPhoneOwner({
+    ...tab.coordination(),
+    canRelease: () => true,
+    release: async () => {},
+  });
   const mirror = createTabMirror({ owner, agent: rig.agent, calls: rig.callsStore, tabStorage });
-  cleanups.push(() => owner.stop(), () => mirror.dispose());
+  cleanups.push(
+    () => owner.stop(),
+    () => mirror.dispose(),
+  );
   return { rig, tab, owner, mirror, tabStorage, role: () => owner.store.getState().role };
 }
 
@@ -48,19 +55,26 @@ describe("the agent's other tabs show the tab with the phone and act through it"
     expect(b.rig.fcc.commands).toEqual([]);
 
     a.rig.callsStore.setState({ calls: [queueCall("call-1", "leg-1")] });
-    await waitFor(() => expect(b.rig.callsStore.getState().calls.map((c) => [c.id, c.state])).toEqual([["call-1", "ringing"]]));
+    await waitFor(() =>
+      expect(b.rig.callsStore.getState().calls.map((c) => [c.id, c.state])).toEqual([["call-1", "ringing"]]),
+    );
     await b.mirror.actions.answer("call-1");
     expect(a.rig.phone.sip.map((s) => [s.method, s.id])).toEqual([["answer", "call-1"]]);
     await waitFor(() => expect(b.rig.callsStore.getState().calls[0]?.state).toBe("active"));
     // The live call the owner keeps for a reload is kept here too: this tab can take it back.
-    await waitFor(() => expect(JSON.parse(b.tabStorage.getItem(LIVE_CALL_KEY) ?? "{}")).toMatchObject({ callId: "leg-1", agent: "1001" }));
+    await waitFor(() =>
+      expect(JSON.parse(b.tabStorage.getItem(LIVE_CALL_KEY) ?? "{}")).toMatchObject({ callId: "leg-1", agent: "1001" }),
+    );
     expect(b.tabStorage.getItem(LIVE_CALL_KEY)).toBe(a.tabStorage.getItem(LIVE_CALL_KEY));
   });
 
   it("a refusal comes back with its kind: the platform's as a CommandError, the phone's as a PhoneError", async () => {
     const { a, b } = await twoTabs();
     a.rig.fcc.refuse = { code: 500, message: "agent 1001 is busy" };
-    await expect(b.mirror.actions.choose({ kind: "ready" })).rejects.toMatchObject({ kind: "refused", command: "ready" });
+    await expect(b.mirror.actions.choose({ kind: "ready" })).rejects.toMatchObject({
+      kind: "refused",
+      command: "ready",
+    });
     a.rig.phone.answer = async () => {
       throw new PhoneError({ kind: "microphone", detail: "denied" });
     };
@@ -78,7 +92,14 @@ describe("the agent's other tabs show the tab with the phone and act through it"
     const reads = () => a.rig.platform.calls.filter((c) => c.path === "/api/cc/agent_state").length;
     const readsBefore = reads();
     const stranger = browser.tab();
-    const command = (c: unknown, extra: object = {}) => ({ v: 1, type: "command", id: "x1", from: "stranger", command: c, ...extra });
+    const command = (c: unknown, extra: object = {}) => ({
+      v: 1,
+      type: "command",
+      id: "x1",
+      from: "stranger",
+      command: c,
+      ...extra,
+    });
     for (const m of [
       command({ type: "answer" }),
       command({ type: "answer", callId: 7 }),

@@ -52,7 +52,10 @@ const CommandSchema = v.variant("type", [
   onCall("dismiss"),
   v.strictObject({ type: v.literal("set-disposition"), disposition: text }),
   v.strictObject({ type: v.literal("set-notes"), notes: v.pipe(v.string(), v.maxLength(20_000)) }),
-  v.strictObject({ type: v.literal("extend-wrap-up"), seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600))) }),
+  v.strictObject({
+    type: v.literal("extend-wrap-up"),
+    seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600))),
+  }),
   only("finish-wrap-up"),
   only("refresh"),
   only("load-colleagues"),
@@ -63,7 +66,10 @@ const CommandSchema = v.variant("type", [
 
 /** How a refusal travels back: the kinds the surfaces tell apart, as data. */
 const Failure = v.variant("kind", [
-  v.strictObject({ kind: v.literal("command"), error: v.looseObject({ kind: v.string(), command: v.string(), message: v.string(), at: v.number() }) }),
+  v.strictObject({
+    kind: v.literal("command"),
+    error: v.looseObject({ kind: v.string(), command: v.string(), message: v.string(), at: v.number() }),
+  }),
   v.strictObject({ kind: v.literal("phone"), info: v.looseObject({ kind: v.string() }) }),
   v.strictObject({ kind: v.literal("other"), message: text }),
 ]);
@@ -72,7 +78,13 @@ type Failure = v.InferOutput<typeof Failure>;
 const TabMessage = v.variant("type", [
   v.strictObject({ v: v.literal(VERSION), type: v.literal("hello"), from: id }),
   // The agent and the calls are the owner's own stores' data, as they are (the same app wrote them).
-  v.strictObject({ v: v.literal(VERSION), type: v.literal("state"), agent: v.looseObject({ phase: v.string() }), calls: v.array(v.looseObject({ id, state: v.string() })), kept: v.nullable(v.string()) }),
+  v.strictObject({
+    v: v.literal(VERSION),
+    type: v.literal("state"),
+    agent: v.looseObject({ phase: v.string() }),
+    calls: v.array(v.looseObject({ id, state: v.string() })),
+    kept: v.nullable(v.string()),
+  }),
   v.strictObject({ v: v.literal(VERSION), type: v.literal("command"), id, from: id, command: CommandSchema }),
   v.strictObject({ v: v.literal(VERSION), type: v.literal("result"), id, to: id, failure: v.nullable(Failure) }),
 ]);
@@ -106,7 +118,10 @@ export interface TabMirror {
  */
 export function createTabMirror(deps: TabMirrorDeps): TabMirror {
   const { owner, agent, calls, tabStorage } = deps;
-  const pending = new Map<string, { resolve: () => void; reject: (e: unknown) => void; timer: ReturnType<typeof setTimeout> }>();
+  const pending = new Map<
+    string,
+    { resolve: () => void; reject: (e: unknown) => void; timer: ReturnType<typeof setTimeout> }
+  >();
   let listening: { channel: TabChannel; listener: (e: { data: unknown }) => void } | undefined;
   let queued = false;
   const role = () => owner.store.getState().role;
@@ -121,7 +136,13 @@ export function createTabMirror(deps: TabMirrorDeps): TabMirror {
       queued = false;
       if (role() !== "owner") return;
       const s = agent.store.getState();
-      post({ v: VERSION, type: "state", agent: { ...s, tracking: initialAgentState().tracking }, calls: calls.getState().calls as unknown as StateMessage["calls"], kept: tabStorage.getItem(LIVE_CALL_KEY) });
+      post({
+        v: VERSION,
+        type: "state",
+        agent: { ...s, tracking: initialAgentState().tracking },
+        calls: calls.getState().calls as unknown as StateMessage["calls"],
+        kept: tabStorage.getItem(LIVE_CALL_KEY),
+      });
     });
   };
 

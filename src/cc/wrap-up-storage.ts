@@ -26,7 +26,13 @@ function wrapUpOf(raw: unknown): WrapUp | undefined {
   const next = nextStatusOf(r.next);
   const strings = ["id", "customerUuid", "queue", "customerName", "customerNumber", "disposition", "notes"] as const;
   const numbers = ["callEndedAt", "endsAt", "wrapUpSec", "extendedSec"] as const;
-  if (!next || !strings.every((k) => isString(r[k])) || !numbers.every((k) => isNumber(r[k])) || typeof r.heldOnBreak !== "boolean") return undefined;
+  if (
+    !next ||
+    !strings.every((k) => isString(r[k])) ||
+    !numbers.every((k) => isNumber(r[k])) ||
+    typeof r.heldOnBreak !== "boolean"
+  )
+    return undefined;
   return r as unknown as WrapUp;
 }
 

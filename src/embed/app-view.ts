@@ -1,7 +1,17 @@
 import { CC, callViewOf, ccLabelsOf, statusKind, type AgentState, type NextStatus } from "../cc";
 import type { PhoneSessionState, SessionState } from "../session";
 import { isLive, type Call, type CallEnd, type PhoneState } from "../softphone";
-import type { AgentInfo, AgentStatus, CallInfo, HungUpBy, RegistrationInfo, Snapshot, StatusChoice, UserInfo, WrapUpInfo } from "./host/protocol";
+import type {
+  AgentInfo,
+  AgentStatus,
+  CallInfo,
+  HungUpBy,
+  RegistrationInfo,
+  Snapshot,
+  StatusChoice,
+  UserInfo,
+  WrapUpInfo,
+} from "./host/protocol";
 
 /**
  * The app's state in the protocol's words (`host/protocol.ts`), read from the stores: what a
@@ -20,7 +30,9 @@ export interface AppStates {
 }
 
 export function userOf(s: SessionState): UserInfo | null {
-  return s.status === "signed-in" && s.user ? { login: s.user.login, name: s.user.name, extension: s.user.extension } : null;
+  return s.status === "signed-in" && s.user
+    ? { login: s.user.login, name: s.user.name, extension: s.user.extension }
+    : null;
 }
 
 export function registrationOf(s: Pick<AppStates, "session" | "phoneSession" | "phone">): RegistrationInfo {
@@ -28,7 +40,17 @@ export function registrationOf(s: Pick<AppStates, "session" | "phoneSession" | "
   const problem = s.phoneSession.problem;
   // Another tab of the agent in this browser has the phone: calls ring there and are answered through it.
   if (s.phoneSession.status === "elsewhere") return { state: "registered" };
-  if (s.phoneSession.status === "unavailable") return { state: "failed", detail: problem ? (problem.kind === "token" ? `token: ${problem.error.message}` : problem.kind === "settings" ? problem.detail : problem.kind) : "unavailable" };
+  if (s.phoneSession.status === "unavailable")
+    return {
+      state: "failed",
+      detail: problem
+        ? problem.kind === "token"
+          ? `token: ${problem.error.message}`
+          : problem.kind === "settings"
+            ? problem.detail
+            : problem.kind
+        : "unavailable",
+    };
   const r = s.phone.registration;
   switch (r.status) {
     case "registered":
@@ -45,7 +67,13 @@ export function registrationOf(s: Pick<AppStates, "session" | "phoneSession" | "
 const errorText = (e: { kind: string; status?: number; reasonPhrase?: string; detail?: string }) =>
   [e.kind, e.status, e.reasonPhrase, e.detail].filter((x) => x !== undefined && x !== "").join(" ");
 
-const STATUS_WORDS: Record<string, AgentStatus> = { ready: "ready", "on-demand": "ready-on-demand", break: "break", "logged-out": "signed-out", unknown: "unknown" };
+const STATUS_WORDS: Record<string, AgentStatus> = {
+  ready: "ready",
+  "on-demand": "ready-on-demand",
+  break: "break",
+  "logged-out": "signed-out",
+  unknown: "unknown",
+};
 
 export function statusChoiceOf(next: NextStatus): { status: StatusChoice; reason: string } {
   return { status: STATUS_WORDS[next.kind] as StatusChoice, reason: next.kind === "break" ? next.reason : "" };
@@ -64,11 +92,19 @@ export function nextStatusOf(status: StatusChoice, reason = ""): NextStatus {
   }
 }
 
-const PENDING_WORDS = { ready: "ready", "on-demand": "ready-on-demand", break: "break", "sign-out": "signed-out", "sign-in": "signed-in" } as const;
+const PENDING_WORDS = {
+  ready: "ready",
+  "on-demand": "ready-on-demand",
+  break: "break",
+  "sign-out": "signed-out",
+  "sign-in": "signed-in",
+} as const;
 
 export function agentOf(s: AgentState): AgentInfo | null {
   if (s.phase !== "on" || !s.agent) return null;
-  const pending = s.pending ? ((PENDING_WORDS as Record<string, AgentInfo["pending"]>)[s.pending.command] ?? null) : null;
+  const pending = s.pending
+    ? ((PENDING_WORDS as Record<string, AgentInfo["pending"]>)[s.pending.command] ?? null)
+    : null;
   const next = s.wrapUp?.next ?? s.next;
   return {
     status: STATUS_WORDS[statusKind(s.agent.status)]!,
@@ -94,9 +130,16 @@ export function callOf(call: Call, agent: AgentState, calls: readonly Call[], an
   // The platform's word that the other side answered: its callstate moves on from IDLE, RINGING
   // and DIALING (read again every second while a call is set up). A platform that reports no
   // callstate leaves only the phone's own answer.
-  const answered = !!call.answeredAt && (!clickToDial || !/^(IDLE|DIALING|RINGING)$/.test(agent.agent?.callstate ?? ""));
+  const answered =
+    !!call.answeredAt && (!clickToDial || !/^(IDLE|DIALING|RINGING)$/.test(agent.agent?.callstate ?? ""));
   const state: CallInfo["state"] =
-    call.state === "ended" ? "ended" : answered ? "connected" : call.direction === "inbound" && !clickToDial ? "ringing" : "dialling";
+    call.state === "ended"
+      ? "ended"
+      : answered
+        ? "connected"
+        : call.direction === "inbound" && !clickToDial
+          ? "ringing"
+          : "dialling";
   const party = cc?.party ?? { number: call.remote.number, name: call.remote.name ?? "" };
   return {
     callId: call.id,
@@ -116,10 +159,20 @@ export function callOf(call: Call, agent: AgentState, calls: readonly Call[], an
 export function wrapUpOf(s: AgentState, callIdOf: (platformId: string) => string | undefined): WrapUpInfo | null {
   const w = s.wrapUp;
   if (!w) return null;
-  return { callId: callIdOf(w.id) ?? w.id, queue: w.queue || null, endsAt: w.endsAt, outcome: w.disposition, notes: w.notes };
+  return {
+    callId: callIdOf(w.id) ?? w.id,
+    queue: w.queue || null,
+    endsAt: w.endsAt,
+    outcome: w.disposition,
+    notes: w.notes,
+  };
 }
 
-export function snapshotOf(s: AppStates, answeredAt: (callId: string) => number | undefined, callIdOf: (platformId: string) => string | undefined): Snapshot {
+export function snapshotOf(
+  s: AppStates,
+  answeredAt: (callId: string) => number | undefined,
+  callIdOf: (platformId: string) => string | undefined,
+): Snapshot {
   return {
     user: userOf(s.session),
     registration: registrationOf(s),
@@ -173,6 +226,12 @@ export function endOf(call: Call, byAgent: boolean): { cause: string; hungUpBy: 
   const q850 = end.reasons?.find((r) => r.protocol === "Q.850");
   const cause = q850 ? (q850.text ?? Q850[q850.cause] ?? `Q850_${q850.cause}`) : CAUSE_OF_END[end.kind];
   const hungUpBy: HungUpBy =
-    byAgent || end.by === "local" ? "agent" : end.kind === "completed-elsewhere" ? "platform" : end.by === "remote" ? "remote" : "unknown";
+    byAgent || end.by === "local"
+      ? "agent"
+      : end.kind === "completed-elsewhere"
+        ? "platform"
+        : end.by === "remote"
+          ? "remote"
+          : "unknown";
   return { cause, hungUpBy };
 }

@@ -22,7 +22,15 @@ afterEach(async () => {
 function setup(o: { confirmTimeoutMs?: number } = {}) {
   const t = agentRig(cleanups, o);
   const phoneSession = createStore<PhoneSessionStatus>()(() => ({ status: "on", problem: null }));
-  const bridge = createBridge({ session: t.session, phoneSession: { store: phoneSession, phone: t.phone }, agentSession: { store: t.store, actions: t.actions }, storage: "browser", diagnosticsFile: async () => ({ name: "agentbar-diagnostics.json", type: "application/json", text: "{}" }), appVersion: "0.1.0", confirmTimeoutMs: o.confirmTimeoutMs ?? 3000 });
+  const bridge = createBridge({
+    session: t.session,
+    phoneSession: { store: phoneSession, phone: t.phone },
+    agentSession: { store: t.store, actions: t.actions },
+    storage: "browser",
+    diagnosticsFile: async () => ({ name: "agentbar-diagnostics.json", type: "application/json", text: "{}" }),
+    appVersion: "0.1.0",
+    confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
+  });
   cleanups.push(() => bridge.dispose());
   const events: { event: EventName; data: unknown }[] = [];
   bridge.subscribe((event, data) => {
@@ -30,8 +38,16 @@ function setup(o: { confirmTimeoutMs?: number } = {}) {
     expect(EVENTS[event](data), `${event} ${JSON.stringify(data)}`).toBeUndefined();
     events.push({ event, data });
   });
-  const update = (id: string, patch: Parameters<typeof call>[0]) => t.callsStore.setState((s) => ({ calls: s.calls.map((c) => (c.id === id ? { ...c, ...patch } : c)) }));
-  return { ...t, bridge, events, update, named: (event: EventName) => events.filter((e) => e.event === event).map((e) => e.data as Record<string, unknown>), sip: () => t.phone.sip.map((s) => [s.method, s.id, ...s.args].join(" ")) };
+  const update = (id: string, patch: Parameters<typeof call>[0]) =>
+    t.callsStore.setState((s) => ({ calls: s.calls.map((c) => (c.id === id ? { ...c, ...patch } : c)) }));
+  return {
+    ...t,
+    bridge,
+    events,
+    update,
+    named: (event: EventName) => events.filter((e) => e.event === event).map((e) => e.data as Record<string, unknown>),
+    sip: () => t.phone.sip.map((s) => [s.method, s.id, ...s.args].join(" ")),
+  };
 }
 
 describe("the bridge's events", () => {
@@ -40,11 +56,23 @@ describe("the bridge's events", () => {
     await t.working();
     expect(t.named("session")).toEqual([{ user: { login: "agent1", name: "Alice Agent", extension: "1001" } }]);
     expect(t.named("registration").at(-1)).toEqual({ registration: { state: "registered" } });
-    expect(t.named("agent").at(-1)).toMatchObject({ agent: { status: "break", platformStatus: "On Break", queues: ["support"] } });
+    expect(t.named("agent").at(-1)).toMatchObject({
+      agent: { status: "break", platformStatus: "On Break", queues: ["support"] },
+    });
 
     t.callsStore.setState({ calls: [queueCall()] });
     expect(t.named("call.ringing")).toEqual([
-      { call: expect.objectContaining({ callId: "call-1", state: "ringing", platformCallId: "leg-1", customerCallId: "customer-of-leg-1", queue: "support", party: { number: "5550100", name: "Carla Customer" }, answeredAt: null }) },
+      {
+        call: expect.objectContaining({
+          callId: "call-1",
+          state: "ringing",
+          platformCallId: "leg-1",
+          customerCallId: "customer-of-leg-1",
+          queue: "support",
+          party: { number: "5550100", name: "Carla Customer" },
+          answeredAt: null,
+        }),
+      },
     ]);
 
     const answered = await t.bridge.run("answer", {});
@@ -53,7 +81,19 @@ describe("the bridge's events", () => {
     expect(t.named("call.answered")).toHaveLength(1);
 
     // The platform's call: hold goes through ccHold and resolves once the platform shows it held.
-    t.fcc.call = { uuid: "leg-1", kind: "queue", direction: "inbound", queue: "support", member_uuid: "m", customer_uuid: "customer-of-leg-1", cid_name: "Carla Customer", cid_number: "5550100", answered: true, held: false, consult: null };
+    t.fcc.call = {
+      uuid: "leg-1",
+      kind: "queue",
+      direction: "inbound",
+      queue: "support",
+      member_uuid: "m",
+      customer_uuid: "customer-of-leg-1",
+      cid_name: "Carla Customer",
+      cid_number: "5550100",
+      answered: true,
+      held: false,
+      consult: null,
+    };
     await t.actions.refresh();
     const held = await t.bridge.run("hold", {});
     expect(held.call).toMatchObject({ held: true });
@@ -61,14 +101,30 @@ describe("the bridge's events", () => {
     expect(t.sip()).toEqual(["answer call-1"]);
     expect(t.named("call.held")).toHaveLength(1);
 
-    t.update("call-1", { state: "ended", endedAt: Date.now(), end: { kind: "hangup", by: "remote", reasons: [{ protocol: "Q.850", cause: 16, text: "NORMAL_CLEARING" }] } });
-    expect(t.named("call.ended")).toEqual([{ call: expect.objectContaining({ callId: "call-1", state: "ended" }), cause: "NORMAL_CLEARING", hungUpBy: "remote" }]);
+    t.update("call-1", {
+      state: "ended",
+      endedAt: Date.now(),
+      end: { kind: "hangup", by: "remote", reasons: [{ protocol: "Q.850", cause: 16, text: "NORMAL_CLEARING" }] },
+    });
+    expect(t.named("call.ended")).toEqual([
+      {
+        call: expect.objectContaining({ callId: "call-1", state: "ended" }),
+        cause: "NORMAL_CLEARING",
+        hungUpBy: "remote",
+      },
+    ]);
     // After-call work names the call as the commands do, and comes after the end.
-    expect(t.named("wrapup.started")).toEqual([{ wrapUp: expect.objectContaining({ callId: "call-1", queue: "support", outcome: "", notes: "" }) }]);
-    expect(t.events.findIndex((e) => e.event === "call.ended")).toBeLessThan(t.events.findIndex((e) => e.event === "wrapup.started"));
+    expect(t.named("wrapup.started")).toEqual([
+      { wrapUp: expect.objectContaining({ callId: "call-1", queue: "support", outcome: "", notes: "" }) },
+    ]);
+    expect(t.events.findIndex((e) => e.event === "call.ended")).toBeLessThan(
+      t.events.findIndex((e) => e.event === "wrapup.started"),
+    );
 
     await t.bridge.run("setDisposition", { callId: "call-1", outcome: "Sold", notes: "Call back Friday", done: true });
-    expect(t.named("wrapup.ended")).toEqual([{ wrapUp: expect.objectContaining({ callId: "call-1", outcome: "Sold", notes: "Call back Friday" }) }]);
+    expect(t.named("wrapup.ended")).toEqual([
+      { wrapUp: expect.objectContaining({ callId: "call-1", outcome: "Sold", notes: "Call back Friday" }) },
+    ]);
     expect(t.bridge.snapshot().wrapUp).toBeNull();
     expect(snapshotInfo(t.bridge.snapshot())).toBeUndefined();
   });
@@ -88,14 +144,19 @@ describe("the bridge's events", () => {
     expect(t.named("call.muted")).toHaveLength(1);
     const hung = await t.bridge.run("hangUp", {});
     expect(hung.call.state).toBe("ended");
-    expect(t.named("call.ended")).toEqual([{ call: expect.objectContaining({ callId: "p1" }), cause: "NORMAL_CLEARING", hungUpBy: "agent" }]);
+    expect(t.named("call.ended")).toEqual([
+      { call: expect.objectContaining({ callId: "p1" }), cause: "NORMAL_CLEARING", hungUpBy: "agent" },
+    ]);
   });
 
   it("nothing secret reaches a host: no token or refresh token in the state, the events or the diagnostics", async () => {
     const t = setup();
     await t.working();
     t.callsStore.setState({ calls: [queueCall()] });
-    const everything = JSON.stringify(t.events) + JSON.stringify(t.bridge.snapshot()) + JSON.stringify(await t.bridge.run("getDiagnostics", {}));
+    const everything =
+      JSON.stringify(t.events) +
+      JSON.stringify(t.bridge.snapshot()) +
+      JSON.stringify(await t.bridge.run("getDiagnostics", {}));
     expect(t.session.getState().client?.session?.token).toMatch(/^token-/);
     expect(everything).not.toMatch(/token-|refresh-/);
   });
@@ -110,7 +171,10 @@ describe("the bridge's commands", () => {
     expect(t.fcc.commands.filter((c) => c.func === "ccGoReady")).toHaveLength(1);
     t.fcc.applies = true;
     const r = await t.bridge.run("setStatus", { status: "break", reason: "Lunch" });
-    expect(r).toEqual({ applied: "now", agent: expect.objectContaining({ status: "break", reason: "Lunch", pending: null }) });
+    expect(r).toEqual({
+      applied: "now",
+      agent: expect.objectContaining({ status: "break", reason: "Lunch", pending: null }),
+    });
   });
 
   it("a status chosen during a call applies after it; signed out of the queues, ready signs in first", async () => {
@@ -118,7 +182,10 @@ describe("the bridge's commands", () => {
     await t.working();
     t.callsStore.setState({ calls: [{ ...queueCall(), state: "active", answeredAt: Date.now() }] });
     const later = await t.bridge.run("setStatus", { status: "ready" });
-    expect(later).toMatchObject({ applied: "after-call", agent: { status: "break", next: { status: "ready", reason: "" } } });
+    expect(later).toMatchObject({
+      applied: "after-call",
+      agent: { status: "break", next: { status: "ready", reason: "" } },
+    });
 
     const t2 = setup();
     await t2.working();
@@ -133,8 +200,22 @@ describe("the bridge's commands", () => {
     const dialled = t.bridge.run("dial", { number: "5551234" });
     await t.until((s) => s.dialling?.callId === "dial-leg-1");
     // The platform's leg reaches the phone: the agent's call out.
-    t.callsStore.setState({ calls: [call({ id: "leg-call", remote: { number: "5551234", uri: "sip:5551234@x", withheld: false }, context: { [CC.action]: "dial", [CC.callId]: "dial-leg-1" } })] });
-    expect((await dialled).call).toMatchObject({ callId: "leg-call", direction: "outbound", state: "dialling", platformCallId: "dial-leg-1", party: { number: "5551234" } });
+    t.callsStore.setState({
+      calls: [
+        call({
+          id: "leg-call",
+          remote: { number: "5551234", uri: "sip:5551234@x", withheld: false },
+          context: { [CC.action]: "dial", [CC.callId]: "dial-leg-1" },
+        }),
+      ],
+    });
+    expect((await dialled).call).toMatchObject({
+      callId: "leg-call",
+      direction: "outbound",
+      state: "dialling",
+      platformCallId: "dial-leg-1",
+      party: { number: "5551234" },
+    });
     expect(t.fcc.commands.at(-1)).toMatchObject({ func: "ccDial", body: { destNumber: "5551234" } });
     expect(t.named("call.dialling")).toHaveLength(1);
   });
@@ -146,7 +227,9 @@ describe("the bridge's commands", () => {
     t.callsStore.setState({ calls: [queueCall()] });
     await expect(t.bridge.run("hold", { callId: "call-1" })).rejects.toMatchObject({ code: "invalid-state" });
     await expect(t.bridge.run("hangUp", { callId: "nope" })).rejects.toMatchObject({ code: "no-call" });
-    await expect(t.bridge.run("setDisposition", { callId: "call-1", outcome: "", notes: "" })).rejects.toMatchObject({ code: "no-call" });
+    await expect(t.bridge.run("setDisposition", { callId: "call-1", outcome: "", notes: "" })).rejects.toMatchObject({
+      code: "no-call",
+    });
     const rejected = await t.bridge.run("reject", { busy: true });
     expect(rejected.call.state).toBe("ended");
     expect(t.sip()).toEqual(["reject call-1 486"]);
@@ -156,11 +239,18 @@ describe("the bridge's commands", () => {
     const t = setup();
     t.bridge.signInWithToken("forged");
     await vi.waitFor(() => expect(t.named("error")).toHaveLength(1));
-    expect(t.named("error")).toEqual([{ error: { code: "refused", message: "the credential was refused (wrong-credentials)" } }]);
+    expect(t.named("error")).toEqual([
+      { error: { code: "refused", message: "the credential was refused (wrong-credentials)" } },
+    ]);
     expect(t.session.getState()).toMatchObject({ status: "signed-out", error: null });
 
     // A token the same platform gave another sign-in (a CRM's service account, say).
-    const minter = createSessionStore({ settings: t.settings, tabStorage: memoryStorage(), deviceStorage: memoryStorage(), fetch: t.platform.fetch });
+    const minter = createSessionStore({
+      settings: t.settings,
+      tabStorage: memoryStorage(),
+      deviceStorage: memoryStorage(),
+      fetch: t.platform.fetch,
+    });
     await minter.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "" });
     t.bridge.signInWithToken(minter.getState().client!.session!.token);
     await until(t.session, (s) => s.status === "signed-in");

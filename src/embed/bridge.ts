@@ -2,9 +2,33 @@ import { callViewOf, ccLabelsOf, isCommandError, type AgentSession, type CallCon
 import type { StoreApi } from "zustand/vanilla";
 import type { SessionStore } from "../session";
 import { PhoneError, isLive, isTalking, type Call, type CallId, type Phone } from "../softphone";
-import { agentOf, callOf, endOf, nextStatusOf, registrationOf, snapshotOf, userOf, wrapUpOf, type AppStates, type PhoneSessionStatus } from "./app-view";
+import {
+  agentOf,
+  callOf,
+  endOf,
+  nextStatusOf,
+  registrationOf,
+  snapshotOf,
+  userOf,
+  wrapUpOf,
+  type AppStates,
+  type PhoneSessionStatus,
+} from "./app-view";
 import type { CommandArgs } from "./host/commands";
-import { PROTOCOL_VERSIONS, type DiagnosticsFile, type CallInfo, type CommandName, type CommandResult, type ErrorCode, type EventData, type EventName, type UserInfo, type WrapUpInfo, type RegistrationInfo, type AgentInfo } from "./host/protocol";
+import {
+  PROTOCOL_VERSIONS,
+  type DiagnosticsFile,
+  type CallInfo,
+  type CommandName,
+  type CommandResult,
+  type ErrorCode,
+  type EventData,
+  type EventName,
+  type UserInfo,
+  type WrapUpInfo,
+  type RegistrationInfo,
+  type AgentInfo,
+} from "./host/protocol";
 import { EmbedCommandError, type EmbedApp } from "./endpoint";
 
 export interface BridgeDeps {
@@ -53,7 +77,12 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     agent: agentSession.store.getState(),
   });
   const infoOf = (call: Call, s = states()): CallInfo => callOf(call, s.agent, s.calls, answeredSeen.get(call.id));
-  const snapshot = () => snapshotOf(states(), (id) => answeredSeen.get(id), (id) => callOfPlatformId.get(id));
+  const snapshot = () =>
+    snapshotOf(
+      states(),
+      (id) => answeredSeen.get(id),
+      (id) => callOfPlatformId.get(id),
+    );
 
   // ---- events: what changed since the last look ----
 
@@ -61,7 +90,15 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     for (const l of listeners) l(event, data);
   };
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  let last: { user: UserInfo | null; registration: RegistrationInfo; agent: AgentInfo | null; calls: Map<CallId, CallInfo>; wrapUp: WrapUpInfo | null } | undefined;
+  let last:
+    | {
+        user: UserInfo | null;
+        registration: RegistrationInfo;
+        agent: AgentInfo | null;
+        calls: Map<CallId, CallInfo>;
+        wrapUp: WrapUpInfo | null;
+      }
+    | undefined;
 
   const update = () => {
     const s = states();
@@ -100,7 +137,10 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
       if (info.platformCallId) callOfPlatformId.set(info.platformCallId, call.id);
       known.set(call.id, info);
       if (!before) {
-        emit(info.state === "ringing" ? "call.ringing" : info.state === "dialling" ? "call.dialling" : "call.answered", { call: info });
+        emit(
+          info.state === "ringing" ? "call.ringing" : info.state === "dialling" ? "call.dialling" : "call.answered",
+          { call: info },
+        );
         continue;
       }
       const events: EventName[] = [];
@@ -124,7 +164,8 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     if (before && before.callId !== wrapUp?.callId) {
       // Ended: with what was recorded (the store keeps it as the last disposition).
       const d = s.agent.lastDisposition;
-      const recorded = d && (callOfPlatformId.get(d.id) ?? d.id) === before.callId ? { outcome: d.disposition, notes: d.notes } : {};
+      const recorded =
+        d && (callOfPlatformId.get(d.id) ?? d.id) === before.callId ? { outcome: d.disposition, notes: d.notes } : {};
       emit("wrapup.ended", { wrapUp: { ...before, ...recorded } });
     }
     if (wrapUp && before?.callId !== wrapUp.callId) emit("wrapup.started", { wrapUp });
@@ -170,11 +211,13 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     });
 
   const requireSignedIn = () => {
-    if (session.getState().status !== "signed-in") throw new EmbedCommandError("not-signed-in", "Nobody is signed in to Agentbar");
+    if (session.getState().status !== "signed-in")
+      throw new EmbedCommandError("not-signed-in", "Nobody is signed in to Agentbar");
   };
   const requireAgent = () => {
     requireSignedIn();
-    if (agentSession.store.getState().phase !== "on") throw new EmbedCommandError("not-an-agent", "The user is not working in the call center");
+    if (agentSession.store.getState().phase !== "on")
+      throw new EmbedCommandError("not-an-agent", "The user is not working in the call center");
   };
   const actions = agentSession.actions;
 
@@ -205,7 +248,8 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
       if (!call) throw new EmbedCommandError("no-call", `Call ${id} is gone`);
       const info = infoOf(call);
       if (done(info)) return { call: info };
-      if (info.state === "ended") throw new EmbedCommandError("invalid-state", `Call ${id} ended before it was ${what}`);
+      if (info.state === "ended")
+        throw new EmbedCommandError("invalid-state", `Call ${id} ended before it was ${what}`);
       return undefined;
     });
   const ended = (id: CallId, what: string) => callWhen(id, what, (c) => c.state === "ended");
@@ -233,16 +277,27 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
 
     async dial({ number }) {
       requireSignedIn();
-      if (phone.phoneStore.getState().registration.status !== "registered") throw new EmbedCommandError("not-signed-in", "The agent's phone is not connected");
+      if (phone.phoneStore.getState().registration.status !== "registered")
+        throw new EmbedCommandError("not-signed-in", "The agent's phone is not connected");
       const before = new Set(phone.callsStore.getState().calls.map((c) => c.id));
       // The dial pad's action: through the call center (ccDial) while the agent works in it, else the phone.
       await actions.dial(number);
       // The call is there once the phone has it: its own INVITE, or the platform's leg ringing it first.
       return until("dial", () => {
-        const call = phone.callsStore.getState().calls.find((c) => !before.has(c.id) && isLive(c) && (c.direction === "outbound" || ccLabelsOf(c)?.action === "dial"));
+        const call = phone.callsStore
+          .getState()
+          .calls.find(
+            (c) => !before.has(c.id) && isLive(c) && (c.direction === "outbound" || ccLabelsOf(c)?.action === "dial"),
+          );
         if (call) return { call: infoOf(call) };
         const failed = agentSession.store.getState().dialling?.failed;
-        if (failed) throw new EmbedCommandError("failed", failed === "no-ring" ? "The platform's call never reached the agent's phone" : "The call ended before the agent's phone rang");
+        if (failed)
+          throw new EmbedCommandError(
+            "failed",
+            failed === "no-ring"
+              ? "The platform's call never reached the agent's phone"
+              : "The call ended before the agent's phone rang",
+          );
         return undefined;
       });
     },
@@ -300,7 +355,10 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
       const queue = agentSession.store.getState().queues.some((q) => q.name === destination);
       endedByAgent.add(call.id);
       try {
-        await actions.transfer(call.id, queue ? { kind: "queue", name: destination } : { kind: "address", address: destination });
+        await actions.transfer(
+          call.id,
+          queue ? { kind: "queue", name: destination } : { kind: "address", address: destination },
+        );
         return await ended(call.id, "transferred");
       } catch (e) {
         endedByAgent.delete(call.id);
@@ -311,7 +369,8 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     async setStatus({ status, reason }) {
       requireAgent();
       // Signed out of the queues, any other status needs them joined first.
-      if (agentOf(agentSession.store.getState())?.status === "signed-out" && status !== "signed-out") await actions.choose({ kind: "sign-in" });
+      if (agentOf(agentSession.store.getState())?.status === "signed-out" && status !== "signed-out")
+        await actions.choose({ kind: "sign-in" });
       await actions.choose(nextStatusOf(status, reason ?? ""));
       const agent = agentOf(agentSession.store.getState());
       if (!agent) throw new EmbedCommandError("not-an-agent", "The user stopped working in the call center");
@@ -348,10 +407,15 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     },
     signInWithToken(token) {
       // A session being restored after a reload comes first; the credential is for when there is none.
-      void until("sign-in", () => (/^(restoring|signing-in|signing-out)$/.test(session.getState().status) ? undefined : true))
+      void until("sign-in", () =>
+        /^(restoring|signing-in|signing-out)$/.test(session.getState().status) ? undefined : true,
+      )
         .then(() => session.getState().signInWithToken(token))
         .catch((e: unknown) => {
-          const message = e && typeof e === "object" && "kind" in e ? `the credential was refused (${String(e.kind)})` : `signing in with the credential failed: ${embedErrorOf(e).message}`;
+          const message =
+            e && typeof e === "object" && "kind" in e
+              ? `the credential was refused (${String(e.kind)})`
+              : `signing in with the credential failed: ${embedErrorOf(e).message}`;
           emit("error", { error: { code: "refused", message } });
         });
     },
@@ -383,6 +447,10 @@ const PHONE_ERROR_CODES: Partial<Record<string, ErrorCode>> = {
 export function embedErrorOf(e: unknown): EmbedCommandError {
   if (e instanceof EmbedCommandError) return e;
   if (isCommandError(e)) return new EmbedCommandError(COMMAND_ERROR_CODES[e.kind] ?? "failed", e.message);
-  if (e instanceof PhoneError) return new EmbedCommandError(PHONE_ERROR_CODES[e.kind] ?? "failed", `${e.kind}${e.status ? ` ${e.status}` : ""}: ${e.message}`);
+  if (e instanceof PhoneError)
+    return new EmbedCommandError(
+      PHONE_ERROR_CODES[e.kind] ?? "failed",
+      `${e.kind}${e.status ? ` ${e.status}` : ""}: ${e.message}`,
+    );
   return new EmbedCommandError("failed", e instanceof Error ? e.message : String(e));
 }

@@ -5,7 +5,9 @@ const parse = (embed: unknown) => parseEmbedConfig({ embed });
 
 describe("the embedding configuration", () => {
   it("reads hosts with their scopes and destination pattern", () => {
-    const parsed = parse({ hosts: [{ origin: "https://crm.example.com", scopes: ["dial", "caller-data"], destinations: "\\+1[0-9]{10}" }] });
+    const parsed = parse({
+      hosts: [{ origin: "https://crm.example.com", scopes: ["dial", "caller-data"], destinations: "\\+1[0-9]{10}" }],
+    });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     const rule = hostRuleFor(parsed.config, "https://crm.example.com")!;
@@ -26,7 +28,14 @@ describe("the embedding configuration", () => {
     const parsed = parse({ hosts: [{ origin: "http://localhost:8081", scopes: [] }] });
     if (!parsed.ok) throw new Error(parsed.problem);
     expect(hostRuleFor(parsed.config, "http://localhost:8081")).toBeDefined();
-    for (const other of ["http://localhost:8082", "https://localhost:8081", "http://127.0.0.1:8081", "http://localhost:8081.evil.com", "null", ""]) {
+    for (const other of [
+      "http://localhost:8082",
+      "https://localhost:8081",
+      "http://127.0.0.1:8081",
+      "http://localhost:8081.evil.com",
+      "null",
+      "",
+    ]) {
       expect(hostRuleFor(parsed.config, other), other).toBeUndefined();
     }
   });
@@ -36,25 +45,44 @@ describe("the embedding configuration", () => {
       const p = parse(embed);
       return p.ok ? "accepted" : p.problem;
     };
-    expect(problem({ hosts: [{ origin: "https://crm.example.com/", scopes: [] }] })).toMatch(/hosts\.0\.origin: .*exactly as scheme:\/\/host/);
-    expect(problem({ hosts: [{ origin: "https://crm.example.com:443", scopes: [] }] })).toMatch(/https:\/\/crm\.example\.com\)/);
+    expect(problem({ hosts: [{ origin: "https://crm.example.com/", scopes: [] }] })).toMatch(
+      /hosts\.0\.origin: .*exactly as scheme:\/\/host/,
+    );
+    expect(problem({ hosts: [{ origin: "https://crm.example.com:443", scopes: [] }] })).toMatch(
+      /https:\/\/crm\.example\.com\)/,
+    );
     expect(problem({ hosts: [{ origin: "crm.example.com", scopes: [] }] })).toMatch(/hosts\.0\.origin/);
     expect(problem({ hosts: [{ origin: "ftp://crm.example.com", scopes: [] }] })).toMatch(/https:\/\/ or http:\/\//);
     expect(problem({ hosts: [{ origin: "*", scopes: [] }] })).toMatch(/not an origin/);
-    expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: ["everything"] }] })).toMatch(/hosts\.0\.scopes\.0/);
+    expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: ["everything"] }] })).toMatch(
+      /hosts\.0\.scopes\.0/,
+    );
     expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: ["dial", "dial"] }] })).toMatch(/twice/);
-    expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: [], platformUrl: "x" }] })).toMatch(/hosts\.0/);
-    expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: [], destinations: "(" }] })).toMatch(/destinations: not a regular expression/);
+    expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: [], platformUrl: "x" }] })).toMatch(
+      /hosts\.0/,
+    );
+    expect(problem({ hosts: [{ origin: "https://crm.example.com", scopes: [], destinations: "(" }] })).toMatch(
+      /destinations: not a regular expression/,
+    );
     expect(problem({ hosts: [], autoAnswer: "always" })).toMatch(/embed/);
   });
 
   it("takes a wildcard subdomain only when wildcards are switched on, and matches it as CSP does", () => {
-    expect(parse({ hosts: [{ origin: "https://*.example.com", scopes: [] }] })).toMatchObject({ ok: false, problem: expect.stringContaining("wildcards") });
+    expect(parse({ hosts: [{ origin: "https://*.example.com", scopes: [] }] })).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("wildcards"),
+    });
     const parsed = parse({ wildcards: true, hosts: [{ origin: "https://*.example.com", scopes: ["status"] }] });
     if (!parsed.ok) throw new Error(parsed.problem);
     expect(hostRuleFor(parsed.config, "https://crm.example.com")).toBeDefined();
     expect(hostRuleFor(parsed.config, "https://a.b.example.com")).toBeDefined();
-    for (const other of ["https://example.com", "http://crm.example.com", "https://crm.example.com:8443", "https://evilexample.com", "https://crm.example.com.evil.net"]) {
+    for (const other of [
+      "https://example.com",
+      "http://crm.example.com",
+      "https://crm.example.com:8443",
+      "https://evilexample.com",
+      "https://crm.example.com.evil.net",
+    ]) {
       expect(hostRuleFor(parsed.config, other), other).toBeUndefined();
     }
     expect(frameAncestors(parsed.config)).toBe("'self' https://*.example.com");

@@ -91,7 +91,8 @@ function originProblem(origin: string, wildcards: boolean): string | undefined {
     return `'${origin}' is not an origin (scheme://host[:port])`;
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return `'${origin}' must start with https:// or http://`;
-  if (url.origin !== concrete) return `'${origin}' must be written exactly as scheme://host[:port], as browsers send it (${url.origin})`;
+  if (url.origin !== concrete)
+    return `'${origin}' must be written exactly as scheme://host[:port], as browsers send it (${url.origin})`;
   return undefined;
 }
 

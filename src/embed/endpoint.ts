@@ -1,6 +1,23 @@
 import { parseDialInput } from "../softphone/dial-input";
-import { COMMAND_SCOPES, checkCommand, chooseVersion, connectMessage, type CommandArgs, type CommandMessage } from "./host/commands";
-import { CONNECT, PROTOCOL_VERSIONS, type CommandName, type CommandResult, type ErrorCode, type EventData, type EventName, type Scope, type Snapshot } from "./host/protocol";
+import {
+  COMMAND_SCOPES,
+  checkCommand,
+  chooseVersion,
+  connectMessage,
+  type CommandArgs,
+  type CommandMessage,
+} from "./host/commands";
+import {
+  CONNECT,
+  PROTOCOL_VERSIONS,
+  type CommandName,
+  type CommandResult,
+  type ErrorCode,
+  type EventData,
+  type EventName,
+  type Scope,
+  type Snapshot,
+} from "./host/protocol";
 import { isRecord } from "./host/schema";
 import { hostRuleFor, type EmbedConfig, type EmbedHostRule } from "./embed-config";
 
@@ -71,7 +88,8 @@ export function startEndpoint(o: EndpointOptions): () => void {
     const hello = e.data as { versions: number[]; instance: string; credential?: { token: string } };
     if (hello.instance === session?.instance) return;
     const version = chooseVersion(hello.versions);
-    if (version === undefined) return refuse(port, "unsupported-version", `Agentbar speaks protocol versions ${PROTOCOL_VERSIONS.join(", ")}`);
+    if (version === undefined)
+      return refuse(port, "unsupported-version", `Agentbar speaks protocol versions ${PROTOCOL_VERSIONS.join(", ")}`);
     session?.stop();
     session = connect(port, rule, version, hello.instance);
     if (hello.credential) o.app.signInWithToken(hello.credential.token);
@@ -90,7 +108,13 @@ export function startEndpoint(o: EndpointOptions): () => void {
       if (re !== undefined) post({ type: "reply", re, ok: false, error: { code, message } });
     };
     const unsubscribe = o.app.subscribe((event, data) => post({ type: "event", event, data: redact(data, scopes) }));
-    post({ type: "hello", version, appVersion: o.appVersion, scopes: [...scopes], state: redact(o.app.snapshot(), scopes) });
+    post({
+      type: "hello",
+      version,
+      appVersion: o.appVersion,
+      scopes: [...scopes],
+      state: redact(o.app.snapshot(), scopes),
+    });
     let underWay = 0;
 
     port.onmessage = (e: MessageEvent) => {
@@ -98,10 +122,16 @@ export function startEndpoint(o: EndpointOptions): () => void {
       if (!checked.ok) return postError("invalid-message", checked.problem, checked.id);
       const m = checked.value;
       const missing = COMMAND_SCOPES[m.command].filter((scope) => !scopes.has(scope));
-      if (missing.length) return postError("not-permitted", `${m.command} needs the ${missing.map((x) => `'${x}'`).join(" and ")} scope, which this page's origin does not have`, m.id);
+      if (missing.length)
+        return postError(
+          "not-permitted",
+          `${m.command} needs the ${missing.map((x) => `'${x}'`).join(" and ")} scope, which this page's origin does not have`,
+          m.id,
+        );
       const args = checkDestination(m, rule, o.app.snapshot());
       if (args instanceof EmbedCommandError) return postError(args.code, args.message, m.id);
-      if (underWay >= MAX_COMMANDS_UNDER_WAY) return postError("busy", `${MAX_COMMANDS_UNDER_WAY} commands are under way: wait for their replies`, m.id);
+      if (underWay >= MAX_COMMANDS_UNDER_WAY)
+        return postError("busy", `${MAX_COMMANDS_UNDER_WAY} commands are under way: wait for their replies`, m.id);
       underWay++;
       o.app.run(m.command, args).then(
         (result) => {
@@ -110,7 +140,10 @@ export function startEndpoint(o: EndpointOptions): () => void {
         },
         (e: unknown) => {
           underWay--;
-          const error = e instanceof EmbedCommandError ? e : new EmbedCommandError("failed", e instanceof Error ? e.message : String(e));
+          const error =
+            e instanceof EmbedCommandError
+              ? e
+              : new EmbedCommandError("failed", e instanceof Error ? e.message : String(e));
           post({ type: "reply", re: m.id, ok: false, error: { code: error.code, message: error.message } });
         },
       );
@@ -138,16 +171,24 @@ export function startEndpoint(o: EndpointOptions): () => void {
  * configured destinations: the command's arguments with the destination cleaned up, or the
  * refusal. A transfer may also name one of the agent's queues.
  */
-export function checkDestination<C extends CommandName>(m: CommandMessage<C>, rule: EmbedHostRule, state: Snapshot): CommandArgs<C> | EmbedCommandError {
+export function checkDestination<C extends CommandName>(
+  m: CommandMessage<C>,
+  rule: EmbedHostRule,
+  state: Snapshot,
+): CommandArgs<C> | EmbedCommandError {
   if (m.command !== "dial" && m.command !== "transfer") return m.args;
   const args = m.args as CommandArgs<"dial"> | CommandArgs<"transfer">;
   const text = "number" in args ? args.number : args.destination;
   if (m.command === "transfer" && state.agent?.queues.includes(text)) return m.args;
   const parsed = parseDialInput(text);
-  if (!parsed.ok) return new EmbedCommandError("invalid-destination", `'${text}' cannot be dialled (${parsed.problem.kind})`);
+  if (!parsed.ok)
+    return new EmbedCommandError("invalid-destination", `'${text}' cannot be dialled (${parsed.problem.kind})`);
   const cleaned = parsed.target.kind === "number" ? parsed.target.number : parsed.target.uri;
   if (rule.destinations && !rule.destinations.test(cleaned)) {
-    return new EmbedCommandError("destination-not-allowed", `'${cleaned}' is not among the destinations this page's origin may call`);
+    return new EmbedCommandError(
+      "destination-not-allowed",
+      `'${cleaned}' is not among the destinations this page's origin may call`,
+    );
   }
   return ("number" in args ? { ...args, number: cleaned } : { ...args, destination: cleaned }) as CommandArgs<C>;
 }

@@ -1,14 +1,22 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { COMMAND_ARGS, COMMAND_NAMES, checkCommand, chooseVersion } from "./host/commands";
 import { AgentbarError, applyEvent } from "./host/connection";
-import { COMMAND_RESULTS, EVENTS, checkAppMessage, snapshotInfo, type CommandResult, type Snapshot } from "./host/protocol";
+import {
+  COMMAND_RESULTS,
+  EVENTS,
+  checkAppMessage,
+  snapshotInfo,
+  type CommandResult,
+  type Snapshot,
+} from "./host/protocol";
 import { MAX_COMMANDS_UNDER_WAY, redact } from "./endpoint";
 import { HOST_ORIGIN, closeAll, connectPair, ringingCall, sampleSnapshot } from "./test-support";
 
 afterEach(closeAll);
 
 /** Waits for a condition the other end of the channel brings about (messages are delivered asynchronously). */
-const until = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
+const until = (condition: () => boolean) =>
+  vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
 
 /** One valid message of every command. */
 const validCommands: Record<string, Record<string, unknown>> = {
@@ -33,7 +41,10 @@ describe("message schemas", () => {
   it("accept one valid message of every command", () => {
     expect(Object.keys(validCommands).sort()).toEqual([...COMMAND_NAMES].sort());
     for (const [command, args] of Object.entries(validCommands)) {
-      expect(checkCommand({ type: "command", id: 7, command, args }), command).toEqual({ ok: true, value: { type: "command", id: 7, command, args } });
+      expect(checkCommand({ type: "command", id: 7, command, args }), command).toEqual({
+        ok: true,
+        value: { type: "command", id: 7, command, args },
+      });
     }
   });
 
@@ -41,28 +52,59 @@ describe("message schemas", () => {
     const base = { type: "command", id: 3, command: "dial", args: { number: "1002" } };
     const refused = (m: unknown) => checkCommand(m);
     expect(refused({ ...base, extra: 1 })).toEqual({ ok: false, problem: "extra: is not a known field", id: 3 });
-    expect(refused({ ...base, args: { number: "1002", platformUrl: "https://evil.example" } })).toEqual({ ok: false, problem: "args.platformUrl: is not a known field", id: 3 });
+    expect(refused({ ...base, args: { number: "1002", platformUrl: "https://evil.example" } })).toEqual({
+      ok: false,
+      problem: "args.platformUrl: is not a known field",
+      id: 3,
+    });
     expect(refused({ ...base, args: {} })).toEqual({ ok: false, problem: "args.number: is missing", id: 3 });
-    expect(refused({ ...base, args: { number: 1002 } })).toEqual({ ok: false, problem: "args.number: must be a string", id: 3 });
+    expect(refused({ ...base, args: { number: 1002 } })).toEqual({
+      ok: false,
+      problem: "args.number: must be a string",
+      id: 3,
+    });
     expect(refused({ ...base, command: "setSettings" })).toMatchObject({ ok: false, id: 3 });
     expect(refused({ ...base, id: 0 })).toMatchObject({ ok: false, problem: expect.stringContaining("id:") });
     expect(refused({ ...base, id: 0 })).not.toHaveProperty("id");
-    expect(refused({ ...base, args: new Map([["number", "1"]]) })).toMatchObject({ ok: false, problem: "args: must be an object" });
-    expect(refused({ ...base, args: { number: "1".repeat(257) } })).toMatchObject({ ok: false, problem: "args.number: must be at most 256 characters" });
-    expect(refused({ ...base, command: "sendDtmf", args: { digits: "1;2" } })).toMatchObject({ ok: false, problem: "args.digits: has a wrong format" });
+    expect(refused({ ...base, args: new Map([["number", "1"]]) })).toMatchObject({
+      ok: false,
+      problem: "args: must be an object",
+    });
+    expect(refused({ ...base, args: { number: "1".repeat(257) } })).toMatchObject({
+      ok: false,
+      problem: "args.number: must be at most 256 characters",
+    });
+    expect(refused({ ...base, command: "sendDtmf", args: { digits: "1;2" } })).toMatchObject({
+      ok: false,
+      problem: "args.digits: has a wrong format",
+    });
     expect(refused({ ...base, command: "setStatus", args: { status: "Available" } })).toMatchObject({ ok: false });
     expect(refused([base])).toMatchObject({ ok: false });
-    expect(refused(JSON.parse('{"type":"command","id":3,"command":"dial","args":{"number":"1","__proto__":{"x":1}}}'))).toMatchObject({ ok: false, problem: "args.__proto__: is not a known field" });
+    expect(
+      refused(JSON.parse('{"type":"command","id":3,"command":"dial","args":{"number":"1","__proto__":{"x":1}}}')),
+    ).toMatchObject({ ok: false, problem: "args.__proto__: is not a known field" });
   });
 
   it("check an app message against what its command or event returns", () => {
     const reply = { type: "reply", re: 4, ok: true, result: { call: ringingCall } };
     expect(checkAppMessage(reply, () => "answer")).toMatchObject({ ok: true });
-    expect(checkAppMessage(reply, () => "getState")).toMatchObject({ ok: false, problem: expect.stringMatching(/^result\.|^result: /) });
+    expect(checkAppMessage(reply, () => "getState")).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^result\.|^result: /),
+    });
     expect(checkAppMessage(reply, () => undefined)).toEqual({ ok: false, problem: "re: answers no command under way" });
-    expect(checkAppMessage({ type: "event", event: "call.ringing", data: { call: ringingCall } }, () => undefined)).toMatchObject({ ok: true });
-    expect(checkAppMessage({ type: "event", event: "call.ringing", data: { call: { ...ringingCall, token: "x" } } }, () => undefined)).toMatchObject({ ok: false });
-    expect(checkAppMessage({ type: "event", event: "settings", data: {} }, () => undefined)).toMatchObject({ ok: false });
+    expect(
+      checkAppMessage({ type: "event", event: "call.ringing", data: { call: ringingCall } }, () => undefined),
+    ).toMatchObject({ ok: true });
+    expect(
+      checkAppMessage(
+        { type: "event", event: "call.ringing", data: { call: { ...ringingCall, token: "x" } } },
+        () => undefined,
+      ),
+    ).toMatchObject({ ok: false });
+    expect(checkAppMessage({ type: "event", event: "settings", data: {} }, () => undefined)).toMatchObject({
+      ok: false,
+    });
     expect(snapshotInfo(sampleSnapshot)).toBeUndefined();
   });
 });
@@ -85,8 +127,12 @@ describe("handshake", () => {
   });
 
   it("the same origin with a different port or scheme is another origin", async () => {
-    await expect(connectPair({ origin: `${HOST_ORIGIN}:8443`, timeoutMs: 300 })).rejects.toMatchObject({ code: "no-answer" });
-    await expect(connectPair({ origin: HOST_ORIGIN.replace("https", "http"), timeoutMs: 300 })).rejects.toMatchObject({ code: "no-answer" });
+    await expect(connectPair({ origin: `${HOST_ORIGIN}:8443`, timeoutMs: 300 })).rejects.toMatchObject({
+      code: "no-answer",
+    });
+    await expect(connectPair({ origin: HOST_ORIGIN.replace("https", "http"), timeoutMs: 300 })).rejects.toMatchObject({
+      code: "no-answer",
+    });
   });
 
   it("a host speaking only versions the app does not know is refused with the versions it does", async () => {
@@ -117,7 +163,9 @@ describe("handshake", () => {
     win.deliver({ type: "agentbar:connect", versions: [1], instance: "test" }, HOST_ORIGIN, win.parent, [again.port2]);
     const fresh = new MessageChannel();
     fresh.port1.onmessage = (e) => answers.push(e.data);
-    win.deliver({ type: "agentbar:connect", versions: [1], instance: "reloaded" }, HOST_ORIGIN, win.parent, [fresh.port2]);
+    win.deliver({ type: "agentbar:connect", versions: [1], instance: "reloaded" }, HOST_ORIGIN, win.parent, [
+      fresh.port2,
+    ]);
     await until(() => answers.length === 1);
     expect(answers[0]).toMatchObject({ type: "hello" });
     expect(app.listening).toBe(1);
@@ -129,7 +177,14 @@ describe("commands and replies", () => {
   it("replies are matched to their commands by id, whatever order they come in", async () => {
     const { connection, app } = await connectPair();
     const resolvers: (() => void)[] = [];
-    app.handle((command, args) => new Promise((resolve) => resolvers.push(() => resolve({ call: { ...ringingCall, callId: `${command}:${JSON.stringify(args)}` } } as never))));
+    app.handle(
+      (command, args) =>
+        new Promise((resolve) =>
+          resolvers.push(() =>
+            resolve({ call: { ...ringingCall, callId: `${command}:${JSON.stringify(args)}` } } as never),
+          ),
+        ),
+    );
     const a = connection.send("hold", { callId: "a" });
     const b = connection.send("mute", { callId: "b" });
     const c = connection.send("answer", {});
@@ -189,7 +244,10 @@ describe("scopes", () => {
 
   it("the diagnostics file, which holds who called, needs caller-data besides diagnostics", async () => {
     const without = await connectPair({ scopes: ["diagnostics"] });
-    await expect(without.connection.send("getDiagnosticsFile", {})).rejects.toMatchObject({ code: "not-permitted", message: expect.stringContaining("'caller-data'") });
+    await expect(without.connection.send("getDiagnosticsFile", {})).rejects.toMatchObject({
+      code: "not-permitted",
+      message: expect.stringContaining("'caller-data'"),
+    });
     await expect(without.connection.send("getDiagnostics", {})).resolves.toMatchObject({ appVersion: "0.1.0" });
     expect(without.app.runs.map((r) => r.command)).toEqual(["getDiagnostics"]);
     const both = await connectPair({ scopes: ["diagnostics", "caller-data"] });
@@ -205,7 +263,9 @@ describe("scopes", () => {
     expect(connection.state.registration).toEqual({ state: "registered" });
     app.emit("call.ringing", { call: { ...ringingCall, callId: "c2" } });
     await until(() => events.some((e) => e.event === "call.ringing"));
-    expect(events.find((e) => e.event === "call.ringing")?.data).toEqual({ call: expect.not.objectContaining({ party: expect.anything() }) });
+    expect(events.find((e) => e.event === "call.ringing")?.data).toEqual({
+      call: expect.not.objectContaining({ party: expect.anything() }),
+    });
     const state = await connection.send("getState", {});
     expect(JSON.stringify(state)).not.toContain("Carla");
     expect(JSON.stringify(state)).not.toContain("Friday");
@@ -235,11 +295,21 @@ describe("destinations", () => {
     await connection.send("transfer", { destination: "1002" });
     await connection.send("transfer", { destination: "support" });
     for (const number of ["+449001234567", "900", "sip:bob@example.com", "+15550100200#"]) {
-      await expect(connection.send("dial", { number }), number).rejects.toMatchObject({ code: "destination-not-allowed" });
+      await expect(connection.send("dial", { number }), number).rejects.toMatchObject({
+        code: "destination-not-allowed",
+      });
     }
-    await expect(connection.send("transfer", { destination: "+86 10 1234 5678" })).rejects.toMatchObject({ code: "destination-not-allowed" });
-    await expect(connection.send("transfer", { destination: "sales" })).rejects.toMatchObject({ code: "invalid-destination" });
-    expect(app.runs.map((r) => r.args)).toEqual([{ number: "+15550100200" }, { destination: "1002" }, { destination: "support" }]);
+    await expect(connection.send("transfer", { destination: "+86 10 1234 5678" })).rejects.toMatchObject({
+      code: "destination-not-allowed",
+    });
+    await expect(connection.send("transfer", { destination: "sales" })).rejects.toMatchObject({
+      code: "invalid-destination",
+    });
+    expect(app.runs.map((r) => r.args)).toEqual([
+      { number: "+15550100200" },
+      { destination: "1002" },
+      { destination: "support" },
+    ]);
   });
 });
 
@@ -284,8 +354,44 @@ function random(seed: number) {
   return { next, int, pick };
 }
 
-const KEYS = ["type", "id", "command", "args", "number", "callId", "destination", "status", "reason", "digits", "outcome", "notes", "done", "busy", "__proto__", "constructor", "platformUrl", "token", "re", "ok"];
-const STRINGS = ["", "command", "dial", "hold", "ready", "1002", "+15550100", "sip:a@b", "x".repeat(5000), "\u0000", "<script>", "__proto__", "NaN", "🙂"];
+const KEYS = [
+  "type",
+  "id",
+  "command",
+  "args",
+  "number",
+  "callId",
+  "destination",
+  "status",
+  "reason",
+  "digits",
+  "outcome",
+  "notes",
+  "done",
+  "busy",
+  "__proto__",
+  "constructor",
+  "platformUrl",
+  "token",
+  "re",
+  "ok",
+];
+const STRINGS = [
+  "",
+  "command",
+  "dial",
+  "hold",
+  "ready",
+  "1002",
+  "+15550100",
+  "sip:a@b",
+  "x".repeat(5000),
+  "\u0000",
+  "<script>",
+  "__proto__",
+  "NaN",
+  "🙂",
+];
 
 function randomValue(r: ReturnType<typeof random>, depth = 0): unknown {
   switch (r.int(depth > 3 ? 6 : 10)) {
@@ -380,7 +486,8 @@ describe("fuzzed messages", () => {
     expect(app.runs).toEqual([]);
     expect(app.tokens).toEqual([]);
     expect(JSON.stringify(app.app.snapshot())).toBe(stateBefore);
-    for (const e of events.filter((x) => x.event === "error")) expect(e.data).toMatchObject({ error: { code: "invalid-message" } });
+    for (const e of events.filter((x) => x.event === "error"))
+      expect(e.data).toMatchObject({ error: { code: "invalid-message" } });
     // The channel still works afterwards.
     await expect(connection.send("getState", {})).resolves.toMatchObject({ user: { login: "agent1" } });
   });
@@ -397,7 +504,13 @@ describe("fuzzed messages", () => {
     for (let i = 0; i < 3000; i++) {
       const m = randomValue(r);
       // A reply with a result of the wrong shape for the command under way must not settle it.
-      receive(i % 3 === 0 ? { type: "reply", re: 1, ok: true, result: m } : i % 3 === 1 ? { type: "event", event: r.pick(Object.keys(EVENTS)), data: m } : m);
+      receive(
+        i % 3 === 0
+          ? { type: "reply", re: 1, ok: true, result: m }
+          : i % 3 === 1
+            ? { type: "event", event: r.pick(Object.keys(EVENTS)), data: m }
+            : m,
+      );
     }
     expect(connection.state).toBe(before);
     expect(events.filter((e) => e.event !== "protocol-error")).toEqual([]);

@@ -30,9 +30,23 @@ export const ringingCall: CallInfo = {
 export const sampleSnapshot: Snapshot = {
   user: { login: "agent1", name: "Agent One", extension: "1001" },
   registration: { state: "registered", detail: "wss://pbx.example.com/sip" },
-  agent: { status: "ready", reason: "", platformStatus: "Available", state: "Receiving", pending: null, next: null, queues: ["support"] },
+  agent: {
+    status: "ready",
+    reason: "",
+    platformStatus: "Available",
+    state: "Receiving",
+    pending: null,
+    next: null,
+    queues: ["support"],
+  },
   calls: [ringingCall],
-  wrapUp: { callId: "c0", queue: "support", endsAt: 1_760_000_030_000, outcome: "Sold", notes: "Wants a call back on Friday" },
+  wrapUp: {
+    callId: "c0",
+    queue: "support",
+    endsAt: 1_760_000_030_000,
+    outcome: "Sold",
+    notes: "Wants a call back on Friday",
+  },
 };
 
 export type Handler = <C extends CommandName>(command: C, args: CommandArgs<C>) => Promise<CommandResult<C>>;
@@ -46,7 +60,13 @@ export function fakeApp(snapshot: Snapshot = sampleSnapshot) {
       getState: snapshot,
       setStatus: { agent: snapshot.agent!, applied: "now" },
       setDisposition: { callId: "c0" },
-      getDiagnostics: { appVersion: "0.1.0", protocolVersion: 1, registration: snapshot.registration, eventFeed: "events", storage: "browser" },
+      getDiagnostics: {
+        appVersion: "0.1.0",
+        protocolVersion: 1,
+        registration: snapshot.registration,
+        eventFeed: "events",
+        storage: "browser",
+      },
       getDiagnosticsFile: { name: "agentbar-diagnostics-1001.json", type: "application/json", text: "{}" },
     };
     return (results[command] ?? { call: snapshot.calls[0]! }) as CommandResult<typeof command>;
@@ -136,7 +156,13 @@ export async function connectPair(
   const win = appWindow();
   const stop = startEndpoint({
     window: win.window,
-    config: configWith([{ origin: HOST_ORIGIN, scopes: o.scopes ?? ["dial", "call-control", "status", "caller-data", "diagnostics"], ...(o.destinations ? { destinations: o.destinations } : {}) }]),
+    config: configWith([
+      {
+        origin: HOST_ORIGIN,
+        scopes: o.scopes ?? ["dial", "call-control", "status", "caller-data", "diagnostics"],
+        ...(o.destinations ? { destinations: o.destinations } : {}),
+      },
+    ]),
     app: app.app,
     appVersion: "0.1.0",
   });

@@ -17,7 +17,13 @@ export interface CallHistoryFilter {
   lastDays: number;
 }
 
-export const NO_FILTER: Readonly<CallHistoryFilter> = Object.freeze({ callerNumber: "", destinationNumber: "", startDate: "", endDate: "", lastDays: 0 });
+export const NO_FILTER: Readonly<CallHistoryFilter> = Object.freeze({
+  callerNumber: "",
+  destinationNumber: "",
+  startDate: "",
+  endDate: "",
+  lastDays: 0,
+});
 
 /** A recording being played: fetched with the token, then played through a blob URL. */
 export interface Playback {
@@ -95,10 +101,20 @@ export function createCallHistory(deps: CallHistoryDeps): CallHistoryStore {
       try {
         const result = await listCdrs(client, queryOf(filter, wanted, perPage));
         if (serial !== loadSerial) return;
-        set({ status: "ready", records: oneRecordPerCall(result.data), page: result.page || wanted, pageCount: result.pageCount, rowCount: result.rowCount });
+        set({
+          status: "ready",
+          records: oneRecordPerCall(result.data),
+          page: result.page || wanted,
+          pageCount: result.pageCount,
+          rowCount: result.rowCount,
+        });
       } catch (e) {
         if (serial !== loadSerial) return;
-        set({ status: "failed", error: e instanceof PlatformError ? { kind: e.kind, message: e.message } : { kind: "other", message: String(e) } });
+        set({
+          status: "failed",
+          error:
+            e instanceof PlatformError ? { kind: e.kind, message: e.message } : { kind: "other", message: String(e) },
+        });
       }
     },
 
@@ -119,7 +135,14 @@ export function createCallHistory(deps: CallHistoryDeps): CallHistoryStore {
         set({ playback: { uuid: record.uuid, status: "ready", url: createUrl(blob), error: null } });
       } catch (e) {
         if (serial !== playSerial) return;
-        set({ playback: { uuid: record.uuid, status: "failed", url: null, error: e instanceof Error ? e.message : String(e) } });
+        set({
+          playback: {
+            uuid: record.uuid,
+            status: "failed",
+            url: null,
+            error: e instanceof Error ? e.message : String(e),
+          },
+        });
       }
     },
 
@@ -147,7 +170,9 @@ function queryOf(f: CallHistoryFilter, page: number, perPage: number): CdrQuery 
     perPage,
     ...(f.callerNumber.trim() ? { callerNumber: f.callerNumber.trim() } : {}),
     ...(f.destinationNumber.trim() ? { destinationNumber: f.destinationNumber.trim() } : {}),
-    ...(f.lastDays > 0 ? { lastDays: f.lastDays } : { ...(f.startDate ? { startDate: f.startDate } : {}), ...(f.endDate ? { endDate: f.endDate } : {}) }),
+    ...(f.lastDays > 0
+      ? { lastDays: f.lastDays }
+      : { ...(f.startDate ? { startDate: f.startDate } : {}), ...(f.endDate ? { endDate: f.endDate } : {}) }),
   };
 }
 
@@ -166,7 +191,11 @@ export function oneRecordPerCall(records: readonly CallRecord[]): CallRecord[] {
  * called, the caller otherwise. The platform's `direction` is the switch's point of view, which
  * differs per leg, so the user's own extension decides.
  */
-export function otherPartyOf(record: CallRecord, myExtension: string): { direction: "outgoing" | "incoming"; number: string; name: string } {
-  if (myExtension && record.callerNumber === myExtension) return { direction: "outgoing", number: record.destination, name: "" };
+export function otherPartyOf(
+  record: CallRecord,
+  myExtension: string,
+): { direction: "outgoing" | "incoming"; number: string; name: string } {
+  if (myExtension && record.callerNumber === myExtension)
+    return { direction: "outgoing", number: record.destination, name: "" };
   return { direction: "incoming", number: record.callerNumber, name: record.callerName };
 }

@@ -28,8 +28,16 @@ describe("the diagnostics bundle", () => {
     });
     const device = memoryStorage();
     const settings = createSettingsStore(device);
-    settings.getState().change({ iceServers: [{ urls: "turn:turn.example.com:3478", username: "agent1", credential: "turn-pass-9981" }] });
-    const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+    settings.getState().change({
+      iceServers: [{ urls: "turn:turn.example.com:3478", username: "agent1", credential: "turn-pass-9981" }],
+    });
+    const session = createSessionStore({
+      settings,
+      tabStorage: memoryStorage(),
+      deviceStorage: device,
+      fetch: platform.fetch,
+      pageOrigin: "https://app.test",
+    });
     const phone = new Phone({
       transportConstructor: sw.Transport,
       sessionDescriptionHandlerFactory: mockMedia().factory,
@@ -41,9 +49,20 @@ describe("the diagnostics bundle", () => {
       document: new FakePage(),
       logConnector: () => {},
     });
-    const ps = createPhoneSession({ session, settings, phone, deviceStorage: device, pageHref: () => "https://app.test/?layout=bar" });
-    cleanups.push(() => phone.stop(), () => ps.dispose());
-    await session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" });
+    const ps = createPhoneSession({
+      session,
+      settings,
+      phone,
+      deviceStorage: device,
+      pageHref: () => "https://app.test/?layout=bar",
+    });
+    cleanups.push(
+      () => phone.stop(),
+      () => ps.dispose(),
+    );
+    await session
+      .getState()
+      .signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" });
     await until(phone.phoneStore, (s) => s.registration.status === "registered");
     const bob = await startPeer(sw, "2000");
     cleanups.push(() => bob.stop());
@@ -60,7 +79,12 @@ describe("the diagnostics bundle", () => {
       app: { name: "Agentbar", version: "0.1.0" },
       pageHref: "https://app.test/?layout=bar",
       pageOrigin: "https://app.test",
-      navigator: { userAgent: "Mozilla/5.0 Chrome/140.0.0.0", languages: ["en-US", "zh-CN"], onLine: true, userAgentData: { brands: [{ brand: "Chromium", version: "140" }], platform: "Linux" } },
+      navigator: {
+        userAgent: "Mozilla/5.0 Chrome/140.0.0.0",
+        languages: ["en-US", "zh-CN"],
+        onLine: true,
+        userAgentData: { brands: [{ brand: "Chromium", version: "140" }], platform: "Linux" },
+      },
       secureContext: true,
       now: () => Date.UTC(2026, 10, 25, 9, 30, 5),
     });
@@ -71,7 +95,14 @@ describe("the diagnostics bundle", () => {
       format: "agentbar-diagnostics/1",
       createdAt: "2026-11-25T09:30:05.000Z",
       app: { name: "Agentbar", version: "0.1.0", page: "https://app.test/?layout=bar" },
-      browser: { userAgent: "Mozilla/5.0 Chrome/140.0.0.0", brands: [{ brand: "Chromium", version: "140" }], platform: "Linux", languages: ["en-US", "zh-CN"], online: true, secureContext: true },
+      browser: {
+        userAgent: "Mozilla/5.0 Chrome/140.0.0.0",
+        brands: [{ brand: "Chromium", version: "140" }],
+        platform: "Linux",
+        languages: ["en-US", "zh-CN"],
+        online: true,
+        secureContext: true,
+      },
       platform: { address: "https://pbx.example.com", sipWebSocketUrl: "wss://pbx.example.com/ws" },
       account: { login: "agent1", extension: "1001", domain: sw.domain, role: "agent" },
       settings: { iceServers: [{ urls: "turn:turn.example.com:3478", withCredential: true }] },

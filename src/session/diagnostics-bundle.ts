@@ -32,7 +32,9 @@ export interface DiagnosticsBundle {
   phone: PhoneDiagnostics;
 }
 
-export type DiagnosticsSettings = Omit<Settings, "iceServers"> & { iceServers: Array<{ urls: string; withCredential: boolean }> };
+export type DiagnosticsSettings = Omit<Settings, "iceServers"> & {
+  iceServers: Array<{ urls: string; withCredential: boolean }>;
+};
 
 /** The app as it names itself in a bundle. */
 export const APP = { name: "Agentbar", version };
@@ -64,7 +66,8 @@ export function buildDiagnosticsBundle(src: DiagnosticsSources): DiagnosticsBund
   const now = src.now ?? Date.now;
   const session = src.session.getState();
   const settings = settingsOf(src.settings.getState());
-  const nav: BrowserFacts | undefined = src.navigator ?? (typeof navigator === "object" ? (navigator as BrowserFacts) : undefined);
+  const nav: BrowserFacts | undefined =
+    src.navigator ?? (typeof navigator === "object" ? (navigator as BrowserFacts) : undefined);
   const user = session.user;
   const pageHref = src.pageHref ?? (typeof location === "object" ? location.href : "");
   const address = session.platformUrl || (src.pageOrigin ?? (typeof location === "object" ? location.origin : ""));
@@ -76,7 +79,9 @@ export function buildDiagnosticsBundle(src: DiagnosticsSources): DiagnosticsBund
     app: { name: app.name, version: app.version, page: redactUrl(pageHref) },
     browser: {
       userAgent: nav?.userAgent ?? "",
-      ...(nav?.userAgentData?.brands ? { brands: nav.userAgentData.brands.map(({ brand, version }) => ({ brand, version })) } : {}),
+      ...(nav?.userAgentData?.brands
+        ? { brands: nav.userAgentData.brands.map(({ brand, version }) => ({ brand, version })) }
+        : {}),
       ...(nav?.userAgentData?.platform ? { platform: nav.userAgentData.platform } : {}),
       languages: [...(nav?.languages ?? [])],
       ...(nav?.onLine !== undefined ? { online: nav.onLine } : {}),
@@ -85,7 +90,9 @@ export function buildDiagnosticsBundle(src: DiagnosticsSources): DiagnosticsBund
     },
     platform: {
       address: redactUrl(address),
-      sipWebSocketUrl: redactUrl(src.phoneSession.store.getState().server || settings.sipWebSocketUrl || "(the platform's /ws)"),
+      sipWebSocketUrl: redactUrl(
+        src.phoneSession.store.getState().server || settings.sipWebSocketUrl || "(the platform's /ws)",
+      ),
       eventChannelUrl: redactUrl(settings.eventChannelUrl || "(the platform's /ws)"),
     },
     account: user ? { login: user.login, extension: user.extension, domain: user.domain, role: user.role } : null,
@@ -94,7 +101,10 @@ export function buildDiagnosticsBundle(src: DiagnosticsSources): DiagnosticsBund
       platformUrl: redactUrl(settings.platformUrl),
       sipWebSocketUrl: redactUrl(settings.sipWebSocketUrl),
       eventChannelUrl: redactUrl(settings.eventChannelUrl),
-      iceServers: settings.iceServers.map((s) => ({ urls: redactUrl(s.urls), withCredential: !!s.credential || !!s.username })),
+      iceServers: settings.iceServers.map((s) => ({
+        urls: redactUrl(s.urls),
+        withCredential: !!s.credential || !!s.username,
+      })),
     },
     phone: src.phoneSession.phone.diagnosticReport(),
   };
@@ -105,7 +115,14 @@ export function buildDiagnosticsBundle(src: DiagnosticsSources): DiagnosticsBund
 
 /** The bundle as a file: pretty JSON, named after the extension and the time. */
 export function diagnosticsFile(bundle: DiagnosticsBundle): { name: string; type: "application/json"; text: string } {
-  const stamp = bundle.createdAt.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "").replace("T", "-");
+  const stamp = bundle.createdAt
+    .replace(/\.\d+Z$/, "Z")
+    .replace(/[-:]/g, "")
+    .replace("T", "-");
   const who = bundle.account?.extension || bundle.account?.login || "agentbar";
-  return { name: `agentbar-diagnostics-${who.replace(/[^\w.-]/g, "_")}-${stamp}.json`, type: "application/json", text: JSON.stringify(bundle, null, 2) };
+  return {
+    name: `agentbar-diagnostics-${who.replace(/[^\w.-]/g, "_")}-${stamp}.json`,
+    type: "application/json",
+    text: JSON.stringify(bundle, null, 2),
+  };
 }

@@ -22,13 +22,15 @@ export type IceServerProblem =
 export type IceServersParse = { ok: true; servers: IceServerSetting[] } | { ok: false; problem: IceServerProblem };
 
 /** RFC 7064/7065: scheme, host (name, IPv4 or [IPv6]), optional port, TURN's optional transport. */
-const ICE_URL = /^(stuns?|turns?):(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?(\?transport=(?:udp|tcp))?$/i;
+const ICE_URL =
+  /^(stuns?|turns?):(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?(\?transport=(?:udp|tcp))?$/i;
 
 /** Checks one server; `line` is only used to say where a problem is. */
 export function checkIceServer(server: IceServerSetting, line = 1): IceServerProblem | undefined {
   const url = server.urls.trim();
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme !== "stun" && scheme !== "stuns" && scheme !== "turn" && scheme !== "turns") return { kind: "scheme", line };
+  if (scheme !== "stun" && scheme !== "stuns" && scheme !== "turn" && scheme !== "turns")
+    return { kind: "scheme", line };
   const m = ICE_URL.exec(url);
   if (!m) return { kind: "host", line };
   if (m[3] !== undefined && (Number(m[3]) < 1 || Number(m[3]) > 65535)) return { kind: "port", line };
@@ -61,5 +63,8 @@ export function formatIceServers(servers: readonly IceServerSetting[]): string {
 
 /** For the phone: the browser's RTCIceServer shape. */
 export function toRtcIceServers(servers: readonly IceServerSetting[]): RTCIceServer[] {
-  return servers.map((s) => ({ urls: s.urls.trim(), ...(s.username ? { username: s.username, credential: s.credential ?? "" } : {}) }));
+  return servers.map((s) => ({
+    urls: s.urls.trim(),
+    ...(s.username ? { username: s.username, credential: s.credential ?? "" } : {}),
+  }));
 }

@@ -7,15 +7,23 @@ const owners: PhoneOwner[] = [];
 afterEach(() => owners.splice(0).forEach((o) => o.stop()));
 
 /** A tab of the agent: its election, and what it was asked to do with its phone. */
-function tabOf(browser: FakeBrowser, o: { canRelease?: () => boolean; livenessMs?: { every: number; answerWithin: number } } = {}) {
+function tabOf(
+  browser: FakeBrowser,
+  o: { canRelease?: () => boolean; livenessMs?: { every: number; answerWithin: number } } = {},
+) {
   const tab = browser.tab();
   const released: number[] = [];
-  const owner = createPhoneOwner({ ...tab.coordination(o.livenessMs), canRelease: o.canRelease ?? (() => true), release: async () => void released.push(Date.now()) });
+  const owner = createPhoneOwner({
+    ...tab.coordination(o.livenessMs),
+    canRelease: o.canRelease ?? (() => true),
+    release: async () => void released.push(Date.now()),
+  });
   owners.push(owner);
   return { tab, owner, released, role: () => owner.store.getState().role };
 }
 
-const roleOf = (t: { role: () => string }, role: string) => vi.waitFor(() => expect(t.role()).toBe(role), { timeout: 2000, interval: 5 });
+const roleOf = (t: { role: () => string }, role: string) =>
+  vi.waitFor(() => expect(t.role()).toBe(role), { timeout: 2000, interval: 5 });
 
 /** A tab that has started and has the phone. */
 async function ownerTab(browser: FakeBrowser, o: { canRelease?: () => boolean } = {}) {
@@ -114,7 +122,9 @@ describe("one phone per agent across the tabs of a browser", () => {
     await roleOf(c, "other");
     await channel.next((m) => m.type === "ping" && m.from === cId);
     // b asks, and a answers (pongs name no asker: the first after b's question is its answer).
-    const answered = channel.next((m) => m.type === "ping" && m.from === bId).then(() => channel.next((m) => m.type === "pong" && m.from === aId));
+    const answered = channel
+      .next((m) => m.type === "ping" && m.from === bId)
+      .then(() => channel.next((m) => m.type === "pong" && m.from === aId));
     browser.tab().post(lockName(KEY), { type: "ping", from: bId });
     await answered;
     return { browser, channel, a, b, c, aId, bId, cId };
@@ -196,7 +206,15 @@ describe("one phone per agent across the tabs of a browser", () => {
     const browser = new FakeBrowser();
     const a = await ownerTab(browser);
     const stranger = browser.tab();
-    for (const m of [{ type: "release" }, { type: "release", from: 7 }, { type: "release", from: "x", extra: 1 }, "release", null, { type: "format-disk", from: "x" }]) stranger.post(lockName(KEY), m);
+    for (const m of [
+      { type: "release" },
+      { type: "release", from: 7 },
+      { type: "release", from: "x", extra: 1 },
+      "release",
+      null,
+      { type: "format-disk", from: "x" },
+    ])
+      stranger.post(lockName(KEY), m);
     await new Promise((r) => setTimeout(r, 100));
     expect(a.role()).toBe("owner");
     expect(a.released).toEqual([]);
@@ -213,10 +231,14 @@ describe("one phone per agent across the tabs of a browser", () => {
   });
 
   it("a browser without Web Locks: every tab has its own phone, as before", () => {
-    const owner = createPhoneOwner({ locks: undefined, openChannel: undefined, canRelease: () => true, release: async () => {} });
+    const owner = createPhoneOwner({
+      locks: undefined,
+      openChannel: undefined,
+      canRelease: () => true,
+      release: async () => {},
+    });
     owners.push(owner);
     owner.start(KEY);
     expect(owner.store.getState().role).toBe("alone");
   });
 });
-

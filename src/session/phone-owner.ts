@@ -23,7 +23,11 @@ export interface PhoneOwnerState {
 
 /** What the election uses of the Web Locks API (navigator.locks), so that tests can stand in. */
 export interface LockManagerLike {
-  request(name: string, options: { steal?: boolean; signal?: AbortSignal }, callback: () => Promise<void>): Promise<void>;
+  request(
+    name: string,
+    options: { steal?: boolean; signal?: AbortSignal },
+    callback: () => Promise<void>,
+  ): Promise<void>;
 }
 
 /** What the tabs use of a BroadcastChannel. */
@@ -348,6 +352,9 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
 export function browserTabs(): TabCoordination {
   const nav = globalThis.navigator as (Navigator & { locks?: unknown }) | undefined;
   const locks = nav?.locks as LockManagerLike | undefined;
-  const openChannel = typeof BroadcastChannel === "function" ? (name: string) => new BroadcastChannel(name) as unknown as TabChannel : undefined;
+  const openChannel =
+    typeof BroadcastChannel === "function"
+      ? (name: string) => new BroadcastChannel(name) as unknown as TabChannel
+      : undefined;
   return { locks, openChannel, ...(typeof document === "undefined" ? {} : { document }) };
 }

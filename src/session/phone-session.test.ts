@@ -25,23 +25,42 @@ function jwt(serial: number, seconds: number): string {
   return `${b64({ alg: "HS256" })}.${b64({ sub: "3", n: serial, exp: Math.floor(Date.now() / 1000) + seconds })}.sig${serial}`;
 }
 
-function setup(opts: { tokenSeconds?: number; extension?: string; tabs?: TabCoordination; sameBrowserAs?: { sw: FakeSwitch; platform: ReturnType<typeof fakePlatform> } } = {}) {
+function setup(
+  opts: {
+    tokenSeconds?: number;
+    extension?: string;
+    tabs?: TabCoordination;
+    sameBrowserAs?: { sw: FakeSwitch; platform: ReturnType<typeof fakePlatform> };
+  } = {},
+) {
   const sw = opts.sameBrowserAs?.sw ?? new FakeSwitch();
-  const platform = opts.sameBrowserAs?.platform ?? fakePlatform([{ ...alice, domain: sw.domain, extn: opts.extension ?? alice.extn }]);
+  const platform =
+    opts.sameBrowserAs?.platform ?? fakePlatform([{ ...alice, domain: sw.domain, extn: opts.extension ?? alice.extn }]);
   const issued: string[] = [];
   let refuseTokens: number | undefined;
-  if (!opts.sameBrowserAs) platform.overrides.push(({ method, url, body }) => {
-    if (method !== "POST" || url.pathname !== "/api/users/extn_token") return undefined;
-    if (refuseTokens) return json(refuseTokens, { code: refuseTokens, text: refuseTokens === 403 ? "no permission: extension 1001 is disabled" : "Bad Gateway" });
-    const token = jwt(issued.length + 1, opts.tokenSeconds ?? 3600);
-    issued.push(token);
-    // The switch accepts the newest token as the digest password, as the platform does.
-    sw.passwords.set(String(body.extn), token);
-    return json(200, { extn_id: "7", token, domain: sw.domain });
-  });
+  if (!opts.sameBrowserAs)
+    platform.overrides.push(({ method, url, body }) => {
+      if (method !== "POST" || url.pathname !== "/api/users/extn_token") return undefined;
+      if (refuseTokens)
+        return json(refuseTokens, {
+          code: refuseTokens,
+          text: refuseTokens === 403 ? "no permission: extension 1001 is disabled" : "Bad Gateway",
+        });
+      const token = jwt(issued.length + 1, opts.tokenSeconds ?? 3600);
+      issued.push(token);
+      // The switch accepts the newest token as the digest password, as the platform does.
+      sw.passwords.set(String(body.extn), token);
+      return json(200, { extn_id: "7", token, domain: sw.domain });
+    });
   const device = memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: memoryStorage(),
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.test",
+  });
   const media = mockMedia();
   const phone = new Phone({
     transportConstructor: sw.Transport,
@@ -54,8 +73,18 @@ function setup(opts: { tokenSeconds?: number; extension?: string; tabs?: TabCoor
     document: new FakePage(),
     logConnector: () => {},
   });
-  const ps: PhoneSession = createPhoneSession({ session, settings, phone, deviceStorage: device, pageHref: () => "https://app.test/agent/", ...(opts.tabs ? { tabs: opts.tabs } : {}) });
-  cleanups.push(() => phone.stop(), () => ps.dispose());
+  const ps: PhoneSession = createPhoneSession({
+    session,
+    settings,
+    phone,
+    deviceStorage: device,
+    pageHref: () => "https://app.test/agent/",
+    ...(opts.tabs ? { tabs: opts.tabs } : {}),
+  });
+  cleanups.push(
+    () => phone.stop(),
+    () => ps.dispose(),
+  );
   const signIn = () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: BASE });
   return {
     sw,
@@ -79,11 +108,25 @@ describe("the phone of the signed-in user", () => {
     const t = setup();
     await t.signIn();
     await registered(t.phone);
-    expect(t.platform.calls.find((c) => c.path === "/api/users/extn_token")).toMatchObject({ method: "POST", body: { extn: "1001", domain: t.sw.domain, jwt: true } });
+    expect(t.platform.calls.find((c) => c.path === "/api/users/extn_token")).toMatchObject({
+      method: "POST",
+      body: { extn: "1001", domain: t.sw.domain, jwt: true },
+    });
     expect(t.sw.isRegistered("1001")).toBe(true);
-    expect(t.ps.store.getState()).toMatchObject({ status: "on", problem: null, address: `1001@${t.sw.domain}`, server: "wss://pbx.example.com/ws" });
+    expect(t.ps.store.getState()).toMatchObject({
+      status: "on",
+      problem: null,
+      address: `1001@${t.sw.domain}`,
+      server: "wss://pbx.example.com/ws",
+    });
     const settings = t.phone.phoneStore.getState().settings!;
-    expect(settings).toMatchObject({ iceServers: [], autoAnswer: "platform", dtmfMode: "rfc4733", referPolicy: "ask", displayName: "Alice Agent" });
+    expect(settings).toMatchObject({
+      iceServers: [],
+      autoAnswer: "platform",
+      dtmfMode: "rfc4733",
+      referPolicy: "ask",
+      displayName: "Alice Agent",
+    });
     expect(settings.iceGatheringTimeoutMs).toBeLessThanOrEqual(500);
     // The digest password is the token: the switch checked it.
     expect(t.sw.passwords.get("1001")).toBe(t.issued[0]);
@@ -91,11 +134,16 @@ describe("the phone of the signed-in user", () => {
 
   it("uses the SIP WebSocket URL and ICE servers from the settings", async () => {
     const t = setup();
-    t.settings.getState().change({ sipWebSocketUrl: "wss://sip.example.com/sip", iceServers: [{ urls: "turn:turn.example.com", username: "u", credential: "p" }] });
+    t.settings.getState().change({
+      sipWebSocketUrl: "wss://sip.example.com/sip",
+      iceServers: [{ urls: "turn:turn.example.com", username: "u", credential: "p" }],
+    });
     await t.signIn();
     await registered(t.phone);
     expect(t.ps.store.getState().server).toBe("wss://sip.example.com/sip");
-    expect(t.phone.phoneStore.getState().settings!.iceServers).toEqual([{ urls: "turn:turn.example.com", username: "u", credential: "p" }]);
+    expect(t.phone.phoneStore.getState().settings!.iceServers).toEqual([
+      { urls: "turn:turn.example.com", username: "u", credential: "p" },
+    ]);
   });
 
   it("sign-out unregisters and stops the phone, and forgets the calls", async () => {
@@ -118,7 +166,10 @@ describe("the phone of the signed-in user", () => {
     await registered(t.phone);
     t.platform.endAllSessions();
     // The next REST request finds the session over.
-    await t.session.getState().client!.request("GET", "/api/users/info", { schema: (await import("valibot")).unknown() }).catch(() => {});
+    await t.session
+      .getState()
+      .client!.request("GET", "/api/users/info", { schema: (await import("valibot")).unknown() })
+      .catch(() => {});
     expect(t.session.getState().status).toBe("session-expired");
     await until(t.phone.phoneStore, (s) => s.registration.status === "stopped");
     expect(t.ps.store.getState().status).toBe("off");
@@ -161,7 +212,9 @@ describe("the phone of the signed-in user", () => {
   it("a token refused right after it was issued is not fetched again in a loop", async () => {
     const t = setup();
     t.platform.overrides.unshift(({ method, url }) =>
-      method === "POST" && url.pathname === "/api/users/extn_token" ? json(200, { extn_id: "7", token: `wrong-${t.issued.push("wrong")}`, domain: t.sw.domain }) : undefined,
+      method === "POST" && url.pathname === "/api/users/extn_token"
+        ? json(200, { extn_id: "7", token: `wrong-${t.issued.push("wrong")}`, domain: t.sw.domain })
+        : undefined,
     );
     t.sw.passwords.set("1001", "the-real-one");
     await t.signIn();
@@ -175,7 +228,10 @@ describe("the phone of the signed-in user", () => {
     t.refuseTokens(403);
     await t.signIn();
     await until(t.ps.store, (s) => s.status === "unavailable");
-    expect(t.ps.store.getState().problem).toEqual({ kind: "token", error: { kind: "http", status: 403, message: "no permission: extension 1001 is disabled" } });
+    expect(t.ps.store.getState().problem).toEqual({
+      kind: "token",
+      error: { kind: "http", status: 403, message: "no permission: extension 1001 is disabled" },
+    });
     expect(t.session.getState().status).toBe("signed-in");
 
     t.refuseTokens(undefined);
@@ -198,7 +254,11 @@ describe("the phone of the signed-in user", () => {
     await registered(t.phone);
     const mark = t.sw.mark();
     t.settings.getState().change({ autoAnswer: "never", dtmfMode: "info", referPolicy: "reject" });
-    expect(t.phone.phoneStore.getState().settings).toMatchObject({ autoAnswer: "never", dtmfMode: "info", referPolicy: "reject" });
+    expect(t.phone.phoneStore.getState().settings).toMatchObject({
+      autoAnswer: "never",
+      dtmfMode: "info",
+      referPolicy: "reject",
+    });
     expect(t.sw.records(registersFrom, mark)).toHaveLength(0);
   });
 
@@ -207,7 +267,10 @@ describe("the phone of the signed-in user", () => {
     await t.signIn();
     await registered(t.phone);
     t.settings.getState().change({ iceServers: [{ urls: "stun:stun.example.com" }] });
-    await until(t.phone.phoneStore, (s) => s.settings?.iceServers.length === 1 && s.registration.status === "registered");
+    await until(
+      t.phone.phoneStore,
+      (s) => s.settings?.iceServers.length === 1 && s.registration.status === "registered",
+    );
     expect(t.issued).toHaveLength(2);
     expect(t.ps.store.getState().restartPending).toBe(false);
   });

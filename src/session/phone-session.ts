@@ -1,6 +1,13 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { PlatformError, getExtensionToken, type PlatformClient } from "../api";
-import { isLive, type CallId, type CallOptions, type IncomingCallHandler, type Phone, type PhoneSettings } from "../softphone";
+import {
+  isLive,
+  type CallId,
+  type CallOptions,
+  type IncomingCallHandler,
+  type Phone,
+  type PhoneSettings,
+} from "../softphone";
 import { toRtcIceServers } from "./ice-servers";
 import { createPhoneOwner, type PhoneOwner, type TabCoordination } from "./phone-owner";
 import type { SessionState, SessionStore } from "./session";
@@ -207,7 +214,11 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
     if (!mine()) {
       // Until the tabs have found out which of them has the phone, it is starting.
       const elsewhere = owner.store.getState().role === "other";
-      store.setState({ status: elsewhere ? "elsewhere" : "starting", problem: null, address: elsewhere ? `${user.extension}@${user.domain}` : "" });
+      store.setState({
+        status: elsewhere ? "elsewhere" : "starting",
+        problem: null,
+        address: elsewhere ? `${user.extension}@${user.domain}` : "",
+      });
       return;
     }
     store.setState({ status: "starting", problem: null });
@@ -249,7 +260,10 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
       await phone.start(phoneSettings);
     } catch (e) {
       if (myRun !== run) return;
-      store.setState({ status: "unavailable", problem: { kind: "settings", detail: e instanceof Error ? e.message : String(e) } });
+      store.setState({
+        status: "unavailable",
+        problem: { kind: "settings", detail: e instanceof Error ? e.message : String(e) },
+      });
       return;
     }
     if (myRun !== run) {

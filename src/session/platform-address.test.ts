@@ -17,10 +17,16 @@ describe("platform address", () => {
     expect(checkPlatformAddress(typed)).toEqual({ ok: true, url });
   });
 
-  it.each(["pbx example.com", "ftp://pbx.example.com", "https://", "https://pbx", "https://user:pw@pbx.example.com", "https://pbx.example.com/?x=1", "http//pbx.example.com", "::::"])(
-    "refuses %j",
-    (typed) => {
-      expect(checkPlatformAddress(typed)).toEqual({ ok: false });
-    },
-  );
+  it.each([
+    "pbx example.com",
+    "ftp://pbx.example.com",
+    "https://",
+    "https://pbx",
+    "https://user:pw@pbx.example.com",
+    "https://pbx.example.com/?x=1",
+    "http//pbx.example.com",
+    "::::",
+  ])("refuses %j", (typed) => {
+    expect(checkPlatformAddress(typed)).toEqual({ ok: false });
+  });
 });

@@ -7,12 +7,20 @@ import { alice, fakePlatform, json } from "./test-support/fake-platform";
 
 const BASE = "https://pbx.example.com";
 
-function setup(opts: { tab?: KeyValueStorage; device?: KeyValueStorage; platform?: ReturnType<typeof fakePlatform> } = {}) {
+function setup(
+  opts: { tab?: KeyValueStorage; device?: KeyValueStorage; platform?: ReturnType<typeof fakePlatform> } = {},
+) {
   const platform = opts.platform ?? fakePlatform();
   const tab = opts.tab ?? memoryStorage();
   const device = opts.device ?? memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: tab, deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.example.com" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: tab,
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.example.com",
+  });
   return { platform, tab, device, settings, session };
 }
 
@@ -21,7 +29,9 @@ const signInAlice = (session: SessionStore, extra: Partial<Parameters<SessionSta
 
 /** Answers POST /api/sessions with a refusal, as the platform words it. */
 function refuseSignIn(platform: ReturnType<typeof fakePlatform>, status: number, body: unknown) {
-  platform.overrides.push(({ method, url }) => (method === "POST" && url.pathname === "/api/sessions" ? json(status, body) : undefined));
+  platform.overrides.push(({ method, url }) =>
+    method === "POST" && url.pathname === "/api/sessions" ? json(status, body) : undefined,
+  );
 }
 
 afterEach(() => {
@@ -38,10 +48,23 @@ describe("sign-in", () => {
 
     const s = session.getState();
     expect(s.status).toBe("signed-in");
-    expect(s.user).toEqual({ id: "3", login: "agent1", name: "Alice Agent", extension: "1001", domain: "agentbar.local", role: "agent", isAdmin: false, systemRoles: ["agent"] });
+    expect(s.user).toEqual({
+      id: "3",
+      login: "agent1",
+      name: "Alice Agent",
+      extension: "1001",
+      domain: "agentbar.local",
+      role: "agent",
+      isAdmin: false,
+      systemRoles: ["agent"],
+    });
     expect(s.error).toBeNull();
     expect(s.client?.baseUrl).toBe(BASE);
-    expect(platform.calls[0]).toMatchObject({ method: "POST", path: "/api/sessions", body: { login: "agent1", jwt: true } });
+    expect(platform.calls[0]).toMatchObject({
+      method: "POST",
+      path: "/api/sessions",
+      body: { login: "agent1", jwt: true },
+    });
     expect(platform.calls[1]).toMatchObject({ method: "GET", path: "/api/users/info", token: "token-1" });
 
     expect(device.getItem(LOGIN_KEY)).toBe("agent1");
@@ -72,9 +95,20 @@ describe("sign-in with a token a host page gave", () => {
     await signInAlice(minted);
     const token = minted.getState().client!.session!.token;
 
-    const fresh = createSessionStore({ settings, tabStorage: tab, deviceStorage: memoryStorage(), fetch: platform.fetch, pageOrigin: "https://app.example.com" });
+    const fresh = createSessionStore({
+      settings,
+      tabStorage: tab,
+      deviceStorage: memoryStorage(),
+      fetch: platform.fetch,
+      pageOrigin: "https://app.example.com",
+    });
     await fresh.getState().signInWithToken(token);
-    expect(fresh.getState()).toMatchObject({ status: "signed-in", user: { login: "agent1" }, platformUrl: BASE, error: null });
+    expect(fresh.getState()).toMatchObject({
+      status: "signed-in",
+      user: { login: "agent1" },
+      platformUrl: BASE,
+      error: null,
+    });
     expect(platform.calls.at(-1)).toMatchObject({ method: "GET", path: "/api/users/info", token });
     expect(JSON.parse(tab.getItem(SESSION_KEY)!)).toMatchObject({ platformUrl: BASE, token });
     expect(session.getState().status).toBe("signed-out");
@@ -103,7 +137,11 @@ describe("sign-in errors become data the UI can explain", () => {
   it("wrong credentials, with the attempts left", async () => {
     const { session } = setup();
     await signInAlice(session, { password: "nope" });
-    expect(session.getState()).toMatchObject({ status: "signed-out", error: { kind: "wrong-credentials", attemptsLeft: null }, user: null });
+    expect(session.getState()).toMatchObject({
+      status: "signed-out",
+      error: { kind: "wrong-credentials", attemptsLeft: null },
+      user: null,
+    });
 
     const { session: s2, platform } = setup();
     refuseSignIn(platform, 403, { code: 403, text: "Wrong username or password", attempts_left: 3 });
@@ -114,7 +152,12 @@ describe("sign-in errors become data the UI can explain", () => {
 
   it("wrong credentials that now need a captcha: the picture is fetched for that login", async () => {
     const { session, platform } = setup();
-    refuseSignIn(platform, 403, { code: 403, text: "Wrong username or password", attempts_left: 3, captcha_required: true });
+    refuseSignIn(platform, 403, {
+      code: 403,
+      text: "Wrong username or password",
+      attempts_left: 3,
+      captcha_required: true,
+    });
     await signInAlice(session);
     expect(session.getState().error).toEqual({ kind: "wrong-credentials", attemptsLeft: 3 });
     expect(session.getState().captcha).toEqual({ login: "agent1", pictureUrl: `${BASE}/api/captchas/7` });
@@ -136,14 +179,21 @@ describe("sign-in errors become data the UI can explain", () => {
   it("a captcha picture that cannot be fetched is reported as missing, not as a crash", async () => {
     const { session, platform } = setup();
     refuseSignIn(platform, 403, { code: 403, text: "Captcha required", captcha_required: true });
-    platform.overrides.push(({ url }) => (url.pathname === "/api/captchas" ? json(500, { code: 500, text: "Internal Error" }) : undefined));
+    platform.overrides.push(({ url }) =>
+      url.pathname === "/api/captchas" ? json(500, { code: 500, text: "Internal Error" }) : undefined,
+    );
     await signInAlice(session);
     expect(session.getState().captcha).toEqual({ login: "agent1", pictureUrl: null });
   });
 
   it("locked, with the unlock time read as the platform's local time", async () => {
     const s = setup();
-    refuseSignIn(s.platform, 403, { code: 403, text: "User is locked until 2031-05-06 14:35:00", locked: true, locked_until: "2031-05-06 14:35:00" });
+    refuseSignIn(s.platform, 403, {
+      code: 403,
+      text: "User is locked until 2031-05-06 14:35:00",
+      locked: true,
+      locked_until: "2031-05-06 14:35:00",
+    });
     await signInAlice(s.session);
     expect(s.session.getState().error).toEqual({
       kind: "locked",
@@ -183,7 +233,10 @@ describe("sign-in errors become data the UI can explain", () => {
     const { session, platform } = setup();
     // A platform that never answers: only the client's time-out ends the wait.
     platform.overrides.push(
-      ({ signal }) => new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+      ({ signal }) =>
+        new Promise<Response>((_, reject) =>
+          signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        ),
     );
     const done = signInAlice(session);
     await vi.advanceTimersByTimeAsync(60_000);
@@ -193,12 +246,16 @@ describe("sign-in errors become data the UI can explain", () => {
 
   it("an address that answers like a web site, not the platform", async () => {
     const { session, platform } = setup();
-    platform.overrides.push(() => new Response("<html>Not here</html>", { status: 404, headers: { "content-type": "text/html" } }));
+    platform.overrides.push(
+      () => new Response("<html>Not here</html>", { status: 404, headers: { "content-type": "text/html" } }),
+    );
     await signInAlice(session);
     expect(session.getState().error).toEqual({ kind: "not-a-platform", address: BASE });
 
     const s2 = setup();
-    s2.platform.overrides.push(() => new Response("<html>Welcome</html>", { status: 200, headers: { "content-type": "text/html" } }));
+    s2.platform.overrides.push(
+      () => new Response("<html>Welcome</html>", { status: 200, headers: { "content-type": "text/html" } }),
+    );
     await signInAlice(s2.session);
     expect(s2.session.getState().error).toEqual({ kind: "not-a-platform", address: BASE });
   });
@@ -224,9 +281,15 @@ describe("a platform that refuses with the spec's {code, text} alone", () => {
   it("asks for the captcha from the second wrong password on, by the spec's rule, and counts again after a success", async () => {
     const { session, platform, device } = setup();
     await signInAlice(session, { password: "wrong-1" });
-    expect(session.getState()).toMatchObject({ error: { kind: "wrong-credentials", attemptsLeft: null }, captcha: null });
+    expect(session.getState()).toMatchObject({
+      error: { kind: "wrong-credentials", attemptsLeft: null },
+      captcha: null,
+    });
     await signInAlice(session, { password: "wrong-2" });
-    expect(session.getState()).toMatchObject({ error: { kind: "wrong-credentials", attemptsLeft: null }, captcha: { login: "agent1", pictureUrl: `${BASE}/api/captchas/7` } });
+    expect(session.getState()).toMatchObject({
+      error: { kind: "wrong-credentials", attemptsLeft: null },
+      captcha: { login: "agent1", pictureUrl: `${BASE}/api/captchas/7` },
+    });
 
     // The platform does not say whether the password or the characters were wrong: both are said, with a new picture.
     await signInAlice(session, { password: "wrong-3", captcha: "ABCDE" });
@@ -250,7 +313,11 @@ describe("a platform that refuses with the spec's {code, text} alone", () => {
     const { session, platform } = setup();
     refuseSignIn(platform, 403, { code: 403, text: "User is locked until 2031-05-06 14:35:00" });
     await signInAlice(session);
-    expect(session.getState().error).toEqual({ kind: "locked", until: new Date(2031, 4, 6, 14, 35, 0).getTime(), untilText: "2031-05-06 14:35:00" });
+    expect(session.getState().error).toEqual({
+      kind: "locked",
+      until: new Date(2031, 4, 6, 14, 35, 0).getTime(),
+      untilText: "2031-05-06 14:35:00",
+    });
     expect(session.getState().captcha).toBeNull();
 
     const s2 = setup();
@@ -269,7 +336,11 @@ describe("the session across a reload", () => {
     const { session, platform } = setup({ tab: first.tab, device: first.device, platform: first.platform });
     expect(session.getState().status).toBe("restoring");
     await session.getState().restore();
-    expect(session.getState()).toMatchObject({ status: "signed-in", user: { login: "agent1", name: "Alice Agent", role: "agent" }, platformUrl: BASE });
+    expect(session.getState()).toMatchObject({
+      status: "signed-in",
+      user: { login: "agent1", name: "Alice Agent", role: "agent" },
+      platformUrl: BASE,
+    });
     // The roles of the sign-in's system_roles are kept for the reload: users/info does not repeat them.
     expect(session.getState().user?.systemRoles).toEqual(["agent"]);
     expect(platform.calls.at(-1)).toMatchObject({ path: "/api/users/info", token: "token-1" });
@@ -312,7 +383,11 @@ describe("the session across a reload", () => {
     const { session, tab } = setup();
     await signInAlice(session);
     await session.getState().client!.refreshNow();
-    expect(JSON.parse(tab.getItem(SESSION_KEY)!)).toMatchObject({ token: "token-2", refreshToken: "refresh-2", role: "agent" });
+    expect(JSON.parse(tab.getItem(SESSION_KEY)!)).toMatchObject({
+      token: "token-2",
+      refreshToken: "refresh-2",
+      role: "agent",
+    });
   });
 });
 
@@ -323,7 +398,13 @@ describe("session end", () => {
     const client = session.getState().client!;
     platform.endAllSessions();
     await expect(getCurrentUser(client)).rejects.toMatchObject({ status: 403 });
-    expect(session.getState()).toMatchObject({ status: "session-expired", user: null, client: null, login: "agent1", error: null });
+    expect(session.getState()).toMatchObject({
+      status: "session-expired",
+      user: null,
+      client: null,
+      login: "agent1",
+      error: null,
+    });
     expect(tab.getItem(SESSION_KEY)).toBeNull();
 
     await signInAlice(session);

@@ -2,7 +2,15 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 // From the REST client's files, not its index: the sign-in screen's code needs only these.
 import { PlatformClient, type Credentials } from "../api/client";
 import { PlatformError } from "../api/errors";
-import { captchaPictureUrl, credentialsOf, getCaptcha, refreshSession, signIn as requestSession, signOut as endSession, type Session } from "../api/sessions";
+import {
+  captchaPictureUrl,
+  credentialsOf,
+  getCaptcha,
+  refreshSession,
+  signIn as requestSession,
+  signOut as endSession,
+  type Session,
+} from "../api/sessions";
 import { getCurrentUser, type User } from "../api/users";
 import { checkPlatformAddress, displayAddress } from "./platform-address";
 import type { SettingsStore } from "./settings";
@@ -126,7 +134,9 @@ function readStoredSession(storage: KeyValueStorage): StoredSession | undefined 
     expires: raw.expires,
     ...(typeof raw.refreshToken === "string" ? { refreshToken: raw.refreshToken } : {}),
     role: typeof raw.role === "string" ? raw.role : "",
-    systemRoles: Array.isArray(raw.systemRoles) ? raw.systemRoles.filter((r): r is string => typeof r === "string") : [],
+    systemRoles: Array.isArray(raw.systemRoles)
+      ? raw.systemRoles.filter((r): r is string => typeof r === "string")
+      : [],
   };
 }
 
@@ -150,7 +160,11 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   const signOutSteps = new Set<(client: PlatformClient) => Promise<void>>();
 
   const keep = (platformUrl: string, credentials: Credentials | null) => {
-    if (credentials) deps.tabStorage.setItem(SESSION_KEY, JSON.stringify({ platformUrl, ...credentials, role, systemRoles } satisfies StoredSession));
+    if (credentials)
+      deps.tabStorage.setItem(
+        SESSION_KEY,
+        JSON.stringify({ platformUrl, ...credentials, role, systemRoles } satisfies StoredSession),
+      );
     else deps.tabStorage.removeItem(SESSION_KEY);
   };
 
@@ -235,7 +249,13 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
    * Signs in: `authenticate` gives the client its credentials, then the user is read. A failure is
    * shown on the sign-in screen, or (`quiet`) only thrown.
    */
-  const establish = async (platformUrl: string, login: string, captcha: string, authenticate: (client: PlatformClient) => Promise<void>, quiet = false) => {
+  const establish = async (
+    platformUrl: string,
+    login: string,
+    captcha: string,
+    authenticate: (client: PlatformClient) => Promise<void>,
+    quiet = false,
+  ) => {
     store.setState({ status: "signing-in", platformUrl, login });
     const client = makeClient(platformUrl, true);
     current = client;
@@ -247,16 +267,22 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
     } catch (e) {
       if (current !== client) return;
       forget(client);
-      const errorContext = { address: displayAddress(platformUrl, pageOrigin), sentCaptcha: Boolean(captcha), failuresBefore: failures.of(login) };
+      const errorContext = {
+        address: displayAddress(platformUrl, pageOrigin),
+        sentCaptcha: Boolean(captcha),
+        failuresBefore: failures.of(login),
+      };
       const error = signInErrorOf(e, errorContext);
-      if (error.kind === "wrong-credentials" || error.kind === "wrong-credentials-or-captcha") failures.set(login, errorContext.failuresBefore + 1);
+      if (error.kind === "wrong-credentials" || error.kind === "wrong-credentials-or-captcha")
+        failures.set(login, errorContext.failuresBefore + 1);
       logFailure("sign-in", e);
       if (quiet) {
         store.setState({ status: "signed-out" });
         throw error;
       }
       // The platform checks each captcha once, so every refusal that wants one needs a new picture.
-      const next = captchaWanted(e, errorContext) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
+      const next =
+        captchaWanted(e, errorContext) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
       store.setState({ status: "signed-out", error, captcha: next });
     }
   };
@@ -278,7 +304,12 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       const login = input.login.trim();
       const captcha = input.captcha?.trim() ?? "";
       await establish(platformUrl, login, captcha, async (client) => {
-        const session = await requestSession(client, { login, password: input.password, jwt: true, ...(captcha ? { captcha } : {}) });
+        const session = await requestSession(client, {
+          login,
+          password: input.password,
+          jwt: true,
+          ...(captcha ? { captcha } : {}),
+        });
         role = session.currentAuthority;
         systemRoles = systemRolesOf(session);
         client.setCredentials(credentialsOf(session));
@@ -347,7 +378,10 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
         // The platform may be back in a moment: the kept session stays for the next reload.
         client.dispose();
         current = null;
-        set({ status: "signed-out", error: signInErrorOf(e, { address: displayAddress(record.platformUrl, pageOrigin), sentCaptcha: false }) });
+        set({
+          status: "signed-out",
+          error: signInErrorOf(e, { address: displayAddress(record.platformUrl, pageOrigin), sentCaptcha: false }),
+        });
       }
     },
 
@@ -378,6 +412,7 @@ export function tokenExpiry(token: string, now = Date.now()): number {
 }
 
 function logFailure(what: string, e: unknown) {
-  if (e instanceof PlatformError) console.info(`agentbar: ${what} failed: ${e.endpoint} -> ${e.kind} ${e.status} ${e.message}`);
+  if (e instanceof PlatformError)
+    console.info(`agentbar: ${what} failed: ${e.endpoint} -> ${e.kind} ${e.status} ${e.message}`);
   else console.warn(`agentbar: ${what} failed`, e);
 }

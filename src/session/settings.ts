@@ -68,7 +68,14 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   dispositions: Object.freeze([]) as readonly string[],
   layout: "full",
   echoTestNumber: "9196",
-  shortcuts: Object.freeze({ answer: "Alt+A", hangup: "Alt+H", hold: "Alt+O", mute: "Alt+M", ready: "Alt+R", break: "Alt+B" }),
+  shortcuts: Object.freeze({
+    answer: "Alt+A",
+    hangup: "Alt+H",
+    hold: "Alt+O",
+    mute: "Alt+M",
+    ready: "Alt+R",
+    break: "Alt+B",
+  }),
 });
 
 type Decoder<T> = (raw: unknown) => T | undefined;
@@ -86,7 +93,9 @@ const iceServers: Decoder<readonly IceServerSetting[]> = (raw) => {
       !!s &&
       typeof s === "object" &&
       typeof (s as IceServerSetting).urls === "string" &&
-      ["username", "credential"].every((k) => (s as Record<string, unknown>)[k] === undefined || typeof (s as Record<string, unknown>)[k] === "string") &&
+      ["username", "credential"].every(
+        (k) => (s as Record<string, unknown>)[k] === undefined || typeof (s as Record<string, unknown>)[k] === "string",
+      ) &&
       !checkIceServer(s as IceServerSetting),
   );
   return ok ? (raw as IceServerSetting[]) : undefined;
@@ -100,10 +109,12 @@ const textList: Decoder<readonly string[]> = (raw) => {
 const shortcuts: Decoder<Readonly<Record<ShortcutAction, string>>> = (raw) => {
   if (!raw || typeof raw !== "object") return undefined;
   const r = raw as Record<string, unknown>;
-  if (!SHORTCUT_ACTIONS.every((a) => typeof r[a] === "string" && (r[a] === "" || parseShortcut(r[a] as string)))) return undefined;
+  if (!SHORTCUT_ACTIONS.every((a) => typeof r[a] === "string" && (r[a] === "" || parseShortcut(r[a] as string))))
+    return undefined;
   return Object.fromEntries(SHORTCUT_ACTIONS.map((a) => [a, r[a]])) as Record<ShortcutAction, string>;
 };
-const wsUrl: Decoder<string> = (raw) => (typeof raw === "string" && (raw === "" || /^wss?:\/\/\S+$/i.test(raw)) ? raw : undefined);
+const wsUrl: Decoder<string> = (raw) =>
+  typeof raw === "string" && (raw === "" || /^wss?:\/\/\S+$/i.test(raw)) ? raw : undefined;
 
 /** Stored values come from an older version or another tab: each is checked before use. */
 const decoders: { [K in keyof Settings]: Decoder<Settings[K]> } = {
@@ -116,7 +127,8 @@ const decoders: { [K in keyof Settings]: Decoder<Settings[K]> } = {
   dtmfMode: oneOf("rfc4733", "info"),
   referPolicy: oneOf("ask", "reject"),
   desktopAlerts: boolean,
-  queueAutoAnswerSec: (raw) => (typeof raw === "number" && Number.isInteger(raw) && raw >= -1 && raw <= 60 ? raw : undefined),
+  queueAutoAnswerSec: (raw) =>
+    typeof raw === "number" && Number.isInteger(raw) && raw >= -1 && raw <= 60 ? raw : undefined,
   outboundCalls: oneOf("call-center", "phone"),
   breakReasons: textList,
   dispositions: textList,
@@ -172,7 +184,9 @@ export function createSettingsStore(storage: KeyValueStorage, storageKey = SETTI
   store.subscribe((state, prev) => {
     if (keys.every((k) => state[k] === prev[k])) return;
     // Only values that differ from the defaults are written, so new defaults reach old users.
-    const changed = Object.fromEntries(keys.filter((k) => !sameValue(state[k], defaultSettings[k])).map((k) => [k, state[k]]));
+    const changed = Object.fromEntries(
+      keys.filter((k) => !sameValue(state[k], defaultSettings[k])).map((k) => [k, state[k]]),
+    );
     storage.setItem(storageKey, JSON.stringify(changed));
   });
   return store;
@@ -184,7 +198,11 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** Keeps a tab's settings in step with changes made in other tabs of the same origin. */
-export function followOtherTabs(store: SettingsStore, target: Pick<Window, "addEventListener">, storageKey = SETTINGS_KEY): void {
+export function followOtherTabs(
+  store: SettingsStore,
+  target: Pick<Window, "addEventListener">,
+  storageKey = SETTINGS_KEY,
+): void {
   target.addEventListener("storage", (event) => {
     if (event.key === storageKey || event.key === null) store.getState().reload();
   });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { formatShortcut, matchesShortcut, parseShortcut, shortcutFromEvent } from "./shortcuts";
 
-const key = (code: string, mods: Partial<Record<"ctrlKey" | "altKey" | "shiftKey" | "metaKey", boolean>> = {}) => ({ code, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false, ...mods });
+const key = (code: string, mods: Partial<Record<"ctrlKey" | "altKey" | "shiftKey" | "metaKey", boolean>> = {}) => ({
+  code,
+  ctrlKey: false,
+  altKey: false,
+  shiftKey: false,
+  metaKey: false,
+  ...mods,
+});
 
 describe("keyboard shortcuts", () => {
   it("parses, formats and matches modifier combinations", () => {

@@ -18,7 +18,17 @@ function codeOf(key: string): string | undefined {
   if (/^[A-Z]$/i.test(key)) return `Key${key.toUpperCase()}`;
   if (/^[0-9]$/.test(key)) return `Digit${key}`;
   if (/^F([1-9]|1[0-9]|2[0-4])$/i.test(key)) return key.toUpperCase();
-  const named: Record<string, string> = { space: "Space", enter: "Enter", escape: "Escape", esc: "Escape", home: "Home", end: "End", pageup: "PageUp", pagedown: "PageDown", insert: "Insert" };
+  const named: Record<string, string> = {
+    space: "Space",
+    enter: "Enter",
+    escape: "Escape",
+    esc: "Escape",
+    home: "Home",
+    end: "End",
+    pageup: "PageUp",
+    pagedown: "PageDown",
+    insert: "Insert",
+  };
   return named[key.toLowerCase()];
 }
 
@@ -28,13 +38,21 @@ export function parseShortcut(text: string): Shortcut | undefined {
   if (!key) return undefined;
   const mods = new Set<string>();
   for (const p of parts) {
-    const m = MODIFIERS.find((x) => x.toLowerCase() === p.toLowerCase() || (x === "Ctrl" && p.toLowerCase() === "control"));
+    const m = MODIFIERS.find(
+      (x) => x.toLowerCase() === p.toLowerCase() || (x === "Ctrl" && p.toLowerCase() === "control"),
+    );
     if (!m || mods.has(m)) return undefined;
     mods.add(m);
   }
   const code = codeOf(key);
   if (!code) return undefined;
-  const shortcut: Shortcut = { ctrl: mods.has("Ctrl"), alt: mods.has("Alt"), shift: mods.has("Shift"), meta: mods.has("Meta"), code };
+  const shortcut: Shortcut = {
+    ctrl: mods.has("Ctrl"),
+    alt: mods.has("Alt"),
+    shift: mods.has("Shift"),
+    meta: mods.has("Meta"),
+    code,
+  };
   const needsModifier = !/^F\d+$/.test(code);
   if (needsModifier && !shortcut.ctrl && !shortcut.alt && !shortcut.meta) return undefined;
   return shortcut;
@@ -55,7 +73,9 @@ export interface KeyLike {
 }
 
 export function matchesShortcut(s: Shortcut, e: KeyLike): boolean {
-  return e.code === s.code && e.ctrlKey === s.ctrl && e.altKey === s.alt && e.shiftKey === s.shift && e.metaKey === s.meta;
+  return (
+    e.code === s.code && e.ctrlKey === s.ctrl && e.altKey === s.alt && e.shiftKey === s.shift && e.metaKey === s.meta
+  );
 }
 
 /** The shortcut a key press makes, for "press the keys" fields; undefined while only modifiers are down or without a modifier. */

@@ -56,10 +56,13 @@ export function signInErrorOf(error: unknown, ctx: SignInErrorContext): SignInEr
         const untilText = /until\s+(.+?)\.?$/i.exec(error.message)?.[1] ?? "";
         return { kind: "locked", until: parsePlatformTime(untilText), untilText };
       }
-      return ctx.sentCaptcha ? { kind: "wrong-credentials-or-captcha" } : { kind: "wrong-credentials", attemptsLeft: null };
+      return ctx.sentCaptcha
+        ? { kind: "wrong-credentials-or-captcha" }
+        : { kind: "wrong-credentials", attemptsLeft: null };
     }
     if (isTrue(error.detail("locked"))) {
-      const untilText = typeof error.detail("locked_until") === "string" ? (error.detail("locked_until") as string) : "";
+      const untilText =
+        typeof error.detail("locked_until") === "string" ? (error.detail("locked_until") as string) : "";
       return { kind: "locked", until: parsePlatformTime(untilText), untilText };
     }
     const attemptsLeft = numberOf(error.detail("attempts_left"));

@@ -4,7 +4,9 @@ import { echoVerdict, loudestTenth } from "./echo-test";
 
 const RATE = 48000;
 const sine = (hz: number, amplitude: number, seconds: number, startAt = 0) =>
-  Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) => (i >= startAt ? amplitude * Math.sin((2 * Math.PI * hz * (i - startAt)) / RATE) : 0));
+  Float32Array.from({ length: Math.round(seconds * RATE) }, (_, i) =>
+    i >= startAt ? amplitude * Math.sin((2 * Math.PI * hz * (i - startAt)) / RATE) : 0,
+  );
 
 describe("audio analysis", () => {
   it("reads a sine's RMS level in dBFS, and silence as the floor", () => {
@@ -35,7 +37,13 @@ describe("the echo test's reading", () => {
   });
 
   it("judges the delay and the level", () => {
-    const r = (roundTripMs: number | undefined, heardBackDbfs: number) => ({ ...(roundTripMs !== undefined ? { roundTripMs } : {}), probesSent: 3, probesHeard: 3, microphoneDbfs: -20, heardBackDbfs });
+    const r = (roundTripMs: number | undefined, heardBackDbfs: number) => ({
+      ...(roundTripMs !== undefined ? { roundTripMs } : {}),
+      probesSent: 3,
+      probesHeard: 3,
+      microphoneDbfs: -20,
+      heardBackDbfs,
+    });
     expect(echoVerdict(r(180, -25))).toEqual({ delay: "good", level: "good" });
     expect(echoVerdict(r(420, -45))).toEqual({ delay: "fair", level: "quiet" });
     expect(echoVerdict(r(900, -75))).toEqual({ delay: "poor", level: "silent" });

@@ -13,7 +13,13 @@ export function rmsDbfs(samples: ArrayLike<number>, from = 0, to = samples.lengt
 }
 
 /** Amplitude (0-1 for a full-scale sine) of `frequency` in a window of the samples (Goertzel, Hann window). */
-export function toneAmplitude(samples: ArrayLike<number>, from: number, length: number, frequency: number, sampleRate: number): number {
+export function toneAmplitude(
+  samples: ArrayLike<number>,
+  from: number,
+  length: number,
+  frequency: number,
+  sampleRate: number,
+): number {
   const w = (2 * Math.PI * frequency) / sampleRate;
   const coeff = 2 * Math.cos(w);
   let s1 = 0;
@@ -33,7 +39,12 @@ export function toneAmplitude(samples: ArrayLike<number>, from: number, length: 
  * Where a tone starts in the samples: the middle of the first 20 ms window (in 5 ms steps) that
  * holds `frequency` at `threshold` amplitude or more, or undefined.
  */
-export function toneOnset(samples: ArrayLike<number>, frequency: number, sampleRate: number, threshold: number): number | undefined {
+export function toneOnset(
+  samples: ArrayLike<number>,
+  frequency: number,
+  sampleRate: number,
+  threshold: number,
+): number | undefined {
   const window = Math.round(sampleRate * 0.02);
   const step = Math.round(sampleRate * 0.005);
   for (let from = 0; from + window <= samples.length; from += step) {

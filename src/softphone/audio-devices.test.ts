@@ -48,7 +48,10 @@ describe("AudioDevices", () => {
 
   it("finds a remembered device by its label when the browser gave it a new id", async () => {
     const storage = memoryStorage();
-    storage.setItem(DEVICE_PREFERENCES_KEY, JSON.stringify({ speaker: { deviceId: "old-id", label: "Headset Earphones" } }));
+    storage.setItem(
+      DEVICE_PREFERENCES_KEY,
+      JSON.stringify({ speaker: { deviceId: "old-id", label: "Headset Earphones" } }),
+    );
     const a = devicesWith(new FakeMediaDevices(), storage);
     await a.devices.start();
     expect(a.state().selected.speaker).toBe("out-headset");
@@ -74,12 +77,18 @@ describe("AudioDevices", () => {
     await a.devices.refresh();
     expect(a.state().selected.microphone).toBe("mic-headset");
     expect(a.notices.at(-1)).toEqual({ kind: "device-restored", role: "microphone", label: "Headset Microphone" });
-    expect(a.selections).toEqual([["microphone", ""], ["microphone", "mic-headset"]]);
+    expect(a.selections).toEqual([
+      ["microphone", ""],
+      ["microphone", "mic-headset"],
+    ]);
   });
 
   it("trusts the stored id while the browser hides devices before permission", async () => {
     const storage = memoryStorage();
-    storage.setItem(DEVICE_PREFERENCES_KEY, JSON.stringify({ microphone: { deviceId: "mic-headset", label: "Headset Microphone" } }));
+    storage.setItem(
+      DEVICE_PREFERENCES_KEY,
+      JSON.stringify({ microphone: { deviceId: "mic-headset", label: "Headset Microphone" } }),
+    );
     const hidden = defaultDevices().map((d) => ({ ...d, deviceId: "", label: "" }));
     const a = devicesWith(new FakeMediaDevices(hidden), storage);
     await a.devices.start();
@@ -93,7 +102,10 @@ describe("AudioDevices", () => {
     await a.devices.start();
     await a.devices.choose("microphone", "mic-headset");
     const first = (await a.devices.openMicrophone()) as unknown as FakeStream;
-    expect(md.requests.at(-1)).toMatchObject({ audio: { deviceId: { exact: "mic-headset" }, echoCancellation: true }, video: false });
+    expect(md.requests.at(-1)).toMatchObject({
+      audio: { deviceId: { exact: "mic-headset" }, echoCancellation: true },
+      video: false,
+    });
     expect(first.getAudioTracks()[0]?.label).toBe("Headset Microphone");
 
     md.devices = withoutHeadset(); // gone, and no devicechange seen yet
@@ -156,7 +168,10 @@ describe("devices during a call", () => {
     await settle();
     expect(alice.audio[0]?.sinkId).toBe("out-headset");
     expect(alice.phone.ringerSinkId).toBe("out-speakers");
-    expect(alice.phone.phoneStore.getState().devices.selected).toMatchObject({ speaker: "out-headset", ringer: "out-speakers" });
+    expect(alice.phone.phoneStore.getState().devices.selected).toMatchObject({
+      speaker: "out-headset",
+      ringer: "out-speakers",
+    });
   });
 
   it("follows an unplugged headset to the default microphone mid-call", async () => {
@@ -167,7 +182,10 @@ describe("devices during a call", () => {
     alice.devices.change(withoutHeadset());
     await settle();
     expect(alice.sdh(id).senderTrack?.label).toBe("default microphone");
-    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "device-fallback", role: "microphone" });
+    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({
+      kind: "device-fallback",
+      role: "microphone",
+    });
     expect(alice.call(id).state).toBe("active");
   });
 
@@ -184,10 +202,16 @@ describe("devices during a call", () => {
     expect(after).not.toBe(before);
     expect(after.readyState).toBe("live");
     expect(after.enabled).toBe(false); // still muted
-    expect(alice.devices.requests.slice(opened)).toEqual([expect.objectContaining({ audio: expect.not.objectContaining({ deviceId: expect.anything() }) })]);
+    expect(alice.devices.requests.slice(opened)).toEqual([
+      expect.objectContaining({ audio: expect.not.objectContaining({ deviceId: expect.anything() }) }),
+    ]);
     expect(alice.sdh(id).localMediaStream.getTracks()).toEqual([after]);
     expect(before.listenerCount).toBe(0);
-    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "device-fallback", role: "microphone", label: "default microphone" });
+    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({
+      kind: "device-fallback",
+      role: "microphone",
+      label: "default microphone",
+    });
     expect(sw.records((r: WireRecord) => r.direction === "from-ua" && r.user === "1001", m)).toEqual([]);
     expect(alice.call(id).state).toBe("active");
   });

@@ -127,7 +127,10 @@ export class AudioDevices {
     }
     saveDevicePreferences(this.options.storage, this.preferences);
     this.missing.delete(role);
-    this.apply({ ...this.state, preferred: { ...this.preferences } }, { [role]: isDefaultId(deviceId) ? "" : deviceId });
+    this.apply(
+      { ...this.state, preferred: { ...this.preferences } },
+      { [role]: isDefaultId(deviceId) ? "" : deviceId },
+    );
   }
 
   /**
@@ -136,7 +139,8 @@ export class AudioDevices {
    */
   async openMicrophone(): Promise<MediaStream> {
     const md = this.options.mediaDevices;
-    if (!md) throw new PhoneError({ kind: "microphone", detail: "media devices are not available (not a secure context?)" });
+    if (!md)
+      throw new PhoneError({ kind: "microphone", detail: "media devices are not available (not a secure context?)" });
     const chosen = this.state.selected.microphone;
     try {
       const stream = await md.getUserMedia(microphoneConstraints(chosen));
@@ -165,12 +169,17 @@ export class AudioDevices {
     } catch {
       return;
     }
-    const toDevice = (d: (typeof infos)[number]): AudioDevice => ({ deviceId: d.deviceId, label: d.label, groupId: d.groupId });
+    const toDevice = (d: (typeof infos)[number]): AudioDevice => ({
+      deviceId: d.deviceId,
+      label: d.label,
+      groupId: d.groupId,
+    });
     const microphones = infos.filter((d) => d.kind === "audioinput").map(toDevice);
     const speakers = infos.filter((d) => d.kind === "audiooutput").map(toDevice);
     const next: DevicesState = { ...this.state, microphones, speakers };
     const selected: Partial<Record<AudioDeviceRole, string>> = {};
-    for (const role of AUDIO_DEVICE_ROLES) selected[role] = this.resolve(role, role === "microphone" ? microphones : speakers);
+    for (const role of AUDIO_DEVICE_ROLES)
+      selected[role] = this.resolve(role, role === "microphone" ? microphones : speakers);
     this.apply({ ...next, preferred: { ...this.preferences } }, selected);
   }
 
@@ -187,7 +196,8 @@ export class AudioDevices {
         this.preferences[role] = { deviceId: found.deviceId, label: found.label || pref.label };
         saveDevicePreferences(this.options.storage, this.preferences);
       }
-      if (this.missing.delete(role)) this.options.onNotice({ kind: "device-restored", role, label: found.label || pref.label });
+      if (this.missing.delete(role))
+        this.options.onNotice({ kind: "device-restored", role, label: found.label || pref.label });
       return found.deviceId;
     }
     if (!this.missing.has(role)) {

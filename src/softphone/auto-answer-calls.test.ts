@@ -23,14 +23,24 @@ async function phoneWith(policy: AutoAnswerPolicy, sw = new FakeSwitch()) {
 
 async function ring(rig: PhoneRig, options: Omit<ServerCallOptions, "to">) {
   const server = new ServerCall(rig.sw, { to: "1001", ...options }).invite();
-  const s = await until(rig.phone.callsStore, (s) => s.calls.some((c) => c.direction === "inbound" && c.state !== "ended"));
+  const s = await until(rig.phone.callsStore, (s) =>
+    s.calls.some((c) => c.direction === "inbound" && c.state !== "ended"),
+  );
   return { server, id: s.calls.find((c) => c.direction === "inbound" && c.state !== "ended")!.id };
 }
 
 const variants: Array<[string, Omit<ServerCallOptions, "to">, string]> = [
-  ["Call-Info answer-after=0 (FreeSWITCH sip_auto_answer)", { headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"], requestUriParams: ";intercom=true" }, "call-info"],
+  [
+    "Call-Info answer-after=0 (FreeSWITCH sip_auto_answer)",
+    { headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"], requestUriParams: ";intercom=true" },
+    "call-info",
+  ],
   ["intercom=true in the Request-URI", { requestUriParams: ";intercom=true" }, "intercom"],
-  ["Alert-Info info=alert-autoanswer", { headers: ["Alert-Info: <http://www.notused.com>;info=alert-autoanswer;delay=0"] }, "alert-info"],
+  [
+    "Alert-Info info=alert-autoanswer",
+    { headers: ["Alert-Info: <http://www.notused.com>;info=alert-autoanswer;delay=0"] },
+    "alert-info",
+  ],
   ["Alert-Info: Auto Answer", { headers: ["Alert-Info: Auto Answer"] }, "alert-info"],
   ["Alert-Info: Ring Answer", { headers: ["Alert-Info: Ring Answer"] }, "alert-info"],
   ["Answer-Mode: Auto", { headers: ["Answer-Mode: Auto"] }, "answer-mode"],
@@ -44,12 +54,18 @@ describe("auto-answer on the wire", () => {
     await sw.waitFor(okFromAlice);
     const c = await untilCall(rig.phone, id, (c) => c.state === "active");
     expect(c.autoAnswer).toMatchObject({ decidedBy: "policy", afterSec: 0, marker: { source } });
-    expect(autoAnswers).toEqual([expect.objectContaining({ callId: id, afterSec: 0, marker: expect.objectContaining({ source }) })]);
+    expect(autoAnswers).toEqual([
+      expect.objectContaining({ callId: id, afterSec: 0, marker: expect.objectContaining({ source }) }),
+    ]);
   });
 
   it("'platform' answers a marked leg of the platform behind a proxy (two Vias, the bottom one the media server's)", async () => {
     const { sw, rig, autoAnswers } = await phoneWith("platform");
-    const { id } = await ring(rig, { vias: "behind-proxy", headers: ["Call-Info: <sip:10.0.0.5>;answer-after=0"], requestUriParams: ";intercom=true" });
+    const { id } = await ring(rig, {
+      vias: "behind-proxy",
+      headers: ["Call-Info: <sip:10.0.0.5>;answer-after=0"],
+      requestUriParams: ";intercom=true",
+    });
     await sw.waitFor(okFromAlice);
     const c = await untilCall(rig.phone, id, (c) => c.state === "active");
     expect(c.autoAnswer).toMatchObject({ decidedBy: "policy", marker: { source: "call-info" } });
@@ -80,7 +96,9 @@ describe("auto-answer on the wire", () => {
     const peer = await startPeer(sw, "2000");
     cleanups.push(() => peer.stop());
     const { Inviter, UserAgent } = await import("sip.js");
-    await new Inviter(peer.ua, UserAgent.makeURI("sip:1001@pbx.test;intercom=true")!, { extraHeaders: ["Call-Info: <sip:evil>;answer-after=0"] }).invite();
+    await new Inviter(peer.ua, UserAgent.makeURI("sip:1001@pbx.test;intercom=true")!, {
+      extraHeaders: ["Call-Info: <sip:evil>;answer-after=0"],
+    }).invite();
     await until(rig.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
     await settle();
     expect(rig.phone.callsStore.getState().calls[0]?.state).toBe("ringing");
@@ -96,7 +114,10 @@ describe("auto-answer on the wire", () => {
 
   it("'never' lets every call ring", async () => {
     const { sw, rig } = await phoneWith("never");
-    const { id } = await ring(rig, { headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"], requestUriParams: ";intercom=true" });
+    const { id } = await ring(rig, {
+      headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"],
+      requestUriParams: ";intercom=true",
+    });
     await settle();
     expect(rig.call(id).state).toBe("ringing");
     expect(sw.records(okFromAlice)).toEqual([]);
@@ -143,7 +164,11 @@ describe("auto-answer on the wire", () => {
     const { id } = await ring(rig, { headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"] });
     await settle();
     expect(rig.call(id).state).toBe("ringing");
-    expect(rig.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "auto-answer-skipped", callId: id, reason: "busy" });
+    expect(rig.phone.phoneStore.getState().notices.at(-1)).toMatchObject({
+      kind: "auto-answer-skipped",
+      callId: id,
+      reason: "busy",
+    });
   });
 });
 
@@ -169,6 +194,9 @@ describe("the call-center layer's say", () => {
 
     const closed = await ring(rig, { headers: ["X-CC-Queue: closed"] });
     await sw.waitFor((r) => r.direction === "from-ua" && isResponse(r, 486));
-    expect((await untilCall(rig.phone, closed.id, (c) => c.state === "ended")).end).toMatchObject({ kind: "busy", status: 486 });
+    expect((await untilCall(rig.phone, closed.id, (c) => c.state === "ended")).end).toMatchObject({
+      kind: "busy",
+      status: 486,
+    });
   });
 });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { decideAutoAnswer, detectAutoAnswer, isPlatformOriginated, type InviteHeaders } from "./auto-answer";
 
-function invite(headers: Record<string, string[]>, ruriParams: Record<string, string | null> = {}, vias = 1): InviteHeaders {
-  const all: Record<string, string[]> = { via: Array.from({ length: vias }, (_, i) => `SIP/2.0/WSS h${i}.invalid;branch=z9hG4bK${i}`) };
+function invite(
+  headers: Record<string, string[]>,
+  ruriParams: Record<string, string | null> = {},
+  vias = 1,
+): InviteHeaders {
+  const all: Record<string, string[]> = {
+    via: Array.from({ length: vias }, (_, i) => `SIP/2.0/WSS h${i}.invalid;branch=z9hG4bK${i}`),
+  };
   for (const [k, v] of Object.entries(headers)) all[k.toLowerCase()] = v;
   return {
     headers: (name) => all[name.toLowerCase()] ?? [],
@@ -14,8 +20,18 @@ describe("detectAutoAnswer", () => {
   it.each([
     ["Call-Info answer-after=0 (FreeSWITCH)", { "Call-Info": ["<sip:10.0.0.1>;answer-after=0"] }, "call-info", 0],
     ["Call-Info answer-after=3", { "Call-Info": ["<sip:10.0.0.1>;answer-after=3"] }, "call-info", 3],
-    ["Call-Info among several values", { "Call-Info": ["<http://x/photo.png>;purpose=icon", "<sip:pbx>;Answer-After = 2"] }, "call-info", 2],
-    ["Alert-Info info=alert-autoanswer", { "Alert-Info": ["<http://www.notused.com>;info=alert-autoanswer;delay=0"] }, "alert-info", 0],
+    [
+      "Call-Info among several values",
+      { "Call-Info": ["<http://x/photo.png>;purpose=icon", "<sip:pbx>;Answer-After = 2"] },
+      "call-info",
+      2,
+    ],
+    [
+      "Alert-Info info=alert-autoanswer",
+      { "Alert-Info": ["<http://www.notused.com>;info=alert-autoanswer;delay=0"] },
+      "alert-info",
+      0,
+    ],
     ["Alert-Info with delay", { "Alert-Info": ["<http://x>;info=alert-autoanswer;delay=5"] }, "alert-info", 5],
     ["Alert-Info Auto Answer", { "Alert-Info": ["Auto Answer"] }, "alert-info", 0],
     ["Alert-Info Ring Answer", { "Alert-Info": ["Ring Answer"] }, "alert-info", 0],
@@ -60,17 +76,36 @@ describe("isPlatformOriginated", () => {
   });
 
   it("behind a proxy, trusts an originator that is not a WebSocket client (the media server) and refuses a browser phone", () => {
-    const vias = (...v: string[]): InviteHeaders => ({ headers: (n) => (n.toLowerCase() === "via" ? v : []), requestUriParam: () => undefined });
+    const vias = (...v: string[]): InviteHeaders => ({
+      headers: (n) => (n.toLowerCase() === "via" ? v : []),
+      requestUriParam: () => undefined,
+    });
     const proxy = "SIP/2.0/WSS 192.0.2.10:8443;branch=z9hG4bKp1";
     expect(isPlatformOriginated(vias(proxy, "SIP/2.0/UDP 10.0.0.5:5060;rport=5060;branch=z9hG4bKfs"))).toBe(true);
-    expect(isPlatformOriginated(vias(proxy, "SIP/2.0/TCP 10.0.0.4;branch=z9hG4bKp2", "SIP/2.0/TLS 10.0.0.5:5061;branch=z9hG4bKfs"))).toBe(true);
+    expect(
+      isPlatformOriginated(
+        vias(proxy, "SIP/2.0/TCP 10.0.0.4;branch=z9hG4bKp2", "SIP/2.0/TLS 10.0.0.5:5061;branch=z9hG4bKfs"),
+      ),
+    ).toBe(true);
     expect(isPlatformOriginated(vias(proxy, "SIP/2.0/WSS k3b2.invalid;branch=z9hG4bKpeer"))).toBe(false);
-    expect(isPlatformOriginated(vias(proxy, "SIP/2.0/UDP 10.0.0.4;branch=z9hG4bKp2", "sip/2.0/ws 0f9a.invalid;received=203.0.113.9;branch=z9hG4bKpeer"))).toBe(false);
+    expect(
+      isPlatformOriginated(
+        vias(
+          proxy,
+          "SIP/2.0/UDP 10.0.0.4;branch=z9hG4bKp2",
+          "sip/2.0/ws 0f9a.invalid;received=203.0.113.9;branch=z9hG4bKpeer",
+        ),
+      ),
+    ).toBe(false);
     expect(isPlatformOriginated(vias())).toBe(false);
   });
 
   it("counts Vias folded into one header line", () => {
-    const folded: InviteHeaders = { headers: (n) => (n.toLowerCase() === "via" ? ["SIP/2.0/WSS a;branch=z9hG4bK1, SIP/2.0/WSS b;branch=z9hG4bK2"] : []), requestUriParam: () => undefined };
+    const folded: InviteHeaders = {
+      headers: (n) =>
+        n.toLowerCase() === "via" ? ["SIP/2.0/WSS a;branch=z9hG4bK1, SIP/2.0/WSS b;branch=z9hG4bK2"] : [],
+      requestUriParam: () => undefined,
+    };
     expect(isPlatformOriginated(folded)).toBe(false);
   });
 });
@@ -90,7 +125,10 @@ describe("decideAutoAnswer", () => {
 
   it("'platform' honours a marker only on a leg the server originated", () => {
     expect(decideAutoAnswer("platform", invite(marked, {}, 1))).toMatchObject({ answer: true });
-    expect(decideAutoAnswer("platform", invite(marked, {}, 2))).toMatchObject({ answer: false, reason: "not-from-platform" });
+    expect(decideAutoAnswer("platform", invite(marked, {}, 2))).toMatchObject({
+      answer: false,
+      reason: "not-from-platform",
+    });
   });
 
   it("'never' lets marked calls ring", () => {

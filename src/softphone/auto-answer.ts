@@ -89,7 +89,8 @@ export function decideAutoAnswer(policy: AutoAnswerPolicy, invite: InviteHeaders
   const marker = detectAutoAnswer(invite);
   if (!marker) return { answer: false, reason: "no-marker" };
   if (policy === "never") return { answer: false, reason: "policy-never", marker };
-  if (policy === "platform" && !isPlatformOriginated(invite)) return { answer: false, reason: "not-from-platform", marker };
+  if (policy === "platform" && !isPlatformOriginated(invite))
+    return { answer: false, reason: "not-from-platform", marker };
   return { answer: true, marker, afterSec: marker.afterSec };
 }
 

@@ -9,7 +9,15 @@ import {
   type SessionDescriptionHandler,
   type URI,
 } from "sip.js";
-import { answeredState, endKindForStatus, type Call, type CallDirection, type CallEnd, type CallId, type CallTransfer } from "./call";
+import {
+  answeredState,
+  endKindForStatus,
+  type Call,
+  type CallDirection,
+  type CallEnd,
+  type CallId,
+  type CallTransfer,
+} from "./call";
 import { applyTrackState, callMediaOf, type PhoneSdhOptions } from "./call-media";
 import { findCall, updateCall, type CallsStore } from "./calls-store";
 import { rollbackUnsentOffer } from "./offer-answer";
@@ -52,7 +60,8 @@ type ReinviteOutcome = { ok: true } | { ok: false; status?: number; reasonPhrase
  * Failures of our re-INVITE before it left that mean the other side's re-INVITE got in first: sip.js
  * refuses to send while theirs is open, or the browser was asked for an offer and an answer at once.
  */
-const LOCAL_GLARE = /ongoing re-INVITE|cannot create an answer in a state other than have-remote-offer|Invalid signaling state|Reinvite in progress/i;
+const LOCAL_GLARE =
+  /ongoing re-INVITE|cannot create an answer in a state other than have-remote-offer|Invalid signaling state|Reinvite in progress/i;
 
 /** Longest wait for the other side's re-INVITE to finish before ours is tried again (RFC 3261 §14.1's longest). */
 const LOCAL_GLARE_WAIT_MS = 4000;
@@ -206,7 +215,10 @@ export class CallSession {
     // sip.js applied this SDP to the session's media (earlyMedia): the far end is audible now.
     if (withSdp) this.earlyMedia = true;
     if (this.earlyMedia) this.attachAudio();
-    this.update({ state: "early", progress: { status, reasonPhrase: r.message.reasonPhrase ?? "", earlyMedia: this.earlyMedia } });
+    this.update({
+      state: "early",
+      progress: { status, reasonPhrase: r.message.reasonPhrase ?? "", earlyMedia: this.earlyMedia },
+    });
   }
 
   private onAnswered(): void {
@@ -247,7 +259,9 @@ export class CallSession {
       microphone.getAudioTracks().forEach((t) => (t.enabled = false));
       // sip.js makes the call's handler when it first needs one; made now, Answer finds it ready
       // and sip.js still closes it when the call ends.
-      const sdh = (invitation as unknown as { setupSessionDescriptionHandler(): SessionDescriptionHandler }).setupSessionDescriptionHandler();
+      const sdh = (
+        invitation as unknown as { setupSessionDescriptionHandler(): SessionDescriptionHandler }
+      ).setupSessionDescriptionHandler();
       const options: PhoneSdhOptions = { constraints: { audio: true, video: false }, microphone };
       try {
         await sdh.setDescription(offer, options);
@@ -265,10 +279,14 @@ export class CallSession {
   }
 
   async answer(microphone: MediaStream | undefined): Promise<void> {
-    if (!(this.session instanceof Invitation) || this.session.state !== SessionState.Initial) throw invalidState("the call is not ringing");
+    if (!(this.session instanceof Invitation) || this.session.state !== SessionState.Initial)
+      throw invalidState("the call is not ringing");
     this.microphone = microphone;
     microphone?.getAudioTracks().forEach((t) => (t.enabled = true));
-    const options: PhoneSdhOptions = { constraints: { audio: true, video: false }, ...(microphone ? { microphone } : {}) };
+    const options: PhoneSdhOptions = {
+      constraints: { audio: true, video: false },
+      ...(microphone ? { microphone } : {}),
+    };
     // The store (the screen, other tabs, a CRM listen to it) hears of it once this task is over:
     // with the answer made while the call rang, sip.js has sent the 200 OK by then and the call is
     // active; only an answer still being made shows "connecting" meanwhile.
@@ -292,7 +310,8 @@ export class CallSession {
   async reject(statusCode: 486 | 603): Promise<void> {
     if (!(this.session instanceof Invitation)) throw invalidState("not an incoming call");
     const s = this.session.state;
-    if (s !== SessionState.Initial && s !== SessionState.Establishing) throw invalidState("the call is no longer ringing");
+    if (s !== SessionState.Initial && s !== SessionState.Establishing)
+      throw invalidState("the call is no longer ringing");
     this.setEnd({ kind: statusCode === 486 ? "busy" : "declined", by: "local", status: statusCode });
     await this.session.reject({ statusCode });
   }
@@ -379,7 +398,8 @@ export class CallSession {
     const outcome = await this.reinvite(() => ({ hold: this.call?.held ?? false, offerOptions: { iceRestart: true } }));
     // Later re-INVITEs must not restart ICE again.
     this.session.sessionDescriptionHandlerOptionsReInvite = { hold: this.call?.held ?? false } as PhoneSdhOptions;
-    if (!outcome.ok && !this.finished) this.ctx.notice({ kind: "ice-restart-failed", callId: this.id, error: reinviteError(outcome) });
+    if (!outcome.ok && !this.finished)
+      this.ctx.notice({ kind: "ice-restart-failed", callId: this.id, error: reinviteError(outcome) });
     return outcome.ok;
   }
 
@@ -418,7 +438,11 @@ export class CallSession {
   /** `how`: the way to send them for this once (the settings' way otherwise). */
   async sendDtmf(tones: string, how?: DtmfMode): Promise<void> {
     const n = normaliseDtmf(tones);
-    if (!n.ok) throw new PhoneError({ kind: "invalid-dtmf", detail: n.character ? `"${n.character}" is not a DTMF tone` : "no tones" });
+    if (!n.ok)
+      throw new PhoneError({
+        kind: "invalid-dtmf",
+        detail: n.character ? `"${n.character}" is not a DTMF tone` : "no tones",
+      });
     if (!this.isEstablished) throw invalidState("the call is not connected");
     const s = this.ctx.settings();
     let mode: DtmfMode = how ?? s.dtmfMode;
@@ -427,7 +451,8 @@ export class CallSession {
       // insertDTMF replaces the tones still waiting to be played: keys pressed in quick succession
       // would lose all but the one playing and the last. The waiting ones go again, in front.
       const waiting = media?.peerConnection?.getSenders().find((sender) => sender.dtmf)?.dtmf?.toneBuffer ?? "";
-      const sent = media?.sendDtmf(waiting + n.tones, { duration: s.dtmfDurationMs, interToneGap: s.dtmfInterToneGapMs }) ?? false;
+      const sent =
+        media?.sendDtmf(waiting + n.tones, { duration: s.dtmfDurationMs, interToneGap: s.dtmfInterToneGapMs }) ?? false;
       if (!sent) {
         // No telephone-event negotiated (or nothing to send it on): SIP INFO still reaches the server.
         mode = "info";
@@ -445,10 +470,24 @@ export class CallSession {
         new Promise<void>((resolve, reject) => {
           this.session
             .info({
-              requestOptions: { body: { contentDisposition: "render", contentType: "application/dtmf-relay", content: dtmfRelayBody(tone, durationMs) } },
+              requestOptions: {
+                body: {
+                  contentDisposition: "render",
+                  contentType: "application/dtmf-relay",
+                  content: dtmfRelayBody(tone, durationMs),
+                },
+              },
               requestDelegate: {
                 onAccept: () => resolve(),
-                onReject: (r) => reject(new PhoneError({ kind: "sip", status: r.message.statusCode ?? 0, reasonPhrase: r.message.reasonPhrase ?? "", detail: "DTMF INFO refused" })),
+                onReject: (r) =>
+                  reject(
+                    new PhoneError({
+                      kind: "sip",
+                      status: r.message.statusCode ?? 0,
+                      reasonPhrase: r.message.reasonPhrase ?? "",
+                      detail: "DTMF INFO refused",
+                    }),
+                  ),
               },
             })
             .catch((e: unknown) => reject(new PhoneError({ kind: "sip", detail: message(e) })));
@@ -489,7 +528,10 @@ export class CallSession {
       };
       const fail = (error: PhoneErrorInfo) => {
         if (settled) return;
-        this.patchTransfer({ state: "failed", ...(error.status ? { status: error.status, reasonPhrase: error.reasonPhrase ?? "" } : {}) });
+        this.patchTransfer({
+          state: "failed",
+          ...(error.status ? { status: error.status, reasonPhrase: error.reasonPhrase ?? "" } : {}),
+        });
         this.ctx.notice({ kind: "transfer-failed", callId: this.id, error });
         settle(false, error);
       };
@@ -509,15 +551,27 @@ export class CallSession {
           requestDelegate: {
             onAccept: () => this.patchTransfer({ state: "accepted" }),
             onReject: (r) =>
-              fail({ kind: "sip", status: r.message.statusCode ?? 0, reasonPhrase: r.message.reasonPhrase ?? "", detail: "REFER refused" }),
+              fail({
+                kind: "sip",
+                status: r.message.statusCode ?? 0,
+                reasonPhrase: r.message.reasonPhrase ?? "",
+                detail: "REFER refused",
+              }),
           },
           onNotify: (notification) => {
             notification.accept().catch(() => {});
             const frag = parseSipfrag(notification.request.body);
             if (!frag || settled) return;
-            if (frag.status < 200) this.patchTransfer({ state: "trying", status: frag.status, reasonPhrase: frag.reasonPhrase });
+            if (frag.status < 200)
+              this.patchTransfer({ state: "trying", status: frag.status, reasonPhrase: frag.reasonPhrase });
             else if (frag.status < 300) succeed(frag.status, frag.reasonPhrase);
-            else fail({ kind: "sip", status: frag.status, reasonPhrase: frag.reasonPhrase, detail: "the transfer target did not take the call" });
+            else
+              fail({
+                kind: "sip",
+                status: frag.status,
+                reasonPhrase: frag.reasonPhrase,
+                detail: "the transfer target did not take the call",
+              });
           },
         })
         .catch((e: unknown) => fail({ kind: "sip", detail: message(e) }));
@@ -589,7 +643,11 @@ export class CallSession {
   private onSessionState(s: SessionState): void {
     if (s === SessionState.Established) {
       const at = Math.min(this.continuesFrom ?? Infinity, this.ctx.now());
-      const c = this.update((c) => ({ answeredAt: at, state: answeredState(c.held, c.remoteHeld), holdPending: false }));
+      const c = this.update((c) => ({
+        answeredAt: at,
+        state: answeredState(c.held, c.remoteHeld),
+        holdPending: false,
+      }));
       if (c) this.applyTracks(c);
       this.attachAudio();
       this.stopQualityWatch ??= this.ctx.watchQuality(this.watched(c?.remote.uri ?? ""));
@@ -614,7 +672,11 @@ export class CallSession {
 
   private onCancel(cancel: Cancel): void {
     const reasons = parseReasonHeader(cancel.request.getHeaders("reason"));
-    this.setEnd({ kind: isCompletedElsewhere(reasons) ? "completed-elsewhere" : "cancelled", by: "remote", ...(reasons.length ? { reasons } : {}) });
+    this.setEnd({
+      kind: isCompletedElsewhere(reasons) ? "completed-elsewhere" : "cancelled",
+      by: "remote",
+      ...(reasons.length ? { reasons } : {}),
+    });
   }
 
   /** sip.js answered a re-INVITE by itself; we only learn whether it put us on hold. */
@@ -641,7 +703,11 @@ export class CallSession {
     this.session.delegate = undefined;
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     const c = this.call;
-    const end = this.end ?? (c && !c.answeredAt && this.direction === "inbound" ? { kind: "no-answer", by: "system" } : { kind: "failed", by: "system" });
+    const end =
+      this.end ??
+      (c && !c.answeredAt && this.direction === "inbound"
+        ? { kind: "no-answer", by: "system" }
+        : { kind: "failed", by: "system" });
     const ended = this.update({ state: "ended", endedAt: this.ctx.now(), end, holdPending: false });
     this.ctx.release(this);
     if (ended) this.ctx.events.emit("call-ended", { call: ended });
@@ -674,7 +740,10 @@ export class CallSession {
     return this.reinvites.run(async () => {
       for (let attempt = 1; ; attempt++) {
         const doneBefore = this.remoteReinvitesDone;
-        const outcome = await this.untilEnded(this.sendReinvite(options()), () => ({ ok: false, detail: "the call ended" }) as const);
+        const outcome = await this.untilEnded(
+          this.sendReinvite(options()),
+          () => ({ ok: false, detail: "the call ended" }) as const,
+        );
         if (outcome.ok || attempt >= 3 || this.finished) return outcome;
         if (outcome.status === 491) {
           // RFC 3261 §14.1: the Call-ID owner waits 2.1-4 s, the other side 0-2 s.
@@ -695,7 +764,8 @@ export class CallSession {
           sessionDescriptionHandlerOptions: options,
           requestDelegate: {
             onAccept: () => resolve({ ok: true }),
-            onReject: (r) => resolve({ ok: false, status: r.message.statusCode ?? 0, reasonPhrase: r.message.reasonPhrase ?? "" }),
+            onReject: (r) =>
+              resolve({ ok: false, status: r.message.statusCode ?? 0, reasonPhrase: r.message.reasonPhrase ?? "" }),
           },
         })
         .catch(async (e: unknown) => {
@@ -764,7 +834,11 @@ function invalidState(detail: string): PhoneError {
 }
 
 function reinviteError(o: Extract<ReinviteOutcome, { ok: false }>): PhoneErrorInfo {
-  return { kind: "sip", ...(o.status ? { status: o.status, reasonPhrase: o.reasonPhrase ?? "" } : {}), ...(o.detail ? { detail: o.detail } : {}) };
+  return {
+    kind: "sip",
+    ...(o.status ? { status: o.status, reasonPhrase: o.reasonPhrase ?? "" } : {}),
+    ...(o.detail ? { detail: o.detail } : {}),
+  };
 }
 
 function message(e: unknown): string {
@@ -776,10 +850,15 @@ function message(e: unknown): string {
  * again does nothing, and the next description asked for is the prepared one. Once used, the
  * handler is as before.
  */
-function answerWith(sdh: SessionDescriptionHandler, offer: string, answer: Awaited<ReturnType<SessionDescriptionHandler["getDescription"]>>): void {
+function answerWith(
+  sdh: SessionDescriptionHandler,
+  offer: string,
+  answer: Awaited<ReturnType<SessionDescriptionHandler["getDescription"]>>,
+): void {
   const setDescription = sdh.setDescription;
   const getDescription = sdh.getDescription;
-  sdh.setDescription = (sdp, options, modifiers) => (sdp === offer ? Promise.resolve() : setDescription.call(sdh, sdp, options, modifiers));
+  sdh.setDescription = (sdp, options, modifiers) =>
+    sdp === offer ? Promise.resolve() : setDescription.call(sdh, sdp, options, modifiers);
   sdh.getDescription = () => {
     sdh.setDescription = setDescription;
     sdh.getDescription = getDescription;

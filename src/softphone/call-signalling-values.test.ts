@@ -6,8 +6,12 @@ import { reconnectDelay } from "./reconnect-backoff";
 
 describe("parseReasonHeader", () => {
   it("reads FreeSWITCH's completed-elsewhere and Q.850 causes", () => {
-    expect(parseReasonHeader(['SIP;cause=200;text="Call completed elsewhere"'])).toEqual([{ protocol: "SIP", cause: 200, text: "Call completed elsewhere" }]);
-    expect(parseReasonHeader(['Q.850;cause=16;text="NORMAL_CLEARING"'])).toEqual([{ protocol: "Q.850", cause: 16, text: "NORMAL_CLEARING" }]);
+    expect(parseReasonHeader(['SIP;cause=200;text="Call completed elsewhere"'])).toEqual([
+      { protocol: "SIP", cause: 200, text: "Call completed elsewhere" },
+    ]);
+    expect(parseReasonHeader(['Q.850;cause=16;text="NORMAL_CLEARING"'])).toEqual([
+      { protocol: "Q.850", cause: 16, text: "NORMAL_CLEARING" },
+    ]);
     expect(isCompletedElsewhere(parseReasonHeader(['SIP ;cause=200 ;text="Call completed elsewhere"']))).toBe(true);
   });
 
@@ -28,7 +32,10 @@ describe("parseReasonHeader", () => {
 describe("parseSipfrag", () => {
   it("reads the status line of a NOTIFY body", () => {
     expect(parseSipfrag("SIP/2.0 200 OK")).toEqual({ status: 200, reasonPhrase: "OK" });
-    expect(parseSipfrag("SIP/2.0 100 Trying\r\nContent-Length: 0\r\n")).toEqual({ status: 100, reasonPhrase: "Trying" });
+    expect(parseSipfrag("SIP/2.0 100 Trying\r\nContent-Length: 0\r\n")).toEqual({
+      status: 100,
+      reasonPhrase: "Trying",
+    });
     expect(parseSipfrag("SIP/2.0 486 Busy Here")).toEqual({ status: 486, reasonPhrase: "Busy Here" });
     expect(parseSipfrag("SIP/2.0 503")).toEqual({ status: 503, reasonPhrase: "" });
   });

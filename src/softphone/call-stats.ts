@@ -41,15 +41,23 @@ export interface CallStatsSample {
 /** What the sampler reads from a peer connection: its statistics and, when present, the far end's own level. */
 export interface StatsSource {
   getStats(): Promise<RTCStatsReport>;
-  getReceivers?(): ReadonlyArray<{ track: { kind: string } | null; getSynchronizationSources?(): ReadonlyArray<{ audioLevel?: number }> }>;
+  getReceivers?(): ReadonlyArray<{
+    track: { kind: string } | null;
+    getSynchronizationSources?(): ReadonlyArray<{ audioLevel?: number }>;
+  }>;
 }
 
 type Entry = Record<string, unknown> & { type: string; id: string };
 
-const num = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
 
 /** Reads one sample from a peer connection. */
-export async function sampleCallStats(pc: StatsSource, previous: CallStatsSample | undefined, at: number): Promise<CallStatsSample> {
+export async function sampleCallStats(
+  pc: StatsSource,
+  previous: CallStatsSample | undefined,
+  at: number,
+): Promise<CallStatsSample> {
   const report = await pc.getStats();
   const receiver = pc.getReceivers?.().find((r) => r.track?.kind === "audio");
   const remoteSentLevel = num(receiver?.getSynchronizationSources?.()[0]?.audioLevel);
@@ -60,7 +68,12 @@ export async function sampleCallStats(pc: StatsSource, previous: CallStatsSample
  * The sample of a statistics report (the standard WebRTC statistics: inbound-rtp,
  * outbound-rtp, remote-inbound-rtp, media-source, candidate-pair, codec), given the one before it.
  */
-export function sampleFromReport(report: RTCStatsReport, previous: CallStatsSample | undefined, at: number, remoteSentLevel?: number): CallStatsSample {
+export function sampleFromReport(
+  report: RTCStatsReport,
+  previous: CallStatsSample | undefined,
+  at: number,
+  remoteSentLevel?: number,
+): CallStatsSample {
   const entries: Entry[] = [];
   report.forEach((s: Entry) => entries.push(s));
   const byId = new Map(entries.map((s) => [s.id, s]));

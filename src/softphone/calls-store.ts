@@ -23,7 +23,11 @@ export function addCall(store: CallsStore, call: Call): void {
   store.setState((s) => ({ calls: [...s.calls, call] }));
 }
 
-export function updateCall(store: CallsStore, id: CallId, patch: Partial<Call> | ((call: Call) => Partial<Call>)): Call | undefined {
+export function updateCall(
+  store: CallsStore,
+  id: CallId,
+  patch: Partial<Call> | ((call: Call) => Partial<Call>),
+): Call | undefined {
   let updated: Call | undefined;
   store.setState((s) => {
     const index = s.calls.findIndex((c) => c.id === id);

@@ -1,7 +1,14 @@
 import { Inviter, SessionState, UserAgent, type Invitation } from "sip.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENDED_CALLS_KEPT } from "./calls-store";
-import { FakeSwitch, isRequest, isResponse, type RequestRecord, ServerCall, type WireRecord } from "./testing/fake-switch";
+import {
+  FakeSwitch,
+  isRequest,
+  isResponse,
+  type RequestRecord,
+  ServerCall,
+  type WireRecord,
+} from "./testing/fake-switch";
 import { startPeer, type Peer } from "./testing/peer";
 import { FakeAudioElement } from "./testing/mock-media";
 import { settle, startPhone, until, untilCall, type PhoneRig } from "./testing/phone-rig";
@@ -20,14 +27,23 @@ async function setup(options: Parameters<typeof startPhone>[1] = {}) {
   return { sw, alice, bob };
 }
 
-const fromAlice = (method: string) => (r: WireRecord): r is RequestRecord => r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
-const responseFromAlice = (status: number) => (r: WireRecord) => r.direction === "from-ua" && r.user === "1001" && isResponse(r, status);
+const fromAlice =
+  (method: string) =>
+  (r: WireRecord): r is RequestRecord =>
+    r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
+const responseFromAlice = (status: number) => (r: WireRecord) =>
+  r.direction === "from-ua" && r.user === "1001" && isResponse(r, status);
 
 /** bob calls alice; resolves with the call id in alice's store and bob's session. */
 async function bobCalls(alice: PhoneRig, bob: Peer, headers: string[] = []): Promise<{ id: string; inviter: Inviter }> {
-  const inviter = new Inviter(bob.ua, UserAgent.makeURI("sip:1001@pbx.test")!, { extraHeaders: headers, params: { fromDisplayName: "Bob" } });
+  const inviter = new Inviter(bob.ua, UserAgent.makeURI("sip:1001@pbx.test")!, {
+    extraHeaders: headers,
+    params: { fromDisplayName: "Bob" },
+  });
   await inviter.invite();
-  const s = await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.direction === "inbound" && c.state === "ringing"));
+  const s = await until(alice.phone.callsStore, (s) =>
+    s.calls.some((c) => c.direction === "inbound" && c.state === "ringing"),
+  );
   return { id: s.calls.find((c) => c.state === "ringing")!.id, inviter };
 }
 
@@ -106,7 +122,10 @@ describe("outgoing calls", () => {
   it("refuses garbage numbers with the reason, sending nothing", async () => {
     const { sw, alice } = await setup();
     const m = sw.mark();
-    await expect(alice.phone.call("call me maybe")).rejects.toMatchObject({ kind: "invalid-number", detail: "letters" });
+    await expect(alice.phone.call("call me maybe")).rejects.toMatchObject({
+      kind: "invalid-number",
+      detail: "letters",
+    });
     expect(sw.records(fromAlice("INVITE"), m)).toEqual([]);
     expect(alice.phone.callsStore.getState().calls).toEqual([]);
   });
@@ -125,13 +144,23 @@ describe("incoming calls", () => {
     const { alice, bob } = await setup();
     const seen: Array<{ queue?: string; order: string }> = [];
     alice.phone.setIncomingCallHandler((incoming) => {
-      seen.push({ queue: incoming.header("X-Queue"), order: alice.phone.callsStore.getState().calls.length === 0 ? "before the store" : "after" });
+      seen.push({
+        queue: incoming.header("X-Queue"),
+        order: alice.phone.callsStore.getState().calls.length === 0 ? "before the store" : "after",
+      });
       return { context: { queue: incoming.header("x-queue") ?? "?" } };
     });
     alice.phone.on("incoming-call", (e) => seen.push({ order: `event:${e.call.context.queue}` }));
-    const { id } = await bobCalls(alice, bob, ['P-Asserted-Identity: "Customer Care" <sip:+15551234@pbx.test>', "X-Queue: support"]);
+    const { id } = await bobCalls(alice, bob, [
+      'P-Asserted-Identity: "Customer Care" <sip:+15551234@pbx.test>',
+      "X-Queue: support",
+    ]);
     expect(seen).toEqual([{ queue: "support", order: "before the store" }, { order: "event:support" }]);
-    expect(alice.call(id)).toMatchObject({ state: "ringing", remote: { number: "+15551234", name: "Customer Care" }, context: { queue: "support" } });
+    expect(alice.call(id)).toMatchObject({
+      state: "ringing",
+      remote: { number: "+15551234", name: "Customer Care" },
+      context: { queue: "support" },
+    });
     // Reading headers does not consume them (sip.js's parseHeader would delete unknown ones).
     expect(alice.phone.header(id, "X-Queue")).toBe("support");
     expect(alice.phone.header(id, "p-asserted-identity")).toBe('"Customer Care" <sip:+15551234@pbx.test>');
@@ -144,7 +173,13 @@ describe("incoming calls", () => {
     await alice.phone.answer(id);
     await sw.waitFor(responseFromAlice(200));
     await untilCall(alice.phone, id, (c) => c.state === "active");
-    await until({ getState: () => inviter.state, subscribe: (l: () => void) => (inviter.stateChange.addListener(l), () => inviter.stateChange.removeListener(l)) } as never, (s) => s === SessionState.Established);
+    await until(
+      {
+        getState: () => inviter.state,
+        subscribe: (l: () => void) => (inviter.stateChange.addListener(l), () => inviter.stateChange.removeListener(l)),
+      } as never,
+      (s) => s === SessionState.Established,
+    );
     expect(alice.audio[0]?.srcObject).toBe(alice.sdh(id).remoteMediaStream);
     // The microphone the phone opened before answering is the one sent.
     expect(alice.sdh(id).senderTrack).toBe(alice.devices.opened.at(-1)?.getAudioTracks()[0]);
@@ -155,12 +190,19 @@ describe("incoming calls", () => {
     const first = await bobCalls(alice, bob);
     await alice.phone.reject(first.id);
     await sw.waitFor(responseFromAlice(603));
-    expect((await untilCall(alice.phone, first.id, (c) => c.state === "ended")).end).toMatchObject({ kind: "declined", by: "local", status: 603 });
+    expect((await untilCall(alice.phone, first.id, (c) => c.state === "ended")).end).toMatchObject({
+      kind: "declined",
+      by: "local",
+      status: 603,
+    });
 
     const second = await bobCalls(alice, bob);
     await alice.phone.reject(second.id, 486);
     await sw.waitFor(responseFromAlice(486));
-    expect((await untilCall(alice.phone, second.id, (c) => c.state === "ended")).end).toMatchObject({ kind: "busy", status: 486 });
+    expect((await untilCall(alice.phone, second.id, (c) => c.state === "ended")).end).toMatchObject({
+      kind: "busy",
+      status: 486,
+    });
 
     const third = await bobCalls(alice, bob);
     const m = sw.mark();
@@ -180,7 +222,11 @@ describe("incoming calls", () => {
     // The (still silent) remote stream already plays: the audio output is running when media comes.
     expect(alice.audio).toHaveLength(1);
     expect(alice.audio[0]).toMatchObject({ srcObject: sdh.remoteMediaStream, paused: false });
-    expect(sw.records((r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200)).toEqual([]);
+    expect(
+      sw.records(
+        (r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200,
+      ),
+    ).toEqual([]);
 
     // Answer only sends: the call goes from ringing to active in one go, and the store's listeners
     // (the screen, other tabs, a CRM) run after the 200 OK is out, not before it.
@@ -244,14 +290,21 @@ describe("incoming calls", () => {
     const { alice, bob, sw } = await setup();
     const { id, inviter } = await bobCalls(alice, bob);
     await inviter.cancel();
-    expect((await untilCall(alice.phone, id, (c) => c.state === "ended")).end).toMatchObject({ kind: "cancelled", by: "remote" });
+    expect((await untilCall(alice.phone, id, (c) => c.state === "ended")).end).toMatchObject({
+      kind: "cancelled",
+      by: "remote",
+    });
 
     const platform = new ServerCall(sw, { to: "1001" }).invite();
     const s = await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
     const id2 = s.calls.find((c) => c.state === "ringing")!.id;
     platform.cancel('SIP;cause=200;text="Call completed elsewhere"');
     const c = await untilCall(alice.phone, id2, (c) => c.state === "ended");
-    expect(c.end).toMatchObject({ kind: "completed-elsewhere", by: "remote", reasons: [{ protocol: "SIP", cause: 200 }] });
+    expect(c.end).toMatchObject({
+      kind: "completed-elsewhere",
+      by: "remote",
+      reasons: [{ protocol: "SIP", cause: 200 }],
+    });
   });
 
   it("keeps ringing when the microphone is refused, and sends no final answer", async () => {
@@ -262,7 +315,11 @@ describe("incoming calls", () => {
     await expect(alice.phone.answer(id)).rejects.toMatchObject({ kind: "microphone", detail: "permission-denied" });
     await settle();
     expect(alice.call(id).state).toBe("ringing");
-    expect(sw.records((r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200)).toEqual([]);
+    expect(
+      sw.records(
+        (r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r) && (r.message.statusCode ?? 0) >= 200,
+      ),
+    ).toEqual([]);
     alice.devices.failWith = undefined;
     await alice.phone.answer(id);
     await untilCall(alice.phone, id, (c) => c.state === "active");
@@ -338,7 +395,10 @@ describe("in a call", () => {
   it("knows who hung up", async () => {
     const { alice, id, incoming } = await talking();
     await incoming.bye();
-    expect((await untilCall(alice.phone, id, (c) => c.state === "ended")).end).toEqual({ kind: "hangup", by: "remote" });
+    expect((await untilCall(alice.phone, id, (c) => c.state === "ended")).end).toEqual({
+      kind: "hangup",
+      by: "remote",
+    });
   });
 });
 
@@ -351,7 +411,8 @@ describe("audio playback", () => {
         createAudioElement: () => {
           const e = new FakeAudioElement();
           const play = e.play.bind(e);
-          e.play = () => (allowed ? play() : Promise.reject(Object.assign(new Error("autoplay"), { name: "NotAllowedError" })));
+          e.play = () =>
+            allowed ? play() : Promise.reject(Object.assign(new Error("autoplay"), { name: "NotAllowedError" }));
           elements.push(e);
           return e;
         },

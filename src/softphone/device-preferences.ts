@@ -14,7 +14,10 @@ export const DEVICE_PREFERENCES_KEY = "agentbar.softphone.audio-devices";
 
 export type DevicePreferences<Role extends string> = Partial<Record<Role, DevicePreference>>;
 
-export function loadDevicePreferences<Role extends string>(storage: PreferenceStorage | undefined, roles: readonly Role[]): DevicePreferences<Role> {
+export function loadDevicePreferences<Role extends string>(
+  storage: PreferenceStorage | undefined,
+  roles: readonly Role[],
+): DevicePreferences<Role> {
   let raw: unknown;
   try {
     raw = JSON.parse(storage?.getItem(DEVICE_PREFERENCES_KEY) ?? "{}");
@@ -25,14 +28,22 @@ export function loadDevicePreferences<Role extends string>(storage: PreferenceSt
   if (!raw || typeof raw !== "object") return out;
   for (const role of roles) {
     const p = (raw as Record<string, unknown>)[role];
-    if (p && typeof p === "object" && typeof (p as DevicePreference).deviceId === "string" && typeof (p as DevicePreference).label === "string") {
+    if (
+      p &&
+      typeof p === "object" &&
+      typeof (p as DevicePreference).deviceId === "string" &&
+      typeof (p as DevicePreference).label === "string"
+    ) {
       out[role] = { deviceId: (p as DevicePreference).deviceId, label: (p as DevicePreference).label };
     }
   }
   return out;
 }
 
-export function saveDevicePreferences<Role extends string>(storage: PreferenceStorage | undefined, prefs: DevicePreferences<Role>): void {
+export function saveDevicePreferences<Role extends string>(
+  storage: PreferenceStorage | undefined,
+  prefs: DevicePreferences<Role>,
+): void {
   try {
     storage?.setItem(DEVICE_PREFERENCES_KEY, JSON.stringify(prefs));
   } catch {

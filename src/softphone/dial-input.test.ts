@@ -69,12 +69,20 @@ describe("parseDialInput: numbers", () => {
 describe("parseDialInput: SIP addresses", () => {
   it("keeps a SIP URI, dropping URI headers", () => {
     const r = parseDialInput("sip:alice@example.com?subject=hi");
-    expect(r).toEqual({ ok: true, target: { kind: "sip", uri: "sip:alice@example.com", user: "alice", host: "example.com" } });
+    expect(r).toEqual({
+      ok: true,
+      target: { kind: "sip", uri: "sip:alice@example.com", user: "alice", host: "example.com" },
+    });
   });
 
   it("accepts user@host without a scheme", () => {
     const r = parseDialInput(" bob@pbx.example.com ");
-    expect(r.ok && r.target).toEqual({ kind: "sip", uri: "sip:bob@pbx.example.com", user: "bob", host: "pbx.example.com" });
+    expect(r.ok && r.target).toEqual({
+      kind: "sip",
+      uri: "sip:bob@pbx.example.com",
+      user: "bob",
+      host: "pbx.example.com",
+    });
   });
 
   it("normalises a number written with separators inside a SIP link", () => {

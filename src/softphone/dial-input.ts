@@ -4,9 +4,7 @@ import { Grammar } from "sip.js";
  * What the user asked to dial, once cleaned up: a number (digits, `*`, `#`, an optional leading
  * `+`) that the phone turns into `sip:<number>@<domain>`, or a full SIP address.
  */
-export type DialTarget =
-  | { kind: "number"; number: string }
-  | { kind: "sip"; uri: string; user: string; host: string };
+export type DialTarget = { kind: "number"; number: string } | { kind: "sip"; uri: string; user: string; host: string };
 
 export type DialInputProblem =
   | { kind: "empty" }
@@ -40,7 +38,11 @@ export function parseDialInput(input: string): DialInputResult {
   if (scheme === "sip" || scheme === "sips") return parseSipAddress(text);
   if (scheme === "tel" || scheme === "callto") {
     // tel:+1-201-555-0123;phone-context=... : the parameters are not part of what we dial.
-    text = text.slice(scheme.length + 1).replace(/^\/\//, "").split(";")[0] ?? "";
+    text =
+      text
+        .slice(scheme.length + 1)
+        .replace(/^\/\//, "")
+        .split(";")[0] ?? "";
   } else if (text.includes("@")) {
     return parseSipAddress(`sip:${text}`);
   }

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { Session, SessionDescriptionHandler, SessionDescriptionHandlerModifier } from "sip.js";
 import { asDtlsServer, withDtlsServerAnswer } from "./dtls-role";
 
-const offer = (setup: string) => `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=setup:${setup}\r\na=rtpmap:111 opus/48000/2\r\n`;
-const browserAnswer = "v=0\r\no=- 2 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=setup:active\r\na=rtpmap:111 opus/48000/2\r\n";
+const offer = (setup: string) =>
+  `v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=setup:${setup}\r\na=rtpmap:111 opus/48000/2\r\n`;
+const browserAnswer =
+  "v=0\r\no=- 2 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=setup:active\r\na=rtpmap:111 opus/48000/2\r\n";
 
 /** A handler whose peer connection is in the given state; getDescription applies the modifiers to the browser's answer. */
 function handler(pc: { signalingState: RTCSignalingState; remote: string; local?: string }) {
@@ -23,7 +25,8 @@ function handler(pc: { signalingState: RTCSignalingState; remote: string; local?
   };
 }
 
-const wrap = (h: ReturnType<typeof handler>) => withDtlsServerAnswer(() => h as unknown as SessionDescriptionHandler)({} as Session);
+const wrap = (h: ReturnType<typeof handler>) =>
+  withDtlsServerAnswer(() => h as unknown as SessionDescriptionHandler)({} as Session);
 
 describe("withDtlsServerAnswer", () => {
   it("answers an offer that leaves the DTLS role open as the DTLS server", async () => {
@@ -45,7 +48,9 @@ describe("withDtlsServerAnswer", () => {
   });
 
   it("leaves answers later in the call (re-INVITEs) to the role the call has", async () => {
-    const sdh = wrap(handler({ signalingState: "have-remote-offer", remote: offer("actpass"), local: asDtlsServer(browserAnswer) }));
+    const sdh = wrap(
+      handler({ signalingState: "have-remote-offer", remote: offer("actpass"), local: asDtlsServer(browserAnswer) }),
+    );
     expect((await sdh.getDescription()).body).toMatch(/^a=setup:active\r$/m);
   });
 

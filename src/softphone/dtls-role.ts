@@ -1,4 +1,8 @@
-import type { SessionDescriptionHandler, SessionDescriptionHandlerFactory, SessionDescriptionHandlerModifier } from "sip.js";
+import type {
+  SessionDescriptionHandler,
+  SessionDescriptionHandlerFactory,
+  SessionDescriptionHandlerModifier,
+} from "sip.js";
 
 /**
  * An answer that takes the DTLS server's role (`a=setup:passive`) where the browser chose the
@@ -9,11 +13,13 @@ export function asDtlsServer(answerSdp: string): string {
   return answerSdp.replace(/^a=setup:active(?=\r?$)/gm, "a=setup:passive");
 }
 
-const dtlsServer: SessionDescriptionHandlerModifier = (d) => Promise.resolve(d.sdp ? { type: d.type, sdp: asDtlsServer(d.sdp) } : d);
+const dtlsServer: SessionDescriptionHandlerModifier = (d) =>
+  Promise.resolve(d.sdp ? { type: d.type, sdp: asDtlsServer(d.sdp) } : d);
 
 /** The parts of sip.js's Web SessionDescriptionHandler this needs. */
 interface AnsweringHandler extends Pick<SessionDescriptionHandler, "getDescription"> {
-  peerConnection: Pick<RTCPeerConnection, "signalingState" | "currentLocalDescription" | "remoteDescription"> | undefined;
+  peerConnection:
+    Pick<RTCPeerConnection, "signalingState" | "currentLocalDescription" | "remoteDescription"> | undefined;
 }
 
 function isAnsweringHandler(x: unknown): x is AnsweringHandler {
@@ -39,7 +45,10 @@ export function withDtlsServerAnswer(factory: SessionDescriptionHandlerFactory):
     const getDescription = sdh.getDescription.bind(sdh);
     sdh.getDescription = (opts, modifiers) => {
       const pc = sdh.peerConnection;
-      const firstAnswer = pc?.signalingState === "have-remote-offer" && !pc.currentLocalDescription && /^a=setup:actpass\r?$/m.test(pc.remoteDescription?.sdp ?? "");
+      const firstAnswer =
+        pc?.signalingState === "have-remote-offer" &&
+        !pc.currentLocalDescription &&
+        /^a=setup:actpass\r?$/m.test(pc.remoteDescription?.sdp ?? "");
       if (!firstAnswer) return getDescription(opts, modifiers);
       return getDescription(opts, [...(modifiers ?? []), dtlsServer]).catch(() => getDescription(opts, modifiers));
     };

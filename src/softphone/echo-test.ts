@@ -47,7 +47,11 @@ const ANSWER_TIMEOUT_MS = 15_000;
  * ordinary call of the phone (it shows in the calls store, labelled `purpose: echo-test`) and is
  * hung up at the end. Needs Web Audio (a browser).
  */
-export async function runEchoTest(phone: EchoTestPhone, number: string, onStage: (stage: EchoTestStage) => void = () => {}): Promise<EchoTestResult> {
+export async function runEchoTest(
+  phone: EchoTestPhone,
+  number: string,
+  onStage: (stage: EchoTestStage) => void = () => {},
+): Promise<EchoTestResult> {
   const microphone = await phone.microphoneStream();
   const ctx = new AudioContext();
   let id: CallId | undefined;

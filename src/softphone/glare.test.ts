@@ -13,7 +13,8 @@ afterEach(async () => {
 });
 
 const direction = (sdp: string) => /a=(sendrecv|sendonly|recvonly|inactive)/.exec(sdp)?.[1];
-const reinviteFrom = (user: string) => (r: WireRecord) => r.direction === "from-ua" && r.user === user && isRequest(r, "INVITE") && !!r.message.toTag;
+const reinviteFrom = (user: string) => (r: WireRecord) =>
+  r.direction === "from-ua" && r.user === user && isRequest(r, "INVITE") && !!r.message.toTag;
 
 async function twoPhonesInACall(): Promise<{ sw: FakeSwitch; alice: PhoneRig; bob: PhoneRig; a: string; b: string }> {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
@@ -21,7 +22,10 @@ async function twoPhonesInACall(): Promise<{ sw: FakeSwitch; alice: PhoneRig; bo
   const settings = { keepAlive: { mode: "off" as const } };
   const alice = await startPhone(sw, { user: "1001", settings, env: { random: () => 0.5 } });
   const bob = await startPhone(sw, { user: "1002", settings, env: { random: () => 0.5 } });
-  cleanups.push(() => alice.phone.stop(), () => bob.phone.stop());
+  cleanups.push(
+    () => alice.phone.stop(),
+    () => bob.phone.stop(),
+  );
   const a = await alice.phone.call("1002");
   await vi.waitFor(() => expect(bob.phone.callsStore.getState().calls.some((c) => c.state === "ringing")).toBe(true));
   const b = bob.phone.callsStore.getState().calls[0]!.id;
@@ -68,7 +72,10 @@ describe("re-INVITE glare", () => {
     const aliceHold = alice.phone.hold(a);
     await settle();
     const bobHold = bob.phone.hold(b);
-    await sw.waitFor((r) => r.direction === "to-ua" && r.user === "1001" && isRequest(r, "INVITE") && !!r.message.toTag, m);
+    await sw.waitFor(
+      (r) => r.direction === "to-ua" && r.user === "1001" && isRequest(r, "INVITE") && !!r.message.toTag,
+      m,
+    );
     await settle();
     release();
     const results = await settleBoth([aliceHold, bobHold]);
@@ -77,7 +84,10 @@ describe("re-INVITE glare", () => {
     expect(sw.records((r) => r.direction === "from-ua" && isResponse(r, 488), m)).toEqual([]);
     const aliceInvites = sw.records(reinviteFrom("1001"), m);
     expect(aliceInvites.map((r) => direction(r.message.body))).toEqual(["sendonly"]);
-    const aliceAnswered = sw.records((r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r, 200, "INVITE"), m);
+    const aliceAnswered = sw.records(
+      (r) => r.direction === "from-ua" && r.user === "1001" && isResponse(r, 200, "INVITE"),
+      m,
+    );
     expect(aliceAnswered[0]!.seq).toBeLessThan(aliceInvites[0]!.seq);
     expect(alice.call(a)).toMatchObject({ held: true, remoteHeld: true });
     expect(bob.call(b)).toMatchObject({ held: true, remoteHeld: true });

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Inviter, SessionState, UserAgent, type Invitation } from "sip.js";
-import { FakeSwitch, isRequest, isResponse, type RequestRecord, platformSdp, ServerCall, type WireRecord } from "./testing/fake-switch";
+import {
+  FakeSwitch,
+  isRequest,
+  isResponse,
+  type RequestRecord,
+  platformSdp,
+  ServerCall,
+  type WireRecord,
+} from "./testing/fake-switch";
 import { withoutTrickle } from "./ice-gathering";
 import { startPeer, type Peer } from "./testing/peer";
 import { settle, startPhone, until, untilCall, type PhoneRig } from "./testing/phone-rig";
@@ -11,7 +19,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const fromAlice = (method: string) => (r: WireRecord): r is RequestRecord => r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
+const fromAlice =
+  (method: string) =>
+  (r: WireRecord): r is RequestRecord =>
+    r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
 const direction = (sdp: string) => /a=(sendrecv|sendonly|recvonly|inactive)/.exec(sdp)?.[1];
 
 async function phone(sw: FakeSwitch, options: Parameters<typeof startPhone>[1] = {}) {
@@ -55,7 +66,10 @@ describe("hold and resume", () => {
 
     // The microphone is off by the time the hold offer leaves, not only once it is answered.
     let sendingWhenOffered: boolean | undefined;
-    void sw.waitFor((r) => fromAlice("INVITE")(r) && ((sendingWhenOffered = alice.sdh(id).senderTrack?.enabled), true), m);
+    void sw.waitFor(
+      (r) => fromAlice("INVITE")(r) && ((sendingWhenOffered = alice.sdh(id).senderTrack?.enabled), true),
+      m,
+    );
     await alice.phone.hold(id);
     expect(sendingWhenOffered).toBe(false);
     const [holdInvite] = sw.records(fromAlice("INVITE"), m);
@@ -101,7 +115,11 @@ describe("hold and resume", () => {
     await expect(alice.phone.hold(id)).rejects.toMatchObject({ kind: "sip", status: 488 });
     expect(alice.call(id)).toMatchObject({ held: false, holdPending: false, state: "active" });
     expect(alice.sdh(id).senderTrack?.enabled).toBe(true);
-    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "hold-failed", callId: id, error: { status: 488 } });
+    expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({
+      kind: "hold-failed",
+      callId: id,
+      error: { status: 488 },
+    });
 
     // The failed attempt's hold option must not stick: the next offer from the platform gets sendrecv.
     server.reinvite(platformSdp("sendrecv"));
@@ -285,7 +303,9 @@ describe("attended transfer", () => {
     const consultInvite = sw.records(fromAlice("INVITE")).find((r) => r.message.ruri?.user === "3000")!;
     expect(referTo).toContain(`Replaces=${consultInvite.message.callId}`);
     expect(referTo).toMatch(/to-tag=[^;>]+;from-tag=[^;>]+/);
-    expect(refer.message.callId).toBe(sw.records(fromAlice("INVITE")).find((r) => r.message.ruri?.user === "2000")!.message.callId);
+    expect(refer.message.callId).toBe(
+      sw.records(fromAlice("INVITE")).find((r) => r.message.ruri?.user === "2000")!.message.callId,
+    );
 
     // bob follows: an INVITE with Replaces reaches carol, who takes over (sip.js BYEs alice's consult leg).
     const replacing = await carol.nextInvitation();
@@ -332,7 +352,8 @@ describe("a call handed over to us", () => {
     const carol = await peer(sw, "3000");
     const { id } = await connect(alice, bob);
     const invite = sw.records(fromAlice("INVITE"))[0]!.message;
-    const answer = sw.records((r) => r.direction === "to-ua" && r.user === "1001" && isResponse(r, 200, "INVITE"))[0]!.message;
+    const answer = sw.records((r) => r.direction === "to-ua" && r.user === "1001" && isResponse(r, 200, "INVITE"))[0]!
+      .message;
     const m = sw.mark();
     // What bob's attended transfer would make carol send: our dialog with bob, as seen by us.
     const replaces = `Replaces: ${invite.callId};to-tag=${invite.fromTag};from-tag=${answer.toTag}`;
@@ -360,7 +381,9 @@ describe("REFER received", () => {
     await settle();
     expect(sw.records(fromAlice("INVITE"), m)).toEqual([]);
     expect(alice.call(id).referRequest).toMatchObject({ target: "sip:4000@pbx.test", state: "rejected" });
-    expect(events).toEqual([expect.objectContaining({ callId: id, target: "sip:4000@pbx.test", decision: "rejected" })]);
+    expect(events).toEqual([
+      expect.objectContaining({ callId: id, target: "sip:4000@pbx.test", decision: "rejected" }),
+    ]);
     expect(alice.phone.phoneStore.getState().notices.at(-1)).toMatchObject({ kind: "refer-refused", callId: id });
   });
 
@@ -402,7 +425,9 @@ describe("REFER received", () => {
   it("refuses a pending REFER nobody answered in time", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
     const sw = new FakeSwitch();
-    const alice = await phone(sw, { settings: { referPolicy: "ask", referAskTimeoutSec: 30, keepAlive: { mode: "off" } } });
+    const alice = await phone(sw, {
+      settings: { referPolicy: "ask", referAskTimeoutSec: 30, keepAlive: { mode: "off" } },
+    });
     const { id, server } = await platformCall(sw, alice);
     server.sendInDialog("REFER", ["Refer-To: <sip:4000@pbx.test>"]);
     await untilCall(alice.phone, id, (c) => c.referRequest?.state === "pending");
@@ -438,13 +463,17 @@ describe("after a reconnection", () => {
     await carol.nextInvitation();
     await untilCall(alice.phone, dialling, (c) => c.state === "early");
     new ServerCall(sw, { to: "1001" }).invite();
-    const ringing = (await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"))).calls.find((c) => c.state === "ringing")!.id;
+    const ringing = (await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"))).calls.find(
+      (c) => c.state === "ringing",
+    )!.id;
 
     sw.refuseConnections = true;
     sw.drop("1001");
     // No CANCEL and no final answer will come for these: they end at once, and say why.
     for (const id of [dialling, ringing]) {
-      expect(await untilCall(alice.phone, id, (c) => c.state === "ended")).toMatchObject({ end: { kind: "connection-lost", by: "system" } });
+      expect(await untilCall(alice.phone, id, (c) => c.state === "ended")).toMatchObject({
+        end: { kind: "connection-lost", by: "system" },
+      });
     }
     expect(alice.call(talking).state).toBe("held");
     expect(alice.phone.diagnostics()).toMatchObject({ sessions: 1, userAgentSessions: 1 });
@@ -471,11 +500,24 @@ describe("after a reconnection", () => {
     await untilCall(alice.phone, first, () => sw.records(fromAlice("INVITE"), m).length === 2);
     const reinvites = sw.records(fromAlice("INVITE"), m);
     // Registered first, so that the server routes the re-INVITEs' answers over the new socket.
-    expect(sw.records((r) => r.direction === "from-ua" && isRequest(r, "REGISTER"), m)[0]!.seq).toBeLessThan(reinvites[0]!.seq);
+    expect(sw.records((r) => r.direction === "from-ua" && isRequest(r, "REGISTER"), m)[0]!.seq).toBeLessThan(
+      reinvites[0]!.seq,
+    );
     for (const r of reinvites) expect(r.message.body).toContain("a=ice-ufrag:gen2");
-    expect(alice.sdh(first).offers.slice(before.first).map((o) => o.options?.offerOptions?.iceRestart)).toEqual([true]);
-    expect(alice.sdh(second).offers.slice(before.second).map((o) => o.options?.offerOptions?.iceRestart)).toEqual([true]);
-    const byCall = (id: string) => reinvites.find((r) => r.message.body === withoutTrickle(alice.sdh(id).offers.at(-1)!.sdp))!;
+    expect(
+      alice
+        .sdh(first)
+        .offers.slice(before.first)
+        .map((o) => o.options?.offerOptions?.iceRestart),
+    ).toEqual([true]);
+    expect(
+      alice
+        .sdh(second)
+        .offers.slice(before.second)
+        .map((o) => o.options?.offerOptions?.iceRestart),
+    ).toEqual([true]);
+    const byCall = (id: string) =>
+      reinvites.find((r) => r.message.body === withoutTrickle(alice.sdh(id).offers.at(-1)!.sdp))!;
     expect(direction(byCall(first).message.body)).toBe("sendonly");
     expect(direction(byCall(second).message.body)).toBe("sendrecv");
     await settle();

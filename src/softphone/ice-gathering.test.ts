@@ -25,7 +25,11 @@ describe("candidateSetIsUsable", () => {
   });
 
   it("reads the type from the candidate line when the browser gives no type field", () => {
-    expect(candidateType({ candidate: "candidate:1 1 udp 1686052607 203.0.113.7 50000 typ srflx raddr 10.0.0.2 rport 50000" })).toBe("srflx");
+    expect(
+      candidateType({
+        candidate: "candidate:1 1 udp 1686052607 203.0.113.7 50000 typ srflx raddr 10.0.0.2 rport 50000",
+      }),
+    ).toBe("srflx");
     expect(candidateType({ type: "relay" })).toBe("relay");
     expect(candidateType(null)).toBeUndefined();
   });
@@ -39,7 +43,10 @@ describe("withEarlyIceCompletion", () => {
       iceGatheringComplete: vi.fn(),
       getDescription: vi.fn(),
     };
-    const factory = withEarlyIceCompletion(() => handler as unknown as SessionDescriptionHandler, { iceServers: [turn], iceTransportPolicy: "all" });
+    const factory = withEarlyIceCompletion(() => handler as unknown as SessionDescriptionHandler, {
+      iceServers: [turn],
+      iceTransportPolicy: "all",
+    });
     factory({} as Session, {});
     const d = handler.peerConnectionDelegate!;
     d.onicecandidate!({ candidate: { type: "host" } });
@@ -78,6 +85,8 @@ describe("trickle ICE", () => {
   });
 
   it("keeps the other ICE options", () => {
-    expect(withoutTrickle("v=0\r\na=ice-options:trickle renomination\r\na=ice-options:trickle\r\nm=audio 9\r\n")).toBe("v=0\r\na=ice-options:renomination\r\nm=audio 9\r\n");
+    expect(withoutTrickle("v=0\r\na=ice-options:trickle renomination\r\na=ice-options:trickle\r\nm=audio 9\r\n")).toBe(
+      "v=0\r\na=ice-options:renomination\r\nm=audio 9\r\n",
+    );
   });
 });

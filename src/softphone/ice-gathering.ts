@@ -23,7 +23,9 @@ export function candidateSetIsUsable(types: readonly CandidateType[], config: Ic
   return false;
 }
 
-export function candidateType(candidate: { type?: string | null; candidate?: string } | null | undefined): CandidateType | undefined {
+export function candidateType(
+  candidate: { type?: string | null; candidate?: string } | null | undefined,
+): CandidateType | undefined {
   if (!candidate) return undefined;
   const t = candidate.type ?? / typ (host|srflx|prflx|relay)/.exec(candidate.candidate ?? "")?.[1];
   return t === "host" || t === "srflx" || t === "prflx" || t === "relay" ? t : undefined;
@@ -31,13 +33,20 @@ export function candidateType(candidate: { type?: string | null; candidate?: str
 
 /** The parts of sip.js's Web SessionDescriptionHandler this needs. */
 interface GatheringHandler extends Pick<SessionDescriptionHandler, "getDescription"> {
-  peerConnectionDelegate: { onicecandidate?: (e: RTCPeerConnectionIceEvent) => void; onicegatheringstatechange?: (e: Event) => void } | undefined;
+  peerConnectionDelegate:
+    | { onicecandidate?: (e: RTCPeerConnectionIceEvent) => void; onicegatheringstatechange?: (e: Event) => void }
+    | undefined;
   peerConnection: RTCPeerConnection | undefined;
   iceGatheringComplete(): void;
 }
 
 function isGatheringHandler(x: unknown): x is GatheringHandler {
-  return !!x && typeof (x as GatheringHandler).iceGatheringComplete === "function" && typeof (x as GatheringHandler).getDescription === "function" && "peerConnectionDelegate" in (x as object);
+  return (
+    !!x &&
+    typeof (x as GatheringHandler).iceGatheringComplete === "function" &&
+    typeof (x as GatheringHandler).getDescription === "function" &&
+    "peerConnectionDelegate" in (x as object)
+  );
 }
 
 /**
@@ -57,7 +66,10 @@ export function withoutTrickle(sdp: string): string {
  * as `candidateSetIsUsable` says so, instead of waiting for the whole gathering or the time-out,
  * and its descriptions do not announce trickle ICE.
  */
-export function withEarlyIceCompletion(factory: SessionDescriptionHandlerFactory, config: IceConfiguration): SessionDescriptionHandlerFactory {
+export function withEarlyIceCompletion(
+  factory: SessionDescriptionHandlerFactory,
+  config: IceConfiguration,
+): SessionDescriptionHandlerFactory {
   return (session, options) => {
     const sdh = factory(session, options);
     if (!isGatheringHandler(sdh)) return sdh;

@@ -14,7 +14,10 @@ function isWatchable(x: unknown): x is WatchedHandler {
  * although the SIP socket may be fine (a Wi-Fi to LTE switch changes the media path, not
  * necessarily the WebSocket): the phone then renegotiates with an ICE restart.
  */
-export function withIceFailureWatch(factory: SessionDescriptionHandlerFactory, onFailed: (session: Session) => void): SessionDescriptionHandlerFactory {
+export function withIceFailureWatch(
+  factory: SessionDescriptionHandlerFactory,
+  onFailed: (session: Session) => void,
+): SessionDescriptionHandlerFactory {
   return (session, options) => {
     const sdh = factory(session, options);
     if (!isWatchable(sdh)) return sdh;

@@ -32,7 +32,13 @@ export type { AudioDevice, AudioDeviceRole, DevicesState, MediaDevicesLike } fro
 export { memoryStorage, type PreferenceStorage, type DevicePreference } from "./device-preferences";
 export type { AudioElementLike } from "./remote-audio";
 export type { PageEventTarget } from "./page-lifecycle";
-export { parseDialInput, normaliseNumber, type DialTarget, type DialInputProblem, type DialInputResult } from "./dial-input";
+export {
+  parseDialInput,
+  normaliseNumber,
+  type DialTarget,
+  type DialInputProblem,
+  type DialInputResult,
+} from "./dial-input";
 export type { CallQuality } from "./call-quality";
 export type { QualityIssue, QualityMark } from "./quality-rules";
 export type { OneWayAudioReason } from "./one-way-audio";

@@ -7,7 +7,9 @@ describe("md5Hex", () => {
   it("gives RFC 1321's test values", () => {
     expect(md5Hex("")).toBe("d41d8cd98f00b204e9800998ecf8427e");
     expect(md5Hex("abc")).toBe("900150983cd24fb0d6963f7d28e17f72");
-    expect(md5Hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890")).toBe("57edf4a22be3c955ac49da2e2107b67a");
+    expect(md5Hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890")).toBe(
+      "57edf4a22be3c955ac49da2e2107b67a",
+    );
   });
 
   it("agrees with Node's and sip.js's MD5 on every length across block boundaries and on UTF-8", () => {

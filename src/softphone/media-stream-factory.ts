@@ -6,7 +6,9 @@ import type { PhoneSdhOptions } from "./call-media";
  * microphone the phone opened before sending the INVITE or the answer (so that a refused
  * microphone is known before any SIP goes out).
  */
-export function browserSessionDescriptionHandlerFactory(openMicrophone: () => Promise<MediaStream>): SessionDescriptionHandlerFactory {
+export function browserSessionDescriptionHandlerFactory(
+  openMicrophone: () => Promise<MediaStream>,
+): SessionDescriptionHandlerFactory {
   const mediaStreamFactory: Web.MediaStreamFactory = (constraints, _sdh, options) => {
     const prepared = (options as PhoneSdhOptions | undefined)?.microphone;
     if (prepared) return Promise.resolve(prepared);

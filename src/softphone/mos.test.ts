@@ -42,7 +42,8 @@ describe("Cole–Rosenbluth's simplified E-model", () => {
     expect(lossImpairment(5)).toBeCloseTo(30 * Math.log(1.75), 6);
     // G.107 eq. 7-29 with Ie = 0, Bpl = 25.1 (G.113 Appendix I, G.711 with PLC), random loss (BurstR 1).
     const g107 = (ppl: number) => (95 * ppl) / (ppl + 25.1);
-    for (let loss = 0; loss <= 10; loss += 0.5) expect(Math.abs(lossImpairment(loss) - g107(loss)), `${loss} %`).toBeLessThanOrEqual(1.1);
+    for (let loss = 0; loss <= 10; loss += 0.5)
+      expect(Math.abs(lossImpairment(loss) - g107(loss)), `${loss} %`).toBeLessThanOrEqual(1.1);
   });
 });
 

@@ -15,7 +15,9 @@ interface NegotiatingHandler extends SessionDescriptionHandler {
 }
 
 function isNegotiating(x: unknown): x is NegotiatingHandler {
-  return !!x && "peerConnection" in (x as object) && typeof (x as SessionDescriptionHandler).getDescription === "function";
+  return (
+    !!x && "peerConnection" in (x as object) && typeof (x as SessionDescriptionHandler).getDescription === "function"
+  );
 }
 
 /**
@@ -86,7 +88,14 @@ export function withOfferAnswerOrder(factory: SessionDescriptionHandlerFactory):
     const holdBackFor = (opts: Parameters<SessionDescriptionHandler["getDescription"]>[0]) => {
       const pc = sdh.peerConnection;
       const iceRestart = (opts as { offerOptions?: RTCOfferOptions } | undefined)?.offerOptions?.iceRestart;
-      if (!setLocal || !pc?.currentRemoteDescription || pc.iceGatheringState !== "complete" || !pc.getTransceivers || iceRestart) return undefined;
+      if (
+        !setLocal ||
+        !pc?.currentRemoteDescription ||
+        pc.iceGatheringState !== "complete" ||
+        !pc.getTransceivers ||
+        iceRestart
+      )
+        return undefined;
       return pc.getTransceivers().map((t) => t.direction);
     };
 

@@ -2,8 +2,20 @@ import { describe, expect, it } from "vitest";
 import type { CallStatsSample } from "./call-stats";
 import { OneWayAudioDetector } from "./one-way-audio";
 
-function reading(at: number, packetsReceived: number, levels: Partial<Pick<CallStatsSample, "receivedLevel" | "remoteSentLevel">> = {}): CallStatsSample {
-  return { at, packetsReceived, packetsLost: 0, bytesReceived: packetsReceived * 80, packetsSent: at / 20, bytesSent: at * 4, ...levels };
+function reading(
+  at: number,
+  packetsReceived: number,
+  levels: Partial<Pick<CallStatsSample, "receivedLevel" | "remoteSentLevel">> = {},
+): CallStatsSample {
+  return {
+    at,
+    packetsReceived,
+    packetsLost: 0,
+    bytesReceived: packetsReceived * 80,
+    packetsSent: at / 20,
+    bytesSent: at * 4,
+    ...levels,
+  };
 }
 
 describe("OneWayAudioDetector", () => {
@@ -13,7 +25,10 @@ describe("OneWayAudioDetector", () => {
     expect(d.update(reading(2000, 100), false)).toEqual({ flowing: true });
     expect(d.update(reading(3000, 100), false)).toEqual({ flowing: false });
     expect(d.update(reading(4000, 100), false).problem).toBeUndefined();
-    expect(d.update(reading(5000, 100), false)).toEqual({ flowing: false, problem: { reason: "no-packets", since: 2000 } });
+    expect(d.update(reading(5000, 100), false)).toEqual({
+      flowing: false,
+      problem: { reason: "no-packets", since: 2000 },
+    });
     // Audio comes back: over.
     expect(d.update(reading(6000, 150), false)).toEqual({ flowing: true });
   });
@@ -34,7 +49,10 @@ describe("OneWayAudioDetector", () => {
     d.update(reading(1000, 50, { receivedLevel: 0.05, remoteSentLevel: 0.05 }), false);
     expect(d.update(reading(2000, 100, muffled), false)).toEqual({ flowing: false });
     d.update(reading(3000, 150, muffled), false);
-    expect(d.update(reading(4000, 200, muffled), false)).toEqual({ flowing: false, problem: { reason: "no-sound", since: 1000 } });
+    expect(d.update(reading(4000, 200, muffled), false)).toEqual({
+      flowing: false,
+      problem: { reason: "no-sound", since: 1000 },
+    });
   });
 
   it("takes silence for silence when the far end says it is quiet too, or says nothing", () => {

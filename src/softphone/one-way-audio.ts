@@ -29,12 +29,20 @@ export class OneWayAudioDetector {
    * negotiated). Says whether audio is coming in now (packets arriving, and not as silence the
    * far end says is sound), and the problem once it has lasted ONE_WAY_AUDIO_MS, with since when.
    */
-  update(sample: CallStatsSample, held: boolean): { flowing: boolean; problem?: { reason: OneWayAudioReason; since: number } } {
+  update(
+    sample: CallStatsSample,
+    held: boolean,
+  ): { flowing: boolean; problem?: { reason: OneWayAudioReason; since: number } } {
     const previous = this.last;
     this.last = sample;
-    const arriving = !!previous && (sample.packetsReceived > previous.packetsReceived || sample.bytesReceived > previous.bytesReceived);
+    const arriving =
+      !!previous &&
+      (sample.packetsReceived > previous.packetsReceived || sample.bytesReceived > previous.bytesReceived);
     const muffled =
-      sample.receivedLevel !== undefined && sample.remoteSentLevel !== undefined && sample.receivedLevel < SILENT_LEVEL && sample.remoteSentLevel > SOUNDING_LEVEL;
+      sample.receivedLevel !== undefined &&
+      sample.remoteSentLevel !== undefined &&
+      sample.receivedLevel < SILENT_LEVEL &&
+      sample.remoteSentLevel > SOUNDING_LEVEL;
     const flowing = arriving && !muffled;
     if (held || !previous) {
       this.reset(sample.at);
@@ -44,7 +52,8 @@ export class OneWayAudioDetector {
     if (!muffled) this.soundAt = sample.at;
     const flowingAt = this.flowingAt ?? sample.at;
     const soundAt = this.soundAt ?? sample.at;
-    if (sample.at - flowingAt >= ONE_WAY_AUDIO_MS) return { flowing, problem: { reason: "no-packets", since: flowingAt } };
+    if (sample.at - flowingAt >= ONE_WAY_AUDIO_MS)
+      return { flowing, problem: { reason: "no-packets", since: flowingAt } };
     if (sample.at - soundAt >= ONE_WAY_AUDIO_MS) return { flowing, problem: { reason: "no-sound", since: soundAt } };
     return { flowing };
   }

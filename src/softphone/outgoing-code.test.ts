@@ -15,7 +15,8 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-const invites = (r: WireRecord): r is RequestRecord => r.direction === "from-ua" && r.user === "1001" && isRequest(r, "INVITE");
+const invites = (r: WireRecord): r is RequestRecord =>
+  r.direction === "from-ua" && r.user === "1001" && isRequest(r, "INVITE");
 
 it("a call placed while the outgoing-call code cannot be fetched fails in words, sends nothing and opens no microphone; the next call fetches it again and connects", async () => {
   const sw = new FakeSwitch();

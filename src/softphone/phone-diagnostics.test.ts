@@ -40,13 +40,17 @@ describe("the phone's diagnostic report", () => {
     const answered = report.sipTrace[2]!.text;
     expect(answered).toMatch(/Authorization: Digest .*username="1001".*response="\[redacted\]"/);
     // The digest answer the phone really sent is nowhere in the report.
-    const realResponse = /response="([0-9a-f]{32})"/.exec(sw.wire.find((r) => r.direction === "from-ua" && /^REGISTER/.test(r.raw) && /Authorization/i.test(r.raw))!.raw)![1]!;
+    const realResponse = /response="([0-9a-f]{32})"/.exec(
+      sw.wire.find((r) => r.direction === "from-ua" && /^REGISTER/.test(r.raw) && /Authorization/i.test(r.raw))!.raw,
+    )![1]!;
     const everything = JSON.stringify(report);
     expect(everything).not.toContain(realResponse);
     expect(everything).not.toContain(password);
     expect(everything).not.toContain(Md5.hashStr(`1001:pbx.test:${password}`));
 
-    expect(report.registrations.map((r) => r.status)).toEqual(expect.arrayContaining(["connecting", "registering", "registered"]));
+    expect(report.registrations.map((r) => r.status)).toEqual(
+      expect.arrayContaining(["connecting", "registering", "registered"]),
+    );
     expect(report.registrations.every((r) => typeof r.at === "number")).toBe(true);
     expect(report.calls.map((c) => c.state)).toEqual(["ended"]);
     expect(report.settings).toMatchObject({ server: "wss://pbx.test/sip", user: "1001" });
@@ -60,7 +64,14 @@ describe("diagnosticSettings", () => {
         server: "wss://pbx.example.com/sip?token=tk-123",
         address: "1001@pbx.example.com",
         password: "pw",
-        iceServers: [{ urls: ["turn:turn.example.com:3478?transport=udp"], username: "1700000000:1001", credential: "hmac-secret" }, { urls: "stun:stun.example.com" }],
+        iceServers: [
+          {
+            urls: ["turn:turn.example.com:3478?transport=udp"],
+            username: "1700000000:1001",
+            credential: "hmac-secret",
+          },
+          { urls: "stun:stun.example.com" },
+        ],
         registerHeaders: ["X-Tenant-Token: abc123"],
       }),
     );
@@ -72,6 +83,7 @@ describe("diagnosticSettings", () => {
     ]);
     expect(d.registerHeaders).toEqual(["X-Tenant-Token"]);
     const text = JSON.stringify(d);
-    for (const secret of ["tk-123", "1700000000:1001", "hmac-secret", "abc123", '"pw"']) expect(text).not.toContain(secret);
+    for (const secret of ["tk-123", "1700000000:1001", "hmac-secret", "abc123", '"pw"'])
+      expect(text).not.toContain(secret);
   });
 });

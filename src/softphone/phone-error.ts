@@ -88,9 +88,15 @@ function describe(info: PhoneErrorInfo): string {
  * sip.js makes up a 408 (timer expiry) or a 503 (transport error) without any headers when no
  * response came from the server; `fromServer` tells the two apart.
  */
-export function errorForResponse(status: number, reasonPhrase: string, fromServer: boolean, retryAfterSec?: number): PhoneErrorInfo {
+export function errorForResponse(
+  status: number,
+  reasonPhrase: string,
+  fromServer: boolean,
+  retryAfterSec?: number,
+): PhoneErrorInfo {
   const base = { status, reasonPhrase, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
-  if (!fromServer) return { kind: status === 408 ? "timeout" : "transport", ...base, detail: "no response from the server" };
+  if (!fromServer)
+    return { kind: status === 408 ? "timeout" : "transport", ...base, detail: "no response from the server" };
   if (status === 401 || status === 403 || status === 407) return { kind: "auth", ...base };
   if (status === 404) return { kind: "not-found", ...base };
   if (status === 408) return { kind: "timeout", ...base };

@@ -12,7 +12,12 @@ export interface PhoneEventMap {
   "auto-answer": { callId: CallId; afterSec: number; marker?: AutoAnswerMarker };
   "call-ended": { call: Call };
   /** The other side sent a REFER; `decision` is what the refer policy did with it. */
-  "refer-request": { callId: CallId; target: string; referredBy?: string; decision: "rejected" | "pending" | "accepted" };
+  "refer-request": {
+    callId: CallId;
+    target: string;
+    referredBy?: string;
+    decision: "rejected" | "pending" | "accepted";
+  };
   "dtmf-sent": { callId: CallId; tones: string; mode: DtmfMode };
   /** The server refused our credentials: a good time to fetch a fresh token and `setPassword`. */
   "credentials-rejected": { error: PhoneErrorInfo };

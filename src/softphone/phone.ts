@@ -77,7 +77,13 @@ export interface CallOptions {
 /** Settings that take effect at once, without reconnecting. */
 export type LiveSettings = Pick<
   PhoneSettings,
-  "dtmfMode" | "dtmfDurationMs" | "dtmfInterToneGapMs" | "autoAnswer" | "referPolicy" | "referAskTimeoutSec" | "maxCalls"
+  | "dtmfMode"
+  | "dtmfDurationMs"
+  | "dtmfInterToneGapMs"
+  | "autoAnswer"
+  | "referPolicy"
+  | "referAskTimeoutSec"
+  | "maxCalls"
 >;
 
 /**
@@ -118,8 +124,17 @@ export class Phone {
     this.random = env.random ?? Math.random;
     this.sipTrace = new SipTrace(this.now);
     this.registrations = new RegistrationHistory(this.phoneStore, this.now);
-    const g = globalThis as { navigator?: Navigator; localStorage?: Storage; window?: PageEventTarget; document?: PageEventTarget; HTMLMediaElement?: typeof HTMLMediaElement };
-    const mediaDevices = env.mediaDevices === null ? undefined : (env.mediaDevices ?? (g.navigator?.mediaDevices as MediaDevicesLike | undefined));
+    const g = globalThis as {
+      navigator?: Navigator;
+      localStorage?: Storage;
+      window?: PageEventTarget;
+      document?: PageEventTarget;
+      HTMLMediaElement?: typeof HTMLMediaElement;
+    };
+    const mediaDevices =
+      env.mediaDevices === null
+        ? undefined
+        : (env.mediaDevices ?? (g.navigator?.mediaDevices as MediaDevicesLike | undefined));
     const storage = env.storage === null ? undefined : (env.storage ?? safeLocalStorage());
     this.instanceId = instanceId(storage);
     this.devices = new AudioDevices({
@@ -133,23 +148,30 @@ export class Phone {
       onNotice: (n) => this.notice(n),
       onSelectionChange: (role, deviceId) => this.onDeviceSelected(role, deviceId),
     });
-    const createElement = env.createAudioElement === null ? undefined : (env.createAudioElement ?? (typeof Audio === "function" ? () => new Audio() : undefined));
+    const createElement =
+      env.createAudioElement === null
+        ? undefined
+        : (env.createAudioElement ?? (typeof Audio === "function" ? () => new Audio() : undefined));
     this.remoteAudio = new RemoteAudio(createElement, (callId, e) => {
       // Autoplay policy: no user gesture on the page yet (an auto-answered call, a CRM iframe).
       if ((e as { name?: string })?.name === "NotAllowedError") this.notice({ kind: "audio-blocked", callId });
       else console.warn(`softphone: audio playback of call ${callId}:`, e);
     });
     this.remoteAudio.setSink(this.devices.selected("speaker"));
-    this.page = new PageLifecycle(env.window === null ? undefined : (env.window ?? g.window), env.document === null ? undefined : (env.document ?? g.document), {
-      onWake: () => this.connection?.wake(),
-      // A frozen page cannot ring: with no call under way the phone unregisters, so that a call to
-      // it fails at once (or follows the user's forwarding) instead of ringing into nothing.
-      onFreeze: () => {
-        if (this.sessions.size === 0) this.connection?.sleep();
+    this.page = new PageLifecycle(
+      env.window === null ? undefined : (env.window ?? g.window),
+      env.document === null ? undefined : (env.document ?? g.document),
+      {
+        onWake: () => this.connection?.wake(),
+        // A frozen page cannot ring: with no call under way the phone unregisters, so that a call to
+        // it fails at once (or follows the user's forwarding) instead of ringing into nothing.
+        onFreeze: () => {
+          if (this.sessions.size === 0) this.connection?.sleep();
+        },
+        onUnload: () => this.unload(),
+        onRestore: () => this.restore(),
       },
-      onUnload: () => this.unload(),
-      onRestore: () => this.restore(),
-    });
+    );
   }
 
   // ---- lifecycle ----
@@ -191,7 +213,12 @@ export class Phone {
   /** Applies settings that need no reconnection. */
   updateSettings(patch: LiveSettings): void {
     if (!this.settings) throw notStarted();
-    const merged = resolveSettings({ ...this.settings, keepAlive: this.settings.keepAlive, reconnect: this.settings.reconnect, ...patch });
+    const merged = resolveSettings({
+      ...this.settings,
+      keepAlive: this.settings.keepAlive,
+      reconnect: this.settings.reconnect,
+      ...patch,
+    });
     this.settings = { ...this.settings, ...pick(merged, Object.keys(patch) as Array<keyof LiveSettings>) };
     this.phoneStore.setState({ settings: publicSettings(this.settings) });
   }
@@ -234,7 +261,8 @@ export class Phone {
 
   async answer(id: CallId): Promise<void> {
     const cs = this.session(id);
-    if (cs.direction !== "inbound" || cs.call?.state !== "ringing") throw new PhoneError({ kind: "invalid-state", detail: "the call is not ringing" });
+    if (cs.direction !== "inbound" || cs.call?.state !== "ringing")
+      throw new PhoneError({ kind: "invalid-state", detail: "the call is not ringing" });
     const microphone = (await cs.preparedMicrophone()) ?? (await this.openMicrophone(id));
     if (cs.isFinished || cs.call?.state !== "ringing") {
       microphone?.getTracks().forEach((t) => t.stop());
@@ -242,7 +270,8 @@ export class Phone {
     }
     // A call that will not hold stays as it is (its hold-failed notice says so); answer anyway.
     // The call an INVITE/Replaces takes over is not held: sip.js ends it once we answer.
-    const replacee = cs.session instanceof Invitation && cs.session.replacee ? this.sessionOf(cs.session.replacee)?.id : undefined;
+    const replacee =
+      cs.session instanceof Invitation && cs.session.replacee ? this.sessionOf(cs.session.replacee)?.id : undefined;
     await this.holdOthers(id, replacee).catch(() => {});
     await cs.answer(microphone);
   }
@@ -293,7 +322,8 @@ export class Phone {
   async startConsult(id: CallId, target: string, options: CallOptions = {}): Promise<CallId> {
     const original = this.session(id);
     if (!original.isEstablished) throw new PhoneError({ kind: "invalid-state", detail: "the call is not connected" });
-    if (original.call?.consultCallId) throw new PhoneError({ kind: "invalid-state", detail: "a consultation is already under way" });
+    if (original.call?.consultCallId)
+      throw new PhoneError({ kind: "invalid-state", detail: "a consultation is already under way" });
     this.targetUri(target);
     await original.hold();
     const consultId = await this.placeCall(target, options, id);
@@ -449,7 +479,9 @@ export class Phone {
   private watchQuality(call: WatchedCall): () => void {
     let stop: (() => void) | undefined;
     let stopped = false;
-    this.quality ??= import("./quality-watchdog").then((m) => (this.qualityLoaded = new m.CallQualityMonitor(this.now)));
+    this.quality ??= import("./quality-watchdog").then(
+      (m) => (this.qualityLoaded = new m.CallQualityMonitor(this.now)),
+    );
     this.quality.then(
       (monitor) => {
         if (!stopped) stop = monitor.watch(call);
@@ -466,7 +498,8 @@ export class Phone {
     const connection = this.requireConnection();
     const s = this.requireSettings();
     const uri = this.targetUri(input);
-    if (this.liveCalls().length >= s.maxCalls) throw new PhoneError({ kind: "too-many-calls", detail: `at most ${s.maxCalls} calls` });
+    if (this.liveCalls().length >= s.maxCalls)
+      throw new PhoneError({ kind: "too-many-calls", detail: `at most ${s.maxCalls} calls` });
     const Outgoing = await outgoingCalls();
     const microphone = options.microphone ?? (await this.openMicrophone());
     try {
@@ -496,7 +529,10 @@ export class Phone {
   }
 
   private inviterOptions(microphone: MediaStream | undefined, extraHeaders: string[] = []): InviterOptions {
-    const sdhOptions: PhoneSdhOptions = { constraints: { audio: true, video: false }, ...(microphone ? { microphone } : {}) };
+    const sdhOptions: PhoneSdhOptions = {
+      constraints: { audio: true, video: false },
+      ...(microphone ? { microphone } : {}),
+    };
     // earlyMedia belongs here, not in invite(): sip.js then plays the SDP of a 183 before the answer.
     return { earlyMedia: true, extraHeaders, sessionDescriptionHandlerOptions: sdhOptions };
   }
@@ -534,9 +570,15 @@ export class Phone {
     }
     const auto = this.autoAnswerFor(policy, decision, !!replaced);
     // Talking, answering or dialling out: a marked call then rings instead of cutting in.
-    const busy = this.liveCalls().some((c) => c.id !== id && (isTalking(c) || c.state === "connecting" || c.state === "dialing" || c.state === "early"));
+    const busy = this.liveCalls().some(
+      (c) => c.id !== id && (isTalking(c) || c.state === "connecting" || c.state === "dialing" || c.state === "early"),
+    );
     const answerNow = !!auto && (!busy || !!replaced);
-    addCall(this.callsStore, { ...call, context: { ...decision?.context }, ...(answerNow && auto ? { autoAnswer: auto } : {}) });
+    addCall(this.callsStore, {
+      ...call,
+      context: { ...decision?.context },
+      ...(answerNow && auto ? { autoAnswer: auto } : {}),
+    });
     if (decision?.reject) {
       cs.reject(decision.reject).catch(() => {});
       return;
@@ -549,13 +591,21 @@ export class Phone {
     // While it rings, the answer is made ready (a microphone it cannot open is said on Answer).
     if (!answerNow || !auto || auto.afterSec > 0) cs.prepareAnswer(() => this.devices.openMicrophone());
     if (!answerNow || !auto) return;
-    this.events.emit("auto-answer", { callId: id, afterSec: auto.afterSec, ...(auto.marker ? { marker: auto.marker } : {}) });
+    this.events.emit("auto-answer", {
+      callId: id,
+      afterSec: auto.afterSec,
+      ...(auto.marker ? { marker: auto.marker } : {}),
+    });
     const answer = () => void this.answer(id).catch(() => {});
     if (auto.afterSec === 0) answer();
     else cs.schedule(auto.afterSec * 1000, answer);
   }
 
-  private autoAnswerFor(policy: ReturnType<typeof decideAutoAnswer>, decision: IncomingCallDecision | void, replacing: boolean): CallAutoAnswer | undefined {
+  private autoAnswerFor(
+    policy: ReturnType<typeof decideAutoAnswer>,
+    decision: IncomingCallDecision | void,
+    replacing: boolean,
+  ): CallAutoAnswer | undefined {
     const at = (afterSec: number) => this.now() + afterSec * 1000;
     const marker = policy.marker;
     // An INVITE with Replaces continues a conversation we already have: take it over at once.
@@ -567,7 +617,8 @@ export class Phone {
       const afterSec = Math.min(Math.max(Math.round(wish.afterSec), 0), MAX_ANSWER_AFTER_SEC);
       return { decidedBy: "handler", afterSec, answerAt: at(afterSec), ...(marker ? { marker } : {}) };
     }
-    if (policy.answer) return { decidedBy: "policy", afterSec: policy.afterSec, answerAt: at(policy.afterSec), marker: policy.marker };
+    if (policy.answer)
+      return { decidedBy: "policy", afterSec: policy.afterSec, answerAt: at(policy.afterSec), marker: policy.marker };
     return undefined;
   }
 
@@ -589,7 +640,11 @@ export class Phone {
     const cs = new CallSession(this.ctx, id, inviter, "outbound");
     cs.microphone = microphone;
     this.sessions.set(id, cs);
-    addCall(this.callsStore, { ...this.newCall(id, "outbound", calleeOf(inviter.remoteIdentity)), state: "dialing", referredFromCallId: from.id });
+    addCall(this.callsStore, {
+      ...this.newCall(id, "outbound", calleeOf(inviter.remoteIdentity)),
+      state: "dialing",
+      referredFromCallId: from.id,
+    });
     await cs.dial();
     return id;
   }
@@ -615,13 +670,18 @@ export class Phone {
   private connect(resolved: ResolvedSettings): void {
     this.suspended = false;
     const ice = { iceServers: resolved.iceServers, iceTransportPolicy: resolved.iceTransportPolicy };
-    const media = this.env.sessionDescriptionHandlerFactory ?? browserSessionDescriptionHandlerFactory(() => this.devices.openMicrophone());
+    const media =
+      this.env.sessionDescriptionHandlerFactory ??
+      browserSessionDescriptionHandlerFactory(() => this.devices.openMicrophone());
     this.connection = new SipConnection(
       resolved,
       {
         ...(this.env.transportConstructor ? { transportConstructor: this.env.transportConstructor } : {}),
         instanceId: this.instanceId,
-        sessionDescriptionHandlerFactory: withIceFailureWatch(withEarlyIceCompletion(withOfferAnswerOrder(withDtlsServerAnswer(media)), ice), (session) => this.onIceFailed(session)),
+        sessionDescriptionHandlerFactory: withIceFailureWatch(
+          withEarlyIceCompletion(withOfferAnswerOrder(withDtlsServerAnswer(media)), ice),
+          (session) => this.onIceFailed(session),
+        ),
         now: this.now,
         random: this.random,
         ...(this.env.logConnector ? { logConnector: this.env.logConnector } : {}),
@@ -645,7 +705,8 @@ export class Phone {
    * rather than let them ring or dial on.
    */
   private onConnectionLost(): void {
-    for (const cs of [...this.sessions.values()]) if (!cs.isEstablished) cs.abandon({ kind: "connection-lost", by: "system" });
+    for (const cs of [...this.sessions.values()])
+      if (!cs.isEstablished) cs.abandon({ kind: "connection-lost", by: "system" });
   }
 
   private onRecovered(): void {
@@ -665,7 +726,10 @@ export class Phone {
     // A chosen microphone that disappears is announced by the device list, and its fallback
     // switches the calls too; the system default one has nobody else to say so.
     const wasDefault = !this.devices.current.preferred.microphone;
-    this.switchMicrophone(cs, wasDefault ? { kind: "device-fallback", role: "microphone", label: track.label } : undefined);
+    this.switchMicrophone(
+      cs,
+      wasDefault ? { kind: "device-fallback", role: "microphone", label: track.label } : undefined,
+    );
   }
 
   /** The device list changed: a call whose microphone's device is no longer listed has lost it. */
@@ -678,7 +742,9 @@ export class Phone {
       const { deviceId, groupId } = track.getSettings?.() ?? {};
       if (!deviceId) continue;
       // Unplugging the system default device keeps a "default" entry, pointing at another device.
-      const listed = microphones.some((d) => d.deviceId === deviceId && (!groupId || !d.groupId || d.groupId === groupId));
+      const listed = microphones.some(
+        (d) => d.deviceId === deviceId && (!groupId || !d.groupId || d.groupId === groupId),
+      );
       if (!listed || track.readyState === "ended") this.onMicrophoneLost(cs, track);
     }
   }
@@ -688,7 +754,9 @@ export class Phone {
       .then(() => {
         if (done) this.notice(done);
       })
-      .catch((e: unknown) => this.notice({ kind: "microphone-unavailable", callId: cs.id, error: PhoneError.infoOf(e) }));
+      .catch((e: unknown) =>
+        this.notice({ kind: "microphone-unavailable", callId: cs.id, error: PhoneError.infoOf(e) }),
+      );
   }
 
   private async openMicrophone(callId?: CallId): Promise<MediaStream | undefined> {
@@ -707,7 +775,11 @@ export class Phone {
       const c = cs.call;
       // Ringing incoming calls are left to the server, which sees the socket close; so are calls
       // the server can give back to the next page (keepOnUnload).
-      if ((cs.isEstablished && !cs.keepOnUnload) || (cs.direction === "outbound" && c && (c.state === "dialing" || c.state === "early"))) void cs.hangup().catch(() => {});
+      if (
+        (cs.isEstablished && !cs.keepOnUnload) ||
+        (cs.direction === "outbound" && c && (c.state === "dialing" || c.state === "early"))
+      )
+        void cs.hangup().catch(() => {});
     }
     this.connection.unload();
     this.connection = undefined;
@@ -726,7 +798,10 @@ export class Phone {
   private release(cs: CallSession): void {
     this.sessions.delete(cs.id);
     const c = cs.call;
-    if (c?.consultForCallId) updateCall(this.callsStore, c.consultForCallId, (o) => (o.consultCallId === c.id ? { consultCallId: undefined } : {}));
+    if (c?.consultForCallId)
+      updateCall(this.callsStore, c.consultForCallId, (o) =>
+        o.consultCallId === c.id ? { consultCallId: undefined } : {},
+      );
     if (c?.consultCallId) updateCall(this.callsStore, c.consultCallId, { consultForCallId: undefined });
   }
 
@@ -789,7 +864,8 @@ export class Phone {
 
   private requireConnection(): SipConnection {
     if (!this.connection) throw notStarted();
-    if (!this.connection.connected) throw new PhoneError({ kind: "not-connected", detail: "no connection to the SIP server" });
+    if (!this.connection.connected)
+      throw new PhoneError({ kind: "not-connected", detail: "no connection to the SIP server" });
     return this.connection;
   }
 
@@ -811,7 +887,10 @@ function outgoingCalls(): Promise<typeof Inviter> {
     (m) => m.Inviter,
     (e: unknown) => {
       inviterClass = undefined;
-      throw new PhoneError({ kind: "transport", detail: `the code for outgoing calls did not load: ${e instanceof Error ? e.message : String(e)}` });
+      throw new PhoneError({
+        kind: "transport",
+        detail: `the code for outgoing calls did not load: ${e instanceof Error ? e.message : String(e)}`,
+      });
     },
   ));
 }

@@ -5,7 +5,19 @@ import { qualityMark, QualityRules, type QualityIssue } from "./quality-rules";
 let clock = 0;
 function sample(figures: Partial<CallStatsSample> = {}): CallStatsSample {
   clock += 1000;
-  return { at: clock, packetsReceived: 0, packetsLost: 0, bytesReceived: 0, packetsSent: 0, bytesSent: 0, rttMs: 20, jitterMs: 2, lossPercent: 0, mos: 4.4, ...figures };
+  return {
+    at: clock,
+    packetsReceived: 0,
+    packetsLost: 0,
+    bytesReceived: 0,
+    packetsSent: 0,
+    bytesSent: 0,
+    rttMs: 20,
+    jitterMs: 2,
+    lossPercent: 0,
+    mos: 4.4,
+    ...figures,
+  };
 }
 
 /** Feeds readings one by one; returns the warnings after each. */

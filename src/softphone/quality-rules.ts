@@ -70,7 +70,9 @@ export class QualityRules {
 
   /** Mean loss over the last readings that had a loss figure, %. */
   private averageLoss(): number {
-    const figures = this.recent.slice(-LOSS_AVERAGE_SAMPLES).flatMap((s) => (s.lossPercent === undefined ? [] : [s.lossPercent]));
+    const figures = this.recent
+      .slice(-LOSS_AVERAGE_SAMPLES)
+      .flatMap((s) => (s.lossPercent === undefined ? [] : [s.lossPercent]));
     // A full window is needed: one bad second at the start of a call is not a sustained loss.
     if (figures.length < LOSS_AVERAGE_SAMPLES) return 0;
     return figures.reduce((a, b) => a + b, 0) / figures.length;

@@ -89,7 +89,10 @@ describe("QualityWatchdog", () => {
     await second();
     for (let i = 0; i < 3; i++) await second({ arriving: false });
     expect(call.restarts).toBe(1);
-    expect(call.latest).toMatchObject({ mark: "poor", oneWayAudio: { reason: "no-packets", state: "restarting", since: 2000 } });
+    expect(call.latest).toMatchObject({
+      mark: "poor",
+      oneWayAudio: { reason: "no-packets", state: "restarting", since: 2000 },
+    });
     // The restart went through, but still nothing arrives: 3 s more, then the user is told.
     await second({ arriving: false });
     await second({ arriving: false });
@@ -197,7 +200,14 @@ describe("the phone's watchdog on its calls", () => {
     for (let i = 0; i < 3; i++) await second({ arriving: false });
     await untilCall(alice.phone, id, (c) => c.quality?.oneWayAudio?.state === "restarting");
     // The re-INVITE went out with new ICE credentials, and the far end took it.
-    await sw.waitFor((r) => r.direction === "to-ua" && r.user === "1001" && isResponse(r, 200) && /INVITE/.test(r.message.getHeader("cseq") ?? ""), wire);
+    await sw.waitFor(
+      (r) =>
+        r.direction === "to-ua" &&
+        r.user === "1001" &&
+        isResponse(r, 200) &&
+        /INVITE/.test(r.message.getHeader("cseq") ?? ""),
+      wire,
+    );
     expect(sdh.offers.slice(offersBefore).map((o) => o.options?.offerOptions?.iceRestart)).toEqual([true]);
     for (let i = 0; i < 4; i++) await second({ arriving: false });
     await untilCall(alice.phone, id, (c) => c.quality?.oneWayAudio?.state === "unresolved");

@@ -142,7 +142,13 @@ export class CallQualityMonitor {
 
   /** Starts watching a call; the returned function stops it (when the call ends). */
   watch(call: WatchedCall): () => void {
-    const timeline: CallStatsTimeline = { callId: call.id, remote: call.remote, startedAt: this.now(), dropped: 0, samples: [] };
+    const timeline: CallStatsTimeline = {
+      callId: call.id,
+      remote: call.remote,
+      startedAt: this.now(),
+      dropped: 0,
+      samples: [],
+    };
     this.timelines.push(timeline);
     if (this.timelines.length > TIMELINES_KEPT) this.timelines.shift();
     const watchdog = new QualityWatchdog(call, timeline, this.now);

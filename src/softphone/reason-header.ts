@@ -16,7 +16,11 @@ export function parseReasonHeader(values: readonly string[]): SipReason[] {
       if (!protocol || cause === undefined) continue;
       const text = /;\s*text\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(part);
       const t = text?.[1] ?? text?.[2]?.trim();
-      reasons.push({ protocol: protocol.toUpperCase(), cause: Number(cause), ...(t ? { text: t.replace(/\\(.)/g, "$1") } : {}) });
+      reasons.push({
+        protocol: protocol.toUpperCase(),
+        cause: Number(cause),
+        ...(t ? { text: t.replace(/\\(.)/g, "$1") } : {}),
+      });
     }
   }
   return reasons;

@@ -77,7 +77,9 @@ describe("redactSipMessage", () => {
       "",
       "",
     ]);
-    expect(redactSipMessage(challenge)).toContain(`WWW-Authenticate: Digest realm="agentbar.local", nonce="${REDACTED}", qop="auth", algorithm=MD5, stale=true`);
+    expect(redactSipMessage(challenge)).toContain(
+      `WWW-Authenticate: Digest realm="agentbar.local", nonce="${REDACTED}", qop="auth", algorithm=MD5, stale=true`,
+    );
   });
 
   it("redacts token-like headers, URI parameters and Authentication-Info", () => {
@@ -87,13 +89,14 @@ describe("redactSipMessage", () => {
       "Contact: <sip:q7m4@x.invalid;transport=ws;auth-id=a1b2c3d4>",
       "X-XTRA-AUTH-ID: 9f8e7d6c5b4a",
       "X-Token: tok-123456",
-      "Authentication-Info: nextnonce=\"n1\", rspauth=\"deadbeefdeadbeef\", qop=auth",
+      'Authentication-Info: nextnonce="n1", rspauth="deadbeefdeadbeef", qop=auth',
       "Subject: password reset call",
       "",
       "",
     ]);
     const out = redactSipMessage(message);
-    for (const secret of ["s3cr3t-t0k3n", "a1b2c3d4", "9f8e7d6c5b4a", "tok-123456", "deadbeefdeadbeef"]) expect(out).not.toContain(secret);
+    for (const secret of ["s3cr3t-t0k3n", "a1b2c3d4", "9f8e7d6c5b4a", "tok-123456", "deadbeefdeadbeef"])
+      expect(out).not.toContain(secret);
     expect(out).toContain(`INVITE sip:2000@agentbar.local;token=${REDACTED};transport=ws SIP/2.0`);
     expect(out).toContain("To: <sip:2000@agentbar.local;user=phone>");
     expect(out).toContain(`Authentication-Info: nextnonce="${REDACTED}", rspauth="${REDACTED}", qop=auth`);
@@ -108,25 +111,41 @@ describe("redactBody", () => {
       jsonrpc: "2.0",
       method: "login",
       id: 1,
-      params: { login: "1001@agentbar.local", passwd: "Agentbar@2026", loginParams: { xui_sessid: "0f1e2d3c4b5a69788796a5b4c3d2e1f0" }, sessid: "b0a1c2d3" },
+      params: {
+        login: "1001@agentbar.local",
+        passwd: "Agentbar@2026",
+        loginParams: { xui_sessid: "0f1e2d3c4b5a69788796a5b4c3d2e1f0" },
+        sessid: "b0a1c2d3",
+      },
     });
     const out = redactBody(login);
-    for (const secret of ["Agentbar@2026", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "b0a1c2d3"]) expect(out).not.toContain(secret);
+    for (const secret of ["Agentbar@2026", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "b0a1c2d3"])
+      expect(out).not.toContain(secret);
     expect(JSON.parse(out)).toEqual({
       jsonrpc: "2.0",
       method: "login",
       id: 1,
-      params: { login: "1001@agentbar.local", passwd: REDACTED, loginParams: { xui_sessid: REDACTED }, sessid: REDACTED },
+      params: {
+        login: "1001@agentbar.local",
+        passwd: REDACTED,
+        loginParams: { xui_sessid: REDACTED },
+        sessid: REDACTED,
+      },
     });
     const tokens = redactBody('{"code":200,"data":{"token":"tk_1","refresh_token":"rt_2","extn_id":7,"expires":3600}}');
-    expect(JSON.parse(tokens)).toEqual({ code: 200, data: { token: REDACTED, refresh_token: REDACTED, extn_id: 7, expires: 3600 } });
+    expect(JSON.parse(tokens)).toEqual({
+      code: 200,
+      data: { token: REDACTED, refresh_token: REDACTED, extn_id: 7, expires: 3600 },
+    });
   });
 
   it("empties secret-named form fields and SDES keys", () => {
-    expect(redactBody("login=agent1&password=Agentbar%402026&captcha=x1")).toBe(`login=agent1&password=${REDACTED}&captcha=x1`);
-    expect(redactBody("a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz|2^20|1:32")).toBe(
-      `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${REDACTED}|2^20|1:32`,
+    expect(redactBody("login=agent1&password=Agentbar%402026&captcha=x1")).toBe(
+      `login=agent1&password=${REDACTED}&captcha=x1`,
     );
+    expect(
+      redactBody("a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz|2^20|1:32"),
+    ).toBe(`a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${REDACTED}|2^20|1:32`);
   });
 });
 
@@ -137,7 +156,9 @@ describe("redactAuthValue, redactUrl, redactKnownSecrets", () => {
   });
 
   it("takes user, password and secret parameters out of URLs", () => {
-    expect(redactUrl("wss://agent:pw@pbx.example.com/sip?token=abc&x=1")).toBe(`wss://${REDACTED}@pbx.example.com/sip?token=${REDACTED}&x=1`);
+    expect(redactUrl("wss://agent:pw@pbx.example.com/sip?token=abc&x=1")).toBe(
+      `wss://${REDACTED}@pbx.example.com/sip?token=${REDACTED}&x=1`,
+    );
     expect(redactUrl("turn:turn.example.com:3478?transport=udp")).toBe("turn:turn.example.com:3478?transport=udp");
   });
 

@@ -10,10 +10,12 @@ export const REDACTED = "[redacted]";
 const KEPT_AUTH_PARAMS = new Set(["username", "realm", "uri", "algorithm", "qop", "stale", "nc"]);
 
 /** Header names whose value is credentials: the scheme and naming parameters stay, nothing else. */
-const AUTH_HEADER = /^(authorization|proxy-authorization|www-authenticate|proxy-authenticate|authentication-info|proxy-authentication-info)$/i;
+const AUTH_HEADER =
+  /^(authorization|proxy-authorization|www-authenticate|proxy-authenticate|authentication-info|proxy-authentication-info)$/i;
 
 /** Any other header, URI parameter, JSON key or form field whose name says it holds a secret. */
-const SECRET_NAME = /(pass(word|wd)?|secret|token|sessid|api[-_]?key|auth[-_]?id|authori[sz]ation|credential|cookie|bearer)/i;
+const SECRET_NAME =
+  /(pass(word|wd)?|secret|token|sessid|api[-_]?key|auth[-_]?id|authori[sz]ation|credential|cookie|bearer)/i;
 
 /** Redacts credentials in one SIP message (request or response, with its body). */
 export function redactSipMessage(message: string): string {
@@ -46,21 +48,30 @@ export function redactAuthValue(value: string): string {
   const rest = m[2]!;
   if (!/=/.test(rest)) return rest ? `${scheme} ${REDACTED}` : scheme;
   const params = [...rest.matchAll(/([A-Za-z0-9_-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^,\s]*)/g)].map(([, key, val]) =>
-    KEPT_AUTH_PARAMS.has(key!.toLowerCase()) ? `${key}=${val}` : `${key}=${val!.startsWith('"') ? `"${REDACTED}"` : REDACTED}`,
+    KEPT_AUTH_PARAMS.has(key!.toLowerCase())
+      ? `${key}=${val}`
+      : `${key}=${val!.startsWith('"') ? `"${REDACTED}"` : REDACTED}`,
   );
   return scheme ? `${scheme} ${params.join(", ")}` : params.join(", ");
 }
 
 /** `;token=abc` and `?password=abc&x=1` in URIs lose their values. */
 function redactUriParams(text: string): string {
-  return text.replace(/([;?&])([A-Za-z0-9_.-]+)=([^;?&>\s,"]*)/g, (all, sep: string, key: string) => (SECRET_NAME.test(key) ? `${sep}${key}=${REDACTED}` : all));
+  return text.replace(/([;?&])([A-Za-z0-9_.-]+)=([^;?&>\s,"]*)/g, (all, sep: string, key: string) =>
+    SECRET_NAME.test(key) ? `${sep}${key}=${REDACTED}` : all,
+  );
 }
 
 /** Bodies: JSON keys and form fields that name secrets, SDP's ICE password and SDES keys. */
 export function redactBody(body: string): string {
   return body
-    .replace(/("([^"\\]*)"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)/g, (all, lead: string, key: string) => (SECRET_NAME.test(key) ? `${lead}"${REDACTED}"` : all))
-    .replace(/(^|[\s&?])([A-Za-z0-9_.-]+)=([^&\s]*)/g, (all, lead: string, key: string) => (SECRET_NAME.test(key) ? `${lead}${key}=${REDACTED}` : all))
+    .replace(
+      /("([^"\\]*)"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)/g,
+      (all, lead: string, key: string) => (SECRET_NAME.test(key) ? `${lead}"${REDACTED}"` : all),
+    )
+    .replace(/(^|[\s&?])([A-Za-z0-9_.-]+)=([^&\s]*)/g, (all, lead: string, key: string) =>
+      SECRET_NAME.test(key) ? `${lead}${key}=${REDACTED}` : all,
+    )
     .replace(/^(a=ice-pwd:).*$/gm, `$1${REDACTED}`)
     .replace(/(inline:)[^\s|]+/g, `$1${REDACTED}`);
 }
@@ -84,5 +95,10 @@ export function redactUrl(url: string): string {
 export function scrubSecrets<T>(value: T, secrets: ReadonlyArray<string | undefined>): T {
   const known = secrets.filter((s): s is string => !!s && s.length >= 4);
   if (!known.length) return value;
-  return JSON.parse(redactKnownSecrets(JSON.stringify(value), known.map((s) => JSON.stringify(s).slice(1, -1)))) as T;
+  return JSON.parse(
+    redactKnownSecrets(
+      JSON.stringify(value),
+      known.map((s) => JSON.stringify(s).slice(1, -1)),
+    ),
+  ) as T;
 }

@@ -30,14 +30,23 @@ export function countNonceUsesOnRegister(ua: UserAgent, password: () => string):
  * The same digest answer for the next use of its nonce; `undefined` when it cannot be counted
  * (no `qop`, an algorithm other than MD5): then it goes as it is.
  */
-export function recountedAuthorization(header: string, method: string, password: string, cnonce = randomCnonce()): string | undefined {
+export function recountedAuthorization(
+  header: string,
+  method: string,
+  password: string,
+  cnonce = randomCnonce(),
+): string | undefined {
   const m = /^\s*Digest\s+(.*)$/i.exec(header);
   if (!m) return undefined;
   const params = new Map<string, string>();
-  for (const p of m[1]!.matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|([^,\s]+))/g)) params.set(p[1]!.toLowerCase(), p[2] ?? p[3] ?? "");
-  const [username, realm, nonce, uri, qop, nc] = ["username", "realm", "nonce", "uri", "qop", "nc"].map((k) => params.get(k));
+  for (const p of m[1]!.matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|([^,\s]+))/g))
+    params.set(p[1]!.toLowerCase(), p[2] ?? p[3] ?? "");
+  const [username, realm, nonce, uri, qop, nc] = ["username", "realm", "nonce", "uri", "qop", "nc"].map((k) =>
+    params.get(k),
+  );
   const algorithm = params.get("algorithm") ?? "MD5";
-  if (!username || realm === undefined || !nonce || !uri || qop !== "auth" || !nc || algorithm.toUpperCase() !== "MD5") return undefined;
+  if (!username || realm === undefined || !nonce || !uri || qop !== "auth" || !nc || algorithm.toUpperCase() !== "MD5")
+    return undefined;
   const count = Number.parseInt(nc, 16);
   if (!Number.isFinite(count)) return undefined;
   const ncHex = (count + 1).toString(16).padStart(8, "0");

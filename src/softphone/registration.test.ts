@@ -18,7 +18,8 @@ async function rig(sw: FakeSwitch, options: Parameters<typeof startPhone>[1] = {
   return r;
 }
 
-const registers = (sw: FakeSwitch, since = 0) => sw.records((r) => r.direction === "from-ua" && isRequest(r, "REGISTER"), since);
+const registers = (sw: FakeSwitch, since = 0) =>
+  sw.records((r) => r.direction === "from-ua" && isRequest(r, "REGISTER"), since);
 
 describe("registration", () => {
   it("answers the server's digest challenge and becomes registered", async () => {
@@ -48,14 +49,23 @@ describe("registration", () => {
       expect(r.message.getHeader("supported")).toMatch(/\boutbound\b/);
       expect(r.message.getHeader("contact")).toMatch(/;reg-id=1;\+sip\.instance="<urn:uuid:[0-9a-f-]{36}>"/);
     }
-    const instance = (r: { message: { getHeader(name: string): string | undefined } }) => /\+sip\.instance="([^"]+)"/.exec(r.message.getHeader("contact") ?? "")?.[1];
+    const instance = (r: { message: { getHeader(name: string): string | undefined } }) =>
+      /\+sip\.instance="([^"]+)"/.exec(r.message.getHeader("contact") ?? "")?.[1];
     expect(instance(two!)).toBe(instance(one!));
     expect(again.phone.phoneStore.getState().registration.status).toBe("registered");
   });
 
   it("goes from connecting through registering to registered", async () => {
     const sw = new FakeSwitch();
-    const phone = new Phone({ transportConstructor: sw.Transport, mediaDevices: null, storage: null, createAudioElement: null, window: null, document: null, logConnector: () => {} });
+    const phone = new Phone({
+      transportConstructor: sw.Transport,
+      mediaDevices: null,
+      storage: null,
+      createAudioElement: null,
+      window: null,
+      document: null,
+      logConnector: () => {},
+    });
     const statuses = history(phone.phoneStore, (s) => s.registration.status);
     await phone.start({ server: "wss://pbx.test/sip", address: "1001@pbx.test", password: "secret" });
     await until(phone.phoneStore, (s) => s.registration.status === "registered");
@@ -108,7 +118,11 @@ describe("registration", () => {
     const { phone } = await rig(sw, { registered: false, env: { random: () => 0 } });
     const s = await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
     const t0 = Date.now();
-    expect(s.registration).toMatchObject({ status: "reconnecting", attempt: 2, error: { kind: "server", status: 503, retryAfterSec: 20 } });
+    expect(s.registration).toMatchObject({
+      status: "reconnecting",
+      attempt: 2,
+      error: { kind: "server", status: 503, retryAfterSec: 20 },
+    });
     expect(s.registration.status === "reconnecting" && s.registration.nextAttemptAt - t0).toBe(20_000);
     refuse = false;
     const n = registers(sw).length;
@@ -134,27 +148,47 @@ describe("registration", () => {
   });
 
   it("refuses unusable settings with a reason", async () => {
-    const phone = new Phone({ mediaDevices: null, storage: null, createAudioElement: null, window: null, document: null });
-    await expect(phone.start({ server: "https://pbx.test/sip", address: "1001@pbx.test", password: "x" })).rejects.toMatchObject({ kind: "invalid-settings" });
-    await expect(phone.start({ server: "wss://pbx.test/sip", address: "1001", password: "x" })).rejects.toBeInstanceOf(PhoneError);
-    expect(phone.phoneStore.getState().registration).toMatchObject({ status: "failed", error: { kind: "invalid-settings" } });
+    const phone = new Phone({
+      mediaDevices: null,
+      storage: null,
+      createAudioElement: null,
+      window: null,
+      document: null,
+    });
+    await expect(
+      phone.start({ server: "https://pbx.test/sip", address: "1001@pbx.test", password: "x" }),
+    ).rejects.toMatchObject({ kind: "invalid-settings" });
+    await expect(phone.start({ server: "wss://pbx.test/sip", address: "1001", password: "x" })).rejects.toBeInstanceOf(
+      PhoneError,
+    );
+    expect(phone.phoneStore.getState().registration).toMatchObject({
+      status: "failed",
+      error: { kind: "invalid-settings" },
+    });
   });
 });
 
 describe("connection loss", () => {
-  const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+  const fakeTimers = () =>
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
 
   it("reconnects with growing, capped, jittered delays and registers again with a new REGISTER", async () => {
     fakeTimers();
     const sw = new FakeSwitch();
-    const { phone } = await rig(sw, { env: { random: () => 1 }, settings: { reconnect: { initialDelayMs: 1000, maxDelayMs: 4000 } } });
+    const { phone } = await rig(sw, {
+      env: { random: () => 1 },
+      settings: { reconnect: { initialDelayMs: 1000, maxDelayMs: 4000 } },
+    });
     const registeredBefore = registers(sw).length;
 
     sw.refuseConnections = true;
     sw.drop("1001");
     const delays: number[] = [];
     for (let attempt = 2; attempt <= 5; attempt++) {
-      const s = await until(phone.phoneStore, (s) => s.registration.status === "reconnecting" && s.registration.attempt === attempt);
+      const s = await until(
+        phone.phoneStore,
+        (s) => s.registration.status === "reconnecting" && s.registration.attempt === attempt,
+      );
       if (s.registration.status !== "reconnecting") throw new Error("unreachable");
       expect(s.registration.error.kind).toBe("transport");
       const delay = s.registration.nextAttemptAt - Date.now();
@@ -166,7 +200,9 @@ describe("connection loss", () => {
 
     sw.refuseConnections = false;
     const s = await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
-    await vi.advanceTimersByTimeAsync(s.registration.status === "reconnecting" ? s.registration.nextAttemptAt - Date.now() : 0);
+    await vi.advanceTimersByTimeAsync(
+      s.registration.status === "reconnecting" ? s.registration.nextAttemptAt - Date.now() : 0,
+    );
     await until(phone.phoneStore, (s) => s.registration.status === "registered");
     expect(registers(sw).length).toBe(registeredBefore + 1);
     // The registerer of the dead connection never unregistered over the new one.
@@ -187,7 +223,10 @@ describe("connection loss", () => {
   it("retries at once when the browser comes back online", async () => {
     fakeTimers();
     const sw = new FakeSwitch();
-    const { phone, page } = await rig(sw, { env: { random: () => 1 }, settings: { reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000 } } });
+    const { phone, page } = await rig(sw, {
+      env: { random: () => 1 },
+      settings: { reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000 } },
+    });
     sw.refuseConnections = true;
     sw.drop("1001");
     await until(phone.phoneStore, (s) => s.registration.status === "reconnecting");
@@ -199,7 +238,10 @@ describe("connection loss", () => {
   it("detects a dead socket with OPTIONS keep-alives and reconnects", async () => {
     fakeTimers();
     const sw = new FakeSwitch();
-    const { phone } = await rig(sw, { env: { random: () => 0 }, settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } } });
+    const { phone } = await rig(sw, {
+      env: { random: () => 0 },
+      settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } },
+    });
     await vi.advanceTimersByTimeAsync(30_000);
     const options = sw.records((r): r is RequestRecord => r.direction === "from-ua" && isRequest(r, "OPTIONS"));
     expect(options.length).toBe(1);
@@ -209,7 +251,10 @@ describe("connection loss", () => {
     sw.silence("1001");
     await vi.advanceTimersByTimeAsync(40_000);
     const s = phone.phoneStore.getState();
-    expect(s.registration).toMatchObject({ status: "reconnecting", error: { kind: "transport", detail: "no answer to keep-alive" } });
+    expect(s.registration).toMatchObject({
+      status: "reconnecting",
+      error: { kind: "transport", detail: "no answer to keep-alive" },
+    });
     await vi.advanceTimersByTimeAsync(1000);
     await until(phone.phoneStore, (s) => s.registration.status === "registered");
   });
@@ -217,13 +262,19 @@ describe("connection loss", () => {
   it("a page woken from freezing checks its socket at once instead of at the next keep-alive", async () => {
     fakeTimers();
     const sw = new FakeSwitch();
-    const { phone, page } = await rig(sw, { env: { random: () => 0 }, settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } } });
+    const { phone, page } = await rig(sw, {
+      env: { random: () => 0 },
+      settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } },
+    });
     // The socket died while the page slept; the next keep-alive would be 30 s away.
     sw.silence("1001");
     await vi.advanceTimersByTimeAsync(5_000);
     page.fire("resume");
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(phone.phoneStore.getState().registration).toMatchObject({ status: "reconnecting", error: { detail: "no answer to keep-alive" } });
+    expect(phone.phoneStore.getState().registration).toMatchObject({
+      status: "reconnecting",
+      error: { detail: "no answer to keep-alive" },
+    });
   });
 
   it("a page frozen with no call unregisters before it stops, so a call to it is not rung into nothing; woken, it registers again and takes calls", async () => {
@@ -321,7 +372,10 @@ describe("connection loss", () => {
     await vi.advanceTimersByTimeAsync(100_000);
     const refreshes = registers(sw).slice(2);
     expect(refreshes).toHaveLength(2);
-    expect(refreshes.map((r) => /nc=([0-9a-f]+)/i.exec(r.message.getHeader("authorization") ?? "")?.[1])).toEqual(["00000002", "00000003"]);
+    expect(refreshes.map((r) => /nc=([0-9a-f]+)/i.exec(r.message.getHeader("authorization") ?? "")?.[1])).toEqual([
+      "00000002",
+      "00000003",
+    ]);
     expect(challenges()).toBe(1);
     // The nonce runs out: the next refresh meets one 401 (stale) and registers with the new nonce.
     sw.expireNonces();
@@ -343,7 +397,10 @@ describe("connection loss", () => {
     expect(phone.phoneStore.getState().registration.status).toBe("stopped");
     expect(sw.isRegistered("1001")).toBe(false);
     // Its socket closed, the server gave the call up: it must not ring on after the page is back.
-    expect(findCall(phone.callsStore.getState(), id)).toMatchObject({ state: "ended", end: { kind: "connection-lost", by: "system" } });
+    expect(findCall(phone.callsStore.getState(), id)).toMatchObject({
+      state: "ended",
+      end: { kind: "connection-lost", by: "system" },
+    });
     expect(phone.diagnostics()).toMatchObject({ sessions: 0 });
 
     // A pageshow that is a fresh load, not a return, changes nothing.

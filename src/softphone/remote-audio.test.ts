@@ -77,7 +77,9 @@ describe("RemoteAudio", () => {
     const elements: FakeAudioElement[] = [];
     const audio = new RemoteAudio(
       () => {
-        const e = Object.assign(new FakeAudioElement(), { play: () => ((e.plays += 1), Promise.reject(new Error("NotAllowedError"))) });
+        const e = Object.assign(new FakeAudioElement(), {
+          play: () => ((e.plays += 1), Promise.reject(new Error("NotAllowedError"))),
+        });
         elements.push(e);
         return e;
       },

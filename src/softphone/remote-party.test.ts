@@ -20,14 +20,23 @@ describe("callerOf", () => {
   });
 
   it("prefers P-Asserted-Identity, reading tel: URIs the grammar does not know", () => {
-    const r = callerOf(headers({ "p-asserted-identity": ['<tel:+15551234>'] }), from('"Front desk" <sip:1001@pbx.test>'));
+    const r = callerOf(
+      headers({ "p-asserted-identity": ["<tel:+15551234>"] }),
+      from('"Front desk" <sip:1001@pbx.test>'),
+    );
     expect(r).toMatchObject({ number: "+15551234", name: "Front desk", uri: "tel:+15551234" });
-    const s = callerOf(headers({ "p-asserted-identity": ['"Customer" <sip:+15559876@gw>, <tel:+15559876>'] }), from("<sip:x@pbx.test>"));
+    const s = callerOf(
+      headers({ "p-asserted-identity": ['"Customer" <sip:+15559876@gw>, <tel:+15559876>'] }),
+      from("<sip:x@pbx.test>"),
+    );
     expect(s).toMatchObject({ number: "+15559876", name: "Customer" });
   });
 
   it("reads FreeSWITCH's Remote-Party-ID when there is no P-Asserted-Identity", () => {
-    const r = callerOf(headers({ "remote-party-id": ['"Queue support" <sip:+15550100@10.0.0.1>;party=calling;screen=yes;privacy=off'] }), from("<sip:1000@pbx.test>"));
+    const r = callerOf(
+      headers({ "remote-party-id": ['"Queue support" <sip:+15550100@10.0.0.1>;party=calling;screen=yes;privacy=off'] }),
+      from("<sip:1000@pbx.test>"),
+    );
     expect(r).toMatchObject({ number: "+15550100", name: "Queue support" });
   });
 
@@ -41,6 +50,9 @@ describe("callerOf", () => {
 describe("calleeOf", () => {
   it("uses the asserted identity of the answering side when there is one", () => {
     expect(calleeOf(from("<sip:2000@pbx.test>"))).toMatchObject({ number: "2000" });
-    expect(calleeOf(from("<sip:2000@pbx.test>"), from('"Sales" <sip:2001@pbx.test>'))).toMatchObject({ number: "2001", name: "Sales" });
+    expect(calleeOf(from("<sip:2000@pbx.test>"), from('"Sales" <sip:2001@pbx.test>'))).toMatchObject({
+      number: "2001",
+      name: "Sales",
+    });
   });
 });

@@ -27,7 +27,9 @@ export function callerOf(request: IdentityHeaders, from: NameAddrHeader): Remote
   const fromParty = partyOf(from);
   const withheld =
     fromParty.withheld || request.headers("Privacy").some((v) => /(^|[;,\s])(id|user)(\s|;|,|$)/i.test(v));
-  const asserted = firstIdentity(request.headers("P-Asserted-Identity")) ?? firstIdentity(callingRpid(request.headers("Remote-Party-ID")));
+  const asserted =
+    firstIdentity(request.headers("P-Asserted-Identity")) ??
+    firstIdentity(callingRpid(request.headers("Remote-Party-ID")));
   if (!asserted) return { ...fromParty, withheld };
   const name = asserted.name ?? fromParty.name;
   return { ...asserted, ...(name ? { name } : {}), withheld };
@@ -38,13 +40,14 @@ export function calleeOf(to: NameAddrHeader, asserted?: NameAddrHeader): RemoteP
   const party = partyOf(to);
   if (!asserted) return party;
   const a = partyOf(asserted);
-  return { ...a, ...(a.name ?? party.name ? { name: a.name ?? party.name } : {}) };
+  return { ...a, ...((a.name ?? party.name) ? { name: a.name ?? party.name } : {}) };
 }
 
 export function partyOf(header: NameAddrHeader): RemoteParty {
   const user = header.uri.user ?? "";
   const name = header.displayName?.trim();
-  const withheld = /^anonymous$/i.test(user) || /anonymous\.invalid$/i.test(header.uri.host) || /^anonymous$/i.test(name ?? "");
+  const withheld =
+    /^anonymous$/i.test(user) || /anonymous\.invalid$/i.test(header.uri.host) || /^anonymous$/i.test(name ?? "");
   return { number: user, ...(name ? { name } : {}), uri: header.uri.toString(), withheld };
 }
 
@@ -55,7 +58,8 @@ function firstIdentity(values: readonly string[]): RemoteParty | undefined {
       if (parsed) return partyOf(parsed);
       // sip.js's grammar has no tel: URIs; "<tel:+15551234>" is common in P-Asserted-Identity.
       const tel = /^\s*(?:"((?:[^"\\]|\\.)*)"\s*)?<?tel:([^>;,\s]+)/i.exec(part);
-      if (tel?.[2]) return { number: tel[2], ...(tel[1] ? { name: tel[1] } : {}), uri: `tel:${tel[2]}`, withheld: false };
+      if (tel?.[2])
+        return { number: tel[2], ...(tel[1] ? { name: tel[1] } : {}), uri: `tel:${tel[2]}`, withheld: false };
     }
   }
   return undefined;

@@ -27,7 +27,9 @@ describe("remote hold detection", () => {
     expect(isHoldOffer(sdp("m=audio 4000 RTP/AVP 0", "a=sendrecv"))).toBe(false);
     expect(isHoldOffer(sdp("m=audio 4000 RTP/AVP 0"))).toBe(false);
     expect(isHoldOffer(sdp("m=audio 4000 RTP/AVP 0", "a=recvonly"))).toBe(false);
-    expect(isHoldOffer(sdp("m=audio 4000 RTP/AVP 0", "a=sendonly", "m=audio 4002 RTP/AVP 0", "a=sendrecv"))).toBe(false);
+    expect(isHoldOffer(sdp("m=audio 4000 RTP/AVP 0", "a=sendonly", "m=audio 4002 RTP/AVP 0", "a=sendrecv"))).toBe(
+      false,
+    );
   });
 
   it("ignores rejected streams (port 0) and judges audio before other media", () => {

@@ -22,7 +22,12 @@ export function mediaSections(sdp: string): MediaSection[] {
   for (const line of lines) {
     if (line.startsWith("m=")) {
       const [media = "", port = "0"] = line.slice(2).split(" ");
-      current = { media, port: Number.parseInt(port, 10) || 0, direction: sessionDirection, nullConnection: sessionNull };
+      current = {
+        media,
+        port: Number.parseInt(port, 10) || 0,
+        direction: sessionDirection,
+        nullConnection: sessionNull,
+      };
       sections.push(current);
       continue;
     }

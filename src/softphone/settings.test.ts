@@ -6,7 +6,13 @@ const base = { server: "wss://pbx.example.com/sip", address: "1001@pbx.example.c
 describe("resolveSettings", () => {
   it("fills the defaults: no public STUN, short ICE wait, refuse REFERs, platform-only auto-answer", () => {
     const s = resolveSettings(base);
-    expect(s).toMatchObject({ user: "1001", domain: "pbx.example.com", authorizationUsername: "1001", iceServers: [], iceGatheringTimeoutMs: 1000 });
+    expect(s).toMatchObject({
+      user: "1001",
+      domain: "pbx.example.com",
+      authorizationUsername: "1001",
+      iceServers: [],
+      iceGatheringTimeoutMs: 1000,
+    });
     expect(s.referPolicy).toBe("reject");
     expect(s.autoAnswer).toBe("platform");
     expect(s.dtmfMode).toBe("rfc4733");

@@ -60,7 +60,9 @@ export interface PhoneSettings {
 }
 
 /** Settings with every default filled in and the addresses checked. */
-export interface ResolvedSettings extends Required<Omit<PhoneSettings, "authorizationUsername" | "displayName" | "keepAlive" | "reconnect">> {
+export interface ResolvedSettings extends Required<
+  Omit<PhoneSettings, "authorizationUsername" | "displayName" | "keepAlive" | "reconnect">
+> {
   authorizationUsername: string;
   displayName?: string;
   keepAlive: KeepAliveSettings;
@@ -100,10 +102,12 @@ export function resolveSettings(s: PhoneSettings): ResolvedSettings {
   } catch {
     throw invalid(`WebSocket URL "${s.server}" is not a URL`);
   }
-  if (server.protocol !== "wss:" && server.protocol !== "ws:") throw invalid(`WebSocket URL must start with wss:// or ws://, not ${server.protocol}//`);
+  if (server.protocol !== "wss:" && server.protocol !== "ws:")
+    throw invalid(`WebSocket URL must start with wss:// or ws://, not ${server.protocol}//`);
   const address = s.address.trim().replace(/^sips?:/i, "");
   const aor = Grammar.URIParse(`sip:${address}`);
-  if (!aor?.user || !aor.host || !/^[^@]+@[^@]+$/.test(address)) throw invalid(`SIP address "${s.address}" is not user@domain`);
+  if (!aor?.user || !aor.host || !/^[^@]+@[^@]+$/.test(address))
+    throw invalid(`SIP address "${s.address}" is not user@domain`);
   if (!s.password) throw invalid("the password is empty");
   const positive = (value: number | undefined, fallback: number, name: string) => {
     const v = value ?? fallback;

@@ -90,7 +90,10 @@ export class SipConnection {
       sessionDescriptionHandlerFactory: env.sessionDescriptionHandlerFactory,
       sessionDescriptionHandlerFactoryOptions: {
         iceGatheringTimeout: settings.iceGatheringTimeoutMs,
-        peerConnectionConfiguration: { iceServers: settings.iceServers, iceTransportPolicy: settings.iceTransportPolicy },
+        peerConnectionConfiguration: {
+          iceServers: settings.iceServers,
+          iceTransportPolicy: settings.iceTransportPolicy,
+        },
       },
       // An attended transfer made elsewhere may hand a call over to us with INVITE/Replaces.
       sipExtensionReplaces: SIPExtension.Supported,
@@ -179,7 +182,8 @@ export class SipConnection {
     this.keepAlive?.stop();
     const registerer = this.registerer;
     this.dropRegisterer(false);
-    if (registerer?.state === RegistererState.Registered && this.ua.isConnected()) registerer.unregister().catch(() => {});
+    if (registerer?.state === RegistererState.Registered && this.ua.isConnected())
+      registerer.unregister().catch(() => {});
     this.intentionalDisconnect = true;
     void this.ua.stop().catch(() => {});
     this.setState({ status: "stopped" });
@@ -191,7 +195,8 @@ export class SipConnection {
    */
   sleep(): void {
     const registerer = this.registerer;
-    if (!this.running || this.asleep || registerer?.state !== RegistererState.Registered || !this.ua.isConnected()) return;
+    if (!this.running || this.asleep || registerer?.state !== RegistererState.Registered || !this.ua.isConnected())
+      return;
     this.asleep = true;
     clearTimeout(this.retryTimer);
     this.keepAlive?.stop();
@@ -215,7 +220,10 @@ export class SipConnection {
     const unregistered = this.unregistering;
     this.unregistering = undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    void Promise.race([unregistered, new Promise<void>((resolve) => (timer = setTimeout(resolve, UNREGISTER_WAIT_MS)))]).then(() => {
+    void Promise.race([
+      unregistered,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, UNREGISTER_WAIT_MS))),
+    ]).then(() => {
       clearTimeout(timer);
       if (this.running && !this.asleep && this.state.status === "stopped") this.retry();
     });
@@ -275,7 +283,9 @@ export class SipConnection {
       return;
     }
     this.recovering = true;
-    const detail = this.keepAliveFailed ? "no answer to keep-alive" : (error?.message ?? "connection closed by the server");
+    const detail = this.keepAliveFailed
+      ? "no answer to keep-alive"
+      : (error?.message ?? "connection closed by the server");
     this.keepAliveFailed = false;
     this.fail({ kind: "transport", detail });
     this.events.onConnectionLost();

@@ -42,7 +42,9 @@ export class SipTrace {
 
   add(direction: TracedSipMessage["direction"], message: string): void {
     if (/^\s*$/.test(message)) return;
-    const text = redactSipMessage(message.length > SIP_TRACE_MESSAGE_CHARS ? `${message.slice(0, SIP_TRACE_MESSAGE_CHARS)}\r\n[… cut]` : message);
+    const text = redactSipMessage(
+      message.length > SIP_TRACE_MESSAGE_CHARS ? `${message.slice(0, SIP_TRACE_MESSAGE_CHARS)}\r\n[… cut]` : message,
+    );
     this.messages.push({ at: this.now(), direction, summary: text.split(/\r?\n/, 1)[0] ?? "", text });
     if (this.messages.length > SIP_TRACE_MESSAGES) this.messages.shift();
   }

@@ -12,7 +12,11 @@ const g = globalThis as Record<string, unknown>;
 /** Every peer connection made, and the rollbacks applied to them. */
 const peerConnections: RTCPeerConnection[] = [];
 const rollbacks: string[] = [];
-const saved = { RTCPeerConnection: g.RTCPeerConnection, MediaStream: g.MediaStream, MediaStreamTrackEvent: g.MediaStreamTrackEvent };
+const saved = {
+  RTCPeerConnection: g.RTCPeerConnection,
+  MediaStream: g.MediaStream,
+  MediaStreamTrackEvent: g.MediaStreamTrackEvent,
+};
 const sources: Array<{ stop(): void }> = [];
 
 let webFactory: () => SessionDescriptionHandlerFactory;
@@ -50,14 +54,20 @@ afterAll(() => {
   Object.assign(g, saved);
 });
 
-const fromAlice = (method: string) => (r: WireRecord): r is RequestRecord => r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
+const fromAlice =
+  (method: string) =>
+  (r: WireRecord): r is RequestRecord =>
+    r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
 const audioDirection = (sdp: string) => mediaSections(sdp).find((s) => s.media === "audio")?.direction;
 const ufrag = (sdp: string) => /a=ice-ufrag:(\S+)/.exec(sdp)?.[1];
 
 describe("with sip.js's WebRTC handler", () => {
   it("holds with a media-level sendonly offer, resumes with sendrecv, restarts ICE after a reconnection", async () => {
     const sw = new FakeSwitch();
-    const alice = await startPhone(sw, { env: { sessionDescriptionHandlerFactory: webFactory() }, settings: { keepAlive: { mode: "off" }, reconnect: { initialDelayMs: 1, maxDelayMs: 1 } } });
+    const alice = await startPhone(sw, {
+      env: { sessionDescriptionHandlerFactory: webFactory() },
+      settings: { keepAlive: { mode: "off" }, reconnect: { initialDelayMs: 1, maxDelayMs: 1 } },
+    });
     const bob = await startPeer(sw, "2000", {}, webFactory());
     try {
       const id = await alice.phone.call("2000");
@@ -101,8 +111,16 @@ describe("with sip.js's WebRTC handler", () => {
     // (seen against Kamailio): an offer during the call only goes on the peer connection with its answer.
     const sw = new FakeSwitch();
     const settings = { keepAlive: { mode: "off" as const } };
-    const alice = await startPhone(sw, { user: "1001", settings, env: { sessionDescriptionHandlerFactory: webFactory(), random: () => 0 } });
-    const bob = await startPhone(sw, { user: "1002", settings, env: { sessionDescriptionHandlerFactory: webFactory(), random: () => 0 } });
+    const alice = await startPhone(sw, {
+      user: "1001",
+      settings,
+      env: { sessionDescriptionHandlerFactory: webFactory(), random: () => 0 },
+    });
+    const bob = await startPhone(sw, {
+      user: "1002",
+      settings,
+      env: { sessionDescriptionHandlerFactory: webFactory(), random: () => 0 },
+    });
     try {
       const a = await alice.phone.call("1002");
       await until(bob.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
@@ -112,7 +130,8 @@ describe("with sip.js's WebRTC handler", () => {
       const [alicePc, bobPc] = peerConnections.slice(-2);
       rollbacks.length = 0;
 
-      const reinviteTo = (user: string) => (r: WireRecord) => r.direction === "to-ua" && r.user === user && isRequest(r, "INVITE") && !!r.message.toTag;
+      const reinviteTo = (user: string) => (r: WireRecord) =>
+        r.direction === "to-ua" && r.user === user && isRequest(r, "INVITE") && !!r.message.toTag;
       const cross = async (act: (phone: typeof alice.phone, id: string) => Promise<void>) => {
         const m = sw.mark();
         sw.gate("1001");
@@ -127,11 +146,17 @@ describe("with sip.js's WebRTC handler", () => {
       await cross((phone, id) => phone.hold(id));
       expect(alice.call(a)).toMatchObject({ held: true, remoteHeld: true });
       expect(bob.call(b)).toMatchObject({ held: true, remoteHeld: true });
-      expect([alicePc, bobPc].map((pc) => pc!.getTransceivers()[0]!.currentDirection)).toEqual(["inactive", "inactive"]);
+      expect([alicePc, bobPc].map((pc) => pc!.getTransceivers()[0]!.currentDirection)).toEqual([
+        "inactive",
+        "inactive",
+      ]);
       await cross((phone, id) => phone.resume(id));
       expect(alice.call(a)).toMatchObject({ held: false, remoteHeld: false, state: "active" });
       expect(bob.call(b)).toMatchObject({ held: false, remoteHeld: false, state: "active" });
-      expect([alicePc, bobPc].map((pc) => pc!.getTransceivers()[0]!.currentDirection)).toEqual(["sendrecv", "sendrecv"]);
+      expect([alicePc, bobPc].map((pc) => pc!.getTransceivers()[0]!.currentDirection)).toEqual([
+        "sendrecv",
+        "sendrecv",
+      ]);
       expect(rollbacks).toEqual([]);
     } finally {
       await alice.phone.stop();

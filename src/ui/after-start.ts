@@ -9,7 +9,8 @@ export const afterStart = new Promise<void>((resolve) => (release = resolve));
 
 /** The page is ready: what waits for `afterStart` loads once the browser has a quiet moment. */
 export function beginAfterStart(): void {
-  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => void }).requestIdleCallback;
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => void })
+    .requestIdleCallback;
   if (idle) idle(release, { timeout: 500 });
   else setTimeout(release, 0);
 }

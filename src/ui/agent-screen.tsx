@@ -10,7 +10,9 @@ import { PhonePanel } from "./phone/phone-panel";
 import { Shell } from "./shell/shell";
 
 // The bar has no room for the history, so its page never loads it; the full page loads it once ready for calls.
-const HistoryPanel = lazy(() => afterStart.then(() => withEnglishPanels(import("./history/history-panel"))).then((m) => m.HistoryPanel));
+const HistoryPanel = lazy(() =>
+  afterStart.then(() => withEnglishPanels(import("./history/history-panel"))).then((m) => m.HistoryPanel),
+);
 
 /**
  * The signed-in screen: the phone, the toolbar, the history, and for a supervisor the wallboard

@@ -41,7 +41,11 @@ export function App({ workspace }: { workspace: ReadonlySignal<ComponentType | n
       {status === "restoring" ? (
         <Restoring text={t.value.signIn.restoring} />
       ) : status === "signed-in" || status === "signing-out" ? (
-        Workspace ? <Workspace /> : <Restoring text={t.value.signIn.opening} />
+        Workspace ? (
+          <Workspace />
+        ) : (
+          <Restoring text={t.value.signIn.opening} />
+        )
       ) : (
         <SignInScreen layout={layout} />
       )}

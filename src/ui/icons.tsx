@@ -5,7 +5,19 @@ type IconProps = { class?: string };
 
 function Svg({ children, class: cls }: IconProps & { children: JSX.Element | JSX.Element[] }) {
   return (
-    <svg class={`icon ${cls ?? ""}`} viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      class={`icon ${cls ?? ""}`}
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="1.8"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       {children}
     </svg>
   );
@@ -87,10 +99,14 @@ const HANDSET = "M5 4h3l2 5-2.5 1.5a11 11 0 0 0 6 6L15 14l5 2v3a2 2 0 0 1-2 2A16
 export const PhoneIcon = path(HANDSET);
 export const HangUpIcon = path("M3 15.5c5-4.7 13-4.7 18 0l-2.2 2.6-3.6-1.7v-2.8a11 11 0 0 0-6.4 0v2.8l-3.6 1.7z");
 export const MicIcon = path("M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3");
-export const MicOffIcon = path("M9 9v3a3 3 0 0 0 5 2.2M15 11V6a3 3 0 0 0-5.7-1.3M5 11a7 7 0 0 0 11.4 5.4M19 11a7 7 0 0 1-.6 2.8M12 18v3M3 3l18 18");
+export const MicOffIcon = path(
+  "M9 9v3a3 3 0 0 0 5 2.2M15 11V6a3 3 0 0 0-5.7-1.3M5 11a7 7 0 0 0 11.4 5.4M19 11a7 7 0 0 1-.6 2.8M12 18v3M3 3l18 18",
+);
 export const PauseIcon = path("M8 5v14M16 5v14");
 export const PlayIcon = path("M7 4.5v15l12-7.5z");
-export const KeypadIcon = path("M6 5h.01M12 5h.01M18 5h.01M6 11h.01M12 11h.01M18 11h.01M6 17h.01M12 17h.01M18 17h.01M12 21h.01");
+export const KeypadIcon = path(
+  "M6 5h.01M12 5h.01M18 5h.01M6 11h.01M12 11h.01M18 11h.01M6 17h.01M12 17h.01M18 17h.01M12 21h.01",
+);
 export const TransferIcon = path("M4 8h13M13 4l4 4-4 4M20 16H7M11 12l-4 4 4 4");
 export const SwapIcon = path("M7 4 3 8l4 4M3 8h14M17 12l4 4-4 4M21 16H7");
 export const CloseIcon = path("M6 6l12 12M18 6 6 18");
@@ -101,7 +117,9 @@ export const SettingsIcon = (p: IconProps) => (
     <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-2.9 1.2V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-2.9-1.2l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1A1.7 1.7 0 0 0 3 14.1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.2-2.9l-.1-.1A2 2 0 1 1 7 4.3l.1.1a1.7 1.7 0 0 0 2.9-1.2V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 2.9 1.2l.1-.1A2 2 0 1 1 19.7 7l-.1.1a1.7 1.7 0 0 0 1.2 2.9h.2a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
   </Svg>
 );
-export const HeadsetIcon = path("M4 15v-3a8 8 0 0 1 16 0v3M4 15a2 2 0 0 0 2 2h1v-5H6a2 2 0 0 0-2 2zm16 0a2 2 0 0 1-2 2h-1v-5h1a2 2 0 0 1 2 2zM17 17v1a3 3 0 0 1-3 3h-2");
+export const HeadsetIcon = path(
+  "M4 15v-3a8 8 0 0 1 16 0v3M4 15a2 2 0 0 0 2 2h1v-5H6a2 2 0 0 0-2 2zm16 0a2 2 0 0 1-2 2h-1v-5h1a2 2 0 0 1 2 2zM17 17v1a3 3 0 0 1-3 3h-2",
+);
 export const BackspaceIcon = path("M9 5h11v14H9l-6-7zM12 9l5 6M17 9l-5 6");
 export const IncomingIcon = path("M17 7 7 17M7 9v8h8");
 export const OutgoingIcon = path("M7 17 17 7M9 7h8v8");

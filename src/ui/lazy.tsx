@@ -6,7 +6,9 @@ import { useEffect, useState } from "preact/hooks";
  * never open (settings, devices) and for parts a layout may not show (the bar has no history).
  * Shows nothing for the moment it takes to load.
  */
-export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> & { preload(): Promise<unknown> } {
+export function lazy<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+): ComponentType<P> & { preload(): Promise<unknown> } {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   // A failed load is tried again by the next mount or preload that needs it.

@@ -24,7 +24,13 @@ async function watchedCall() {
   const pc = (call.session.sessionDescriptionHandler as Web.SessionDescriptionHandler).peerConnection!;
   const published: CallQuality[] = [];
   let restarts = 0;
-  const timeline: CallStatsTimeline = { callId: "c", remote: "55510700", startedAt: Date.now(), dropped: 0, samples: [] };
+  const timeline: CallStatsTimeline = {
+    callId: "c",
+    remote: "55510700",
+    startedAt: Date.now(),
+    dropped: 0,
+    samples: [],
+  };
   const watchdog = new QualityWatchdog(
     {
       id: "c",

@@ -29,10 +29,14 @@ async function token(login: string) {
 }
 
 async function cc(login: string, func: string, body: Record<string, unknown>) {
-  const res = await f.platform.call<{ code: number; message: string; data?: Record<string, string> }>("POST", `/api/cc/ccc/${func}`, {
-    token: await token(login),
-    body,
-  });
+  const res = await f.platform.call<{ code: number; message: string; data?: Record<string, string> }>(
+    "POST",
+    `/api/cc/ccc/${func}`,
+    {
+      token: await token(login),
+      body,
+    },
+  );
   return res.body;
 }
 
@@ -42,12 +46,17 @@ async function agentState(agent: string): Promise<AgentStateRecord> {
 }
 
 async function setAgentInfo(login: string, info: Record<string, string>) {
-  const res = await f.platform.call("PUT", `/api/users/${f.platform.userId(login)}`, { token: await token("admin"), body: { agent_info: info } });
+  const res = await f.platform.call("PUT", `/api/users/${f.platform.userId(login)}`, {
+    token: await token("admin"),
+    body: { agent_info: info },
+  });
   expect(res.status).toBe(200);
 }
 
 async function ready(login: string, extn: string) {
-  expect(await cc(login, "ccLogin", { agent: extn, extn, queue: login === "agent4" ? "sales" : "support" })).toMatchObject({ code: 200 });
+  expect(
+    await cc(login, "ccLogin", { agent: extn, extn, queue: login === "agent4" ? "sales" : "support" }),
+  ).toMatchObject({ code: 200 });
   expect(await cc(login, "ccGoReady", { agent: extn })).toMatchObject({ code: 200 });
 }
 
@@ -78,7 +87,11 @@ async function customerHears(c: QueueCallerReport, hz: number, what = `the custo
 /** The customer hears music on hold (since `since`, ms: the queue's own music came before). */
 async function customerHearsMusic(c: QueueCallerReport, since = 0) {
   await until("the customer hears music on hold", () => {
-    const notes = new Set(customerHeardSince(c, since).filter((hz) => [349.23, 392, 523.25, 587.33].some((n) => near(hz, n))).map(Math.round));
+    const notes = new Set(
+      customerHeardSince(c, since)
+        .filter((hz) => [349.23, 392, 523.25, 587.33].some((n) => near(hz, n)))
+        .map(Math.round),
+    );
     return notes.size >= 3;
   });
 }
@@ -112,7 +125,14 @@ beforeEach(async () => {
     ["supervisor", "1010"],
   ] as const) {
     await cc("admin", "ccLogout", { agent: extn });
-    if (login !== "supervisor") await setAgentInfo(login, { wrap_up_time: "0", reject_delay_time: "0", busy_delay_time: "0", no_answer_delay_time: "0", max_no_answer: "3" });
+    if (login !== "supervisor")
+      await setAgentInfo(login, {
+        wrap_up_time: "0",
+        reject_delay_time: "0",
+        busy_delay_time: "0",
+        no_answer_delay_time: "0",
+        max_no_answer: "3",
+      });
   }
 });
 
@@ -132,7 +152,10 @@ describe("queue calls", () => {
     await ringing.answer();
     await ringing.waitHears(CUSTOMER, "the agent hears the customer");
     await customerHears(c, ALICE, "the customer hears the agent");
-    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100", cid_name: "Carla Customer", customer_uuid: c.uuid } });
+    expect(await agentState("1001")).toMatchObject({
+      callstate: "TALKING",
+      call: { cid_number: "5550100", cid_name: "Carla Customer", customer_uuid: c.uuid },
+    });
     expect(await report(c)).toMatchObject({ state: "talking", agent: "1001" });
 
     const supportId = (await agentState("1001")).queue_id;
@@ -143,7 +166,8 @@ describe("queue calls", () => {
     expect(agentLeg.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "agent" });
 
     // The group of /api/cdrs is the queue (agent_state's queue_id): its calls' legs, and only those.
-    const records = async (query: string) => f.get<{ rowCount: number; data: { uuid: string; variables: Record<string, string> }[] }>(`/api/cdrs?${query}`);
+    const records = async (query: string) =>
+      f.get<{ rowCount: number; data: { uuid: string; variables: Record<string, string> }[] }>(`/api/cdrs?${query}`);
     const group = (await records(`groupValue=${supportId}&perPage=1000`)).body;
     expect(group.data.map((r) => r.uuid)).toEqual(expect.arrayContaining([c.uuid, callID]));
     expect(group.data.every((r) => r.variables.cc_queue === "support")).toBe(true);
@@ -216,7 +240,12 @@ describe("queue calls", () => {
     expect((await agentState("1001")).no_answer_count).toBe(1);
     await third.reject(480);
     await until("the agent is On Break", () => engine().agent("1001")!.status === "On Break");
-    expect(await agentState("1001")).toMatchObject({ state: "UNREADY", status: "On Break", reason: "max-no-answer", no_answer_count: 2 });
+    expect(await agentState("1001")).toMatchObject({
+      state: "UNREADY",
+      status: "On Break",
+      reason: "max-no-answer",
+      no_answer_count: 2,
+    });
     expect(await report(c)).toMatchObject({ state: "waiting" });
     await f.platform.call("DELETE", `/sim/queue-callers/${c.id}`);
   });
@@ -242,7 +271,10 @@ describe("queue calls", () => {
 
   it("a customer who gives up while waiting is an abandoned member", async () => {
     const c = await customer("support", { patienceSeconds: 0.5 });
-    await until("the customer gave up", () => f.ctx.sim.get(c.uuid) === undefined || f.ctx.sim.get(c.uuid)!.state === "hungup");
+    await until(
+      "the customer gave up",
+      () => f.ctx.sim.get(c.uuid) === undefined || f.ctx.sim.get(c.uuid)!.state === "hungup",
+    );
     expect(await report(c)).toMatchObject({ state: "abandoned", agent: "" });
     const cdr = await f.cdr(c.uuid);
     expect(cdr.variables).toMatchObject({ cc_queue: "support", cc_cause: "cancel", cc_cancel_reason: "BREAK_OUT" });
@@ -255,7 +287,10 @@ describe("queue calls", () => {
     const c = await customer("support");
     const onAlice = await alice.incoming();
     await ready("agent2", "1002");
-    expect(await cc("agent1", "ccGoBreak", { agent: "1001", reason: "lunch" })).toEqual({ code: 200, message: "success" });
+    expect(await cc("agent1", "ccGoBreak", { agent: "1001", reason: "lunch" })).toEqual({
+      code: 200,
+      message: "success",
+    });
     await onAlice.waitEnded();
     expect(onAlice.endedBy).toBe("cancel");
     const call = await answerQueueCall(bob, c);
@@ -297,9 +332,14 @@ describe("call control", () => {
 
   it("ccTransfer to an agent ends the agent's leg and hands the customer over: the receiving agent can hold the call", async () => {
     const bob = await f.phone("1002", BOB);
-    expect(await cc("agent2", "ccLogin", { agent: "1002", extn: "1002", queue: "support" })).toMatchObject({ code: 200 });
+    expect(await cc("agent2", "ccLogin", { agent: "1002", extn: "1002", queue: "support" })).toMatchObject({
+      code: 200,
+    });
     const { call, c, callID } = await talking();
-    expect(await cc("agent1", "ccTransfer", { callID, destNumber: "support.1002" })).toEqual({ code: 200, message: "success" });
+    expect(await cc("agent1", "ccTransfer", { callID, destNumber: "support.1002" })).toEqual({
+      code: 200,
+      message: "success",
+    });
     await call.waitEnded();
     expect(call.endedBy).toBe("bye");
     const onBob = await bob.incoming();
@@ -310,7 +350,11 @@ describe("call control", () => {
     await onBob.answer();
     await onBob.waitHears(CUSTOMER, "bob hears the customer");
     await customerHears(c, BOB, "the customer hears bob");
-    expect(await agentState("1002")).toMatchObject({ callstate: "TALKING", agent_uuid: bobCallID, call: { kind: "handover", cid_number: "5550100" } });
+    expect(await agentState("1002")).toMatchObject({
+      callstate: "TALKING",
+      agent_uuid: bobCallID,
+      call: { kind: "handover", cid_number: "5550100" },
+    });
 
     const held = Date.now();
     expect(await cc("agent2", "ccHold", { callID: bobCallID })).toEqual({ code: 200, message: "success" });
@@ -323,7 +367,10 @@ describe("call control", () => {
     const bob = await f.phone("1002", BOB);
     const { call, c, callID } = await talking();
     const consulted = Date.now();
-    expect(await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", destExtn: "1002", callID })).toEqual({ code: 200, message: "success" });
+    expect(await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", destExtn: "1002", callID })).toEqual({
+      code: 200,
+      message: "success",
+    });
     const onBob = await bob.incoming();
     expect(onBob.header("from")).toMatch(/^"Alice Agent" <sip:1001@/);
     await onBob.answer();
@@ -381,11 +428,16 @@ describe("call control", () => {
     alice.dropConnection();
     const reloaded = await f.phone("1001", ALICE);
     reloaded.incomingPolicy = "answer";
-    expect(await cc("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: callID })).toMatchObject({ code: 200 });
+    expect(
+      await cc("agent1", "ccIntercept", { agent: "1001", extn: "1001", destAgent: "1001", destUUID: callID }),
+    ).toMatchObject({ code: 200 });
     const back = await reloaded.incoming();
     await back.waitHears(BOB, "the new leg hears the target");
     await onBob.waitHears(ALICE, "the target hears the agent again");
-    expect(await agentState("1001")).toMatchObject({ callstate: "CONSULTING", call: { uuid: back.header("x-cc-agent-uuid"), consult: { answered: true } } });
+    expect(await agentState("1001")).toMatchObject({
+      callstate: "CONSULTING",
+      call: { uuid: back.header("x-cc-agent-uuid"), consult: { answered: true } },
+    });
     await customerHearsMusic(c, reloading);
     expect(customerHeardSince(c, reloading).some((hz) => near(hz, BOB) || near(hz, ALICE))).toBe(false);
 
@@ -402,7 +454,9 @@ describe("call control", () => {
     const ringing = await alice.incoming();
     const callID = ringing.header("x-cc-agent-uuid")!;
     // The NOTIFY travels in the early dialog the phone's 180 opens.
-    await until("the phone's 180 reached the platform", () => Boolean((f.ctx.switch.channel(callID) as { progressAt?: Date } | undefined)?.progressAt));
+    await until("the phone's 180 reached the platform", () =>
+      Boolean((f.ctx.switch.channel(callID) as { progressAt?: Date } | undefined)?.progressAt),
+    );
     expect(await cc("agent1", "ccAnswer", { destUUID: callID })).toEqual({ code: 200, message: "success" });
     await until("the phone received NOTIFY Event: talk", () =>
       alice.wire.some((m) => m.startsWith("NOTIFY ") && /\r\nEvent: talk\r\n/i.test(m) && m.includes(ringing.callId)),
@@ -431,12 +485,19 @@ describe("call control", () => {
     expect(leg.header("call-info")).toMatch(/answer-after=0/);
     expect(leg.requestUri).toMatch(/intercom=true/);
     await leg.waitHears(1200, "the agent hears the number dialled");
-    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", agent_uuid: res.data!.callID, call: { cid_number: "55511200" } });
+    expect(await agentState("1001")).toMatchObject({
+      callstate: "TALKING",
+      agent_uuid: res.data!.callID,
+      call: { cid_number: "55511200" },
+    });
     await leg.hangup();
   });
 
   it("ccDial by an agent not signed in answers the spec's error", async () => {
-    expect(await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" })).toEqual({ code: 500, message: "can not find group?" });
+    expect(await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" })).toEqual({
+      code: 500,
+      message: "can not find group?",
+    });
   });
 });
 
@@ -490,7 +551,12 @@ describe("supervision", () => {
 
   it("ccMonitor: the supervisor hears both sides; neither hears the supervisor", async () => {
     const { sam, call, c, callID } = await supervised();
-    const res = await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
+    const res = await cc("supervisor", "ccMonitor", {
+      agent: "1010",
+      extn: "1010",
+      destAgent: "1001",
+      destUUID: callID,
+    });
     expect(res).toMatchObject({ code: 200, data: { uuid: expect.any(String) } });
     const listen = await sam.incoming();
     expect(listen.header("call-info")).toMatch(/answer-after=0/);
@@ -498,7 +564,9 @@ describe("supervision", () => {
     await listen.waitHears(ALICE, "the supervisor hears the agent");
     const since = Date.now();
     await call.waitSilentOn(SAM, "the agent does not hear the supervisor");
-    await until("the customer has been listened to a while", () => customerHeardSince(c, since).some((hz) => near(hz, ALICE)));
+    await until("the customer has been listened to a while", () =>
+      customerHeardSince(c, since).some((hz) => near(hz, ALICE)),
+    );
     expect(customerHeardSince(c, since).some((hz) => near(hz, SAM))).toBe(false);
     await call.hangup();
     await listen.waitEnded();
@@ -506,7 +574,9 @@ describe("supervision", () => {
 
   it("ccThreeWay: the supervisor joins and all three hear each other", async () => {
     const { sam, call, c, callID } = await supervised();
-    expect(await cc("supervisor", "ccThreeWay", { agent: "1001", callID, destAgent: "1010", destExtn: "1010" })).toMatchObject({ code: 200 });
+    expect(
+      await cc("supervisor", "ccThreeWay", { agent: "1001", callID, destAgent: "1010", destExtn: "1010" }),
+    ).toMatchObject({ code: 200 });
     const barge = await sam.incoming();
     await barge.waitHears(CUSTOMER);
     await barge.waitHears(ALICE);
@@ -521,7 +591,9 @@ describe("supervision", () => {
     await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID });
     const listen = await sam.incoming();
     await listen.waitHears(CUSTOMER);
-    expect(await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID })).toEqual({ code: 200, message: "success" });
+    expect(
+      await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID }),
+    ).toEqual({ code: 200, message: "success" });
     await call.waitEnded();
     expect(call.endedBy).toBe("bye");
     expect(call.endReason).toBe('SIP;cause=200;text="Call completed elsewhere"');
@@ -539,7 +611,9 @@ describe("supervision", () => {
     await listen.waitHears(ALICE);
     /** The customer did not hear the supervisor since `since`, after hearing the agent for a while. */
     const customerSilentOnSam = async (since: number) => {
-      await until("the customer has heard the agent since", () => customerHeardSince(c, since).some((hz) => near(hz, ALICE)));
+      await until("the customer has heard the agent since", () =>
+        customerHeardSince(c, since).some((hz) => near(hz, ALICE)),
+      );
       expect(customerHeardSince(c, since).some((hz) => near(hz, SAM))).toBe(false);
     };
 
@@ -575,7 +649,8 @@ describe("supervision", () => {
     sam.incomingPolicy = "answer";
     await ready("agent1", "1001");
     await cc("supervisor", "ccLogin", { agent: "1010", extn: "1010", queue: "support" });
-    const callID = (await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" })).data!.callID!;
+    const callID = (await cc("agent1", "ccDial", { agent: "1001", extn: "1001", destNumber: "55511200" })).data!
+      .callID!;
     const leg = await alice.incoming();
     await leg.waitHears(1200, "the agent hears the number dialled");
     const outside = (await agentState("1001")).call!.customer_uuid;
@@ -583,10 +658,14 @@ describe("supervision", () => {
     const listen = await sam.incoming();
     await listen.waitHears(1200, "the supervisor hears the number dialled");
 
-    expect(await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID })).toEqual({ code: 200, message: "success" });
+    expect(
+      await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: callID }),
+    ).toEqual({ code: 200, message: "success" });
     await leg.waitEnded();
     expect(leg.endReason).toBe('SIP;cause=200;text="Call completed elsewhere"');
-    await until("the number dialled hears the supervisor", () => (f.ctx.sim.get(outside)?.hearing ?? []).some((hz) => near(hz, SAM)));
+    await until("the number dialled hears the supervisor", () =>
+      (f.ctx.sim.get(outside)?.hearing ?? []).some((hz) => near(hz, SAM)),
+    );
     await listen.waitHears(1200, "the supervisor still hears the number dialled");
     expect(await agentState("1010")).toMatchObject({ callstate: "TALKING", call: { cid_number: "55511200" } });
     expect(await agentState("1001")).toMatchObject({ callstate: "IDLE" });
@@ -620,15 +699,26 @@ describe("supervision", () => {
     await leg.waitHears(CUSTOMER, "the agent hears the customer again");
     await customerHears(c, ALICE, "the customer hears the agent again");
     // The same queue call, on its new leg; the old one ended as picked off.
-    expect(await agentState("1001")).toMatchObject({ callstate: "TALKING", call: { uuid: newID, kind: "queue", queue: "support", customer_uuid: c.uuid } });
+    expect(await agentState("1001")).toMatchObject({
+      callstate: "TALKING",
+      call: { uuid: newID, kind: "queue", queue: "support", customer_uuid: c.uuid },
+    });
     expect((await f.cdr(callID)).hangup_cause).toBe("PICKED_OFF");
 
     await leg.hangup();
     const customerRecord = await f.cdr(c.uuid);
     expect(customerRecord.variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "member" });
-    expect((await f.cdr(newID)).variables).toMatchObject({ cc_queue: "support", cc_agent: "1001", cc_side: "agent", cc_taken_back_from: callID });
+    expect((await f.cdr(newID)).variables).toMatchObject({
+      cc_queue: "support",
+      cc_agent: "1001",
+      cc_side: "agent",
+      cc_taken_back_from: callID,
+    });
     // One customer call in the records: the customer's leg, and the agent's two legs of it.
-    const legs = f.ctx.db.prepare("SELECT uuid, variables FROM cdrs WHERE caller_id_number = '5550177'").all() as { uuid: string; variables: string }[];
+    const legs = f.ctx.db.prepare("SELECT uuid, variables FROM cdrs WHERE caller_id_number = '5550177'").all() as {
+      uuid: string;
+      variables: string;
+    }[];
     const sides = legs.map((r) => (JSON.parse(r.variables) as Record<string, string>).cc_side).sort();
     expect(sides).toEqual(["agent", "agent", "member"]);
   });

@@ -16,9 +16,13 @@ beforeAll(async () => {
   sw = new FakeSwitch();
   for (const extn of ["1001", "1002", "1003", "1004", "1010"]) sw.registered.add(extn);
   p = await TestPlatform.start({}, { switch: sw });
-  for (const login of ["agent1", "agent2", "agent3", "agent4", "supervisor", "admin"]) tokens[login] = await p.token(login);
+  for (const login of ["agent1", "agent2", "agent3", "agent4", "supervisor", "admin"])
+    tokens[login] = await p.token(login);
   // Calls follow each other quickly here; wrap-up time is the subject of other tests.
-  const wrapUp = await p.call("PUT", `/api/users/${p.userId("agent1")}`, { token: tokens.admin, body: { agent_info: { wrap_up_time: "0" } } });
+  const wrapUp = await p.call("PUT", `/api/users/${p.userId("agent1")}`, {
+    token: tokens.admin,
+    body: { agent_info: { wrap_up_time: "0" } },
+  });
   expect(wrapUp.status).toBe(200);
 });
 afterAll(() => p.close());
@@ -26,7 +30,10 @@ afterAll(() => p.close());
 const ok = { code: 200, message: "success" };
 
 function cc(login: string, func: string, body: unknown) {
-  return p.call<{ code: number; message: string; data?: Record<string, string> }>("POST", `/api/cc/ccc/${func}`, { token: tokens[login], body });
+  return p.call<{ code: number; message: string; data?: Record<string, string> }>("POST", `/api/cc/ccc/${func}`, {
+    token: tokens[login],
+    body,
+  });
 }
 
 async function agentState(login = "admin", query = "") {
@@ -40,7 +47,9 @@ async function stateOf(agent: string) {
 }
 
 function legTo(destination: string): FakeChannel {
-  const legs = sw.all.filter((c) => c.direction === "outbound" && c.destinationNumber === destination && c.state !== "hungup");
+  const legs = sw.all.filter(
+    (c) => c.direction === "outbound" && c.destinationNumber === destination && c.state !== "hungup",
+  );
   return legs[legs.length - 1]!;
 }
 
@@ -94,38 +103,76 @@ describe("signing in and status", () => {
     expect((await cc("agent1", "ccGoBreak", { agent: "1001", queue: "support", reason: "lunch" })).body).toEqual(ok);
     expect(await stateOf("1001")).toMatchObject({ state: "UNREADY", status: "On Break", reason: "lunch" });
 
-    const user = await p.call<{ agent_info: Record<string, string> }>("GET", `/api/users/${p.userId("agent1")}`, { token: tokens.agent1 });
+    const user = await p.call<{ agent_info: Record<string, string> }>("GET", `/api/users/${p.userId("agent1")}`, {
+      token: tokens.agent1,
+    });
     expect(user.body.agent_info.status).toBe("On Break");
   });
 
   it("takes application/x-www-form-urlencoded bodies too", async () => {
-    const res = await p.call("POST", "/api/cc/ccc/ccGoReady", { token: tokens.agent2, form: { agent: "support.1002", queue: "support" } });
+    const res = await p.call("POST", "/api/cc/ccc/ccGoReady", {
+      token: tokens.agent2,
+      form: { agent: "support.1002", queue: "support" },
+    });
     expect(res.body).toEqual(ok);
     expect((await stateOf("1002")).status).toBe("Available");
   });
 
   it("GET /api/cc/agent_state?queue=&type= lists the queue's agent state records", async () => {
-    const res = await p.call<AgentStateRecord[]>("GET", "/api/cc/agent_state?queue=support&type=longest-idle-agent", { token: tokens.agent1 });
+    const res = await p.call<AgentStateRecord[]>("GET", "/api/cc/agent_state?queue=support&type=longest-idle-agent", {
+      token: tokens.agent1,
+    });
     expect(res.status).toBe(200);
     expect(res.body.map((r) => r.agent_id)).toEqual(["1001", "1002", "1003", "1010"]);
     for (const r of res.body) {
-      expect(Object.keys(r)).toEqual(expect.arrayContaining(["callstate", "group_id", "queue_id", "agent_uuid", "state", "agent_id", "extn"]));
+      expect(Object.keys(r)).toEqual(
+        expect.arrayContaining(["callstate", "group_id", "queue_id", "agent_uuid", "state", "agent_id", "extn"]),
+      );
     }
-    expect(res.body[0]).toMatchObject({ agent_id: "1001", extn: "1001", group_id: "support", queue_id: "1", agent_uuid: "", state: "UNREADY", callstate: "IDLE" });
+    expect(res.body[0]).toMatchObject({
+      agent_id: "1001",
+      extn: "1001",
+      group_id: "support",
+      queue_id: "1",
+      agent_uuid: "",
+      state: "UNREADY",
+      callstate: "IDLE",
+    });
   });
 });
 
 describe("the spec's errors; a refusal changes nothing", () => {
   it.each([
-    ["agent1", "ccDial", "logged out", { agent: "1001", extn: "1001", destNumber: "5550199" }, 500, "can not find group?"],
+    [
+      "agent1",
+      "ccDial",
+      "logged out",
+      { agent: "1001", extn: "1001", destNumber: "5550199" },
+      500,
+      "can not find group?",
+    ],
     ["agent1", "ccGoReady", "", { agent: "9999" }, 404, "agent '9999' not found"],
     ["agent1", "ccLogin", "", { agent: "1001", extn: "1001", queue: "nosuch" }, 404, "queue 'nosuch' not found"],
     ["agent1", "ccHold", "", { callID: "no-such-call" }, 404, "call 'no-such-call' not found"],
     ["agent1", "ccTransfer", "", { callID: "no-such-call", destNumber: "1002" }, 404, "call 'no-such-call' not found"],
     ["agent1", "ccGoBreak", "", { agent: "1001", reason: ["lunch"] }, 400, "field 'reason' must be string"],
     ["agent1", "ccLogin", "", { agent: "1001", queue: "support" }, 400, "missing required field 'extn'"],
-    ["agent1", "ccGoReady", "", { agent: "1002" }, 403, "no permission: an agent may act only on itself, not on agent 1002"],
-    ["agent1", "ccMonitor", "", { agent: "1001", destAgent: "1002", destUUID: "x" }, 403, "no permission: ccMonitor needs a supervisor or an administrator"],
+    [
+      "agent1",
+      "ccGoReady",
+      "",
+      { agent: "1002" },
+      403,
+      "no permission: an agent may act only on itself, not on agent 1002",
+    ],
+    [
+      "agent1",
+      "ccMonitor",
+      "",
+      { agent: "1001", destAgent: "1002", destUUID: "x" },
+      403,
+      "no permission: ccMonitor needs a supervisor or an administrator",
+    ],
     ["agent1", "ccNoSuch", "", {}, 404, "unknown call-center function 'ccNoSuch'"],
   ])("%s %s (%s) %j -> %i %s", async (login, func, setup, body, code, message) => {
     if (setup === "logged out") await cc(login, "ccLogout", { agent: "1001" });
@@ -146,7 +193,10 @@ describe("the spec's errors; a refusal changes nothing", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 400, message: "unknown field 'colour' in query" });
     expect((await p.call("GET", "/api/cc/agent_state?queue=sales", { token: tokens.agent1 })).status).toBe(403);
-    expect((await p.call("GET", "/api/cc/agent_state?queue=nosuch", { token: tokens.admin })).body).toEqual({ code: 404, message: "queue 'nosuch' not found" });
+    expect((await p.call("GET", "/api/cc/agent_state?queue=nosuch", { token: tokens.admin })).body).toEqual({
+      code: 404,
+      message: "queue 'nosuch' not found",
+    });
   });
 });
 
@@ -161,7 +211,11 @@ describe("calls", () => {
     const destination = await until(() => legTo("5550199"));
     destination.remoteAnswer();
     expect(sw.hears(destination)).toEqual([agentLeg.uuid]);
-    expect(await stateOf("1001")).toMatchObject({ callstate: "TALKING", agent_uuid: agentLeg.uuid, call: { cid_number: "5550199" } });
+    expect(await stateOf("1001")).toMatchObject({
+      callstate: "TALKING",
+      agent_uuid: agentLeg.uuid,
+      call: { cid_number: "5550199" },
+    });
   });
 
   it("ccAnswer asks the ringing phone to answer; ccKill ends a leg", async () => {
@@ -194,7 +248,9 @@ describe("calls", () => {
 
   it("ccConsult puts the customer on music while the agent talks to the target; ccCancelConsult brings the agent back", async () => {
     const [customer, leg] = await queueCall();
-    expect((await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", destExtn: "1002", callID: leg.uuid })).body).toEqual(ok);
+    expect(
+      (await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", destExtn: "1002", callID: leg.uuid })).body,
+    ).toEqual(ok);
     const target = legTo("1002");
     target.remoteAnswer();
     expect(sw.hears(customer)).toEqual(["music"]);
@@ -207,7 +263,12 @@ describe("calls", () => {
 
   it("ccThreeWay, ccMonitor and ccIntercept by a supervisor", async () => {
     const [customer, leg] = await queueCall();
-    const monitor = await cc("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const monitor = await cc("supervisor", "ccMonitor", {
+      agent: "1010",
+      extn: "1010",
+      destAgent: "1001",
+      destUUID: leg.uuid,
+    });
     // Agents are not told by default (the platform's option), and the answer says so.
     expect(monitor.body).toEqual({ ...ok, data: { uuid: expect.any(String), agent_told: false } });
     const listen = sw.channel(monitor.body.data!.uuid!)!;
@@ -215,16 +276,27 @@ describe("calls", () => {
     expect(sw.hears(listen).sort()).toEqual([customer.uuid, leg.uuid].sort());
     expect(sw.hears(customer)).toEqual([leg.uuid]);
 
-    const barge = await cc("admin", "ccThreeWay", { agent: "1001", callID: leg.uuid, destAgent: "PSTN", destExtn: "5550333" });
+    const barge = await cc("admin", "ccThreeWay", {
+      agent: "1001",
+      callID: leg.uuid,
+      destAgent: "PSTN",
+      destExtn: "5550333",
+    });
     expect(barge.body).toEqual({ ...ok, data: { uuid: expect.any(String) } });
     const third = sw.channel(barge.body.data!.uuid!)!;
     third.remoteAnswer();
     expect(sw.hears(customer).sort()).toEqual([leg.uuid, third.uuid].sort());
 
-    expect((await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid })).body).toEqual(ok);
+    expect(
+      (await cc("supervisor", "ccIntercept", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid }))
+        .body,
+    ).toEqual(ok);
     expect(leg.hangupCause).toBe("PICKED_OFF");
     expect(sw.hears(customer)).toEqual([listen.uuid]);
     expect(third.state).toBe("hungup");
-    expect(await stateOf("1010")).toMatchObject({ callstate: "TALKING", call: { cid_number: "5550100", customer_uuid: customer.uuid } });
+    expect(await stateOf("1010")).toMatchObject({
+      callstate: "TALKING",
+      call: { cid_number: "5550100", customer_uuid: customer.uuid },
+    });
   });
 });

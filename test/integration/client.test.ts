@@ -69,7 +69,13 @@ describe("the REST client against the local platform", () => {
     });
     client.setCredentials(credentialsOf(session));
     const me = await getCurrentUser(client);
-    expect(me).toMatchObject({ login: "agent1", name: "Alice Agent", extn: "1001", type: "AGENT", currentAuthority: "agent" });
+    expect(me).toMatchObject({
+      login: "agent1",
+      name: "Alice Agent",
+      extn: "1001",
+      type: "AGENT",
+      currentAuthority: "agent",
+    });
     expect(me.agent_info).toMatchObject({ status: "On Break", wrap_up_time: "10" });
   });
 
@@ -78,7 +84,13 @@ describe("the REST client against the local platform", () => {
     const client = p.client({ onSessionExpired });
     clients.push(client);
     const e = await failure(signIn(client, { login: "agent2", password: "Not@Right1" }));
-    expect(e).toMatchObject({ kind: "http", status: 403, code: 403, message: "Wrong username or password", endpoint: "POST /api/sessions" });
+    expect(e).toMatchObject({
+      kind: "http",
+      status: 403,
+      code: 403,
+      message: "Wrong username or password",
+      endpoint: "POST /api/sessions",
+    });
     expect(e.detail("attempts_left")).toBe(4);
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
@@ -113,7 +125,13 @@ describe("the REST client against the local platform", () => {
     const all = await listUsers(client);
     expect(all.rowCount).toBe(6);
     expect(all.data.map((u) => u.login)).toContain("agent2");
-    const agents = await listUsers(client, { type: "AGENT", page: 1, perPage: 3, sortField: "login", sortOrder: "desc" });
+    const agents = await listUsers(client, {
+      type: "AGENT",
+      page: 1,
+      perPage: 3,
+      sortField: "login",
+      sortOrder: "desc",
+    });
     expect(agents).toMatchObject({ rowCount: 4, page: 1, pageCount: 2 });
     expect(agents.data.map((u) => u.login)).toEqual(["agent4", "agent3", "agent2"]);
     const id = String(p.userId("agent2"));
@@ -145,7 +163,11 @@ describe("the REST client against the local platform", () => {
     expect((await failure(getUser(admin, created.id))).status).toBe(404);
 
     const weak = await failure(createUser(admin, { login: "cli-weak", name: "Weak", password: "weak" }));
-    expect(weak).toMatchObject({ kind: "http", status: 400, message: expect.stringContaining("password must be at least 8") });
+    expect(weak).toMatchObject({
+      kind: "http",
+      status: 400,
+      message: expect.stringContaining("password must be at least 8"),
+    });
   });
 
   it("manages developer keys, and another user's keys are refused without ending the session", async () => {
@@ -153,7 +175,12 @@ describe("the REST client against the local platform", () => {
     const client = await signedIn("agent3");
     const id = String(p.userId("agent3"));
     const key = await createDevKey(client, id, "integration");
-    expect(key).toMatchObject({ userId: id, description: "integration", enabled: true, key: expect.stringMatching(/^[0-9a-f]+$/) });
+    expect(key).toMatchObject({
+      userId: id,
+      description: "integration",
+      enabled: true,
+      key: expect.stringMatching(/^[0-9a-f]+$/),
+    });
     expect((await listDevKeys(client, id)).map((k) => k.id)).toEqual([key.id]);
     expect((await toggleDevKey(client, id, key.id)).enabled).toBe(false);
     expect((await toggleDevKey(client, id, key.id)).enabled).toBe(true);

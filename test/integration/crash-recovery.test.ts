@@ -44,14 +44,20 @@ async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await until("the platform process listens", () => /running at http:\/\/\S+/.test(output) || child.exitCode !== null, 60_000);
+  await until(
+    "the platform process listens",
+    () => /running at http:\/\/\S+/.test(output) || child.exitCode !== null,
+    60_000,
+  );
   const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
   if (!url) throw new Error(`the platform did not start:\n${output}`);
   return { child, url: url.replace("localhost", "127.0.0.1") };
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
 /** Reads the database file beside the running platform (SQLite's WAL lets both look). */
@@ -83,8 +89,20 @@ describe("a crash during a recorded call", () => {
     db.close();
 
     const first = await startProcess();
-    const alice = await TestPhone.start({ url: first.url, extension: "1001", password: demo.extensionPassword, domain: DEMO_DOMAIN, tone: 440 });
-    const bob = await TestPhone.start({ url: first.url, extension: "1002", password: demo.extensionPassword, domain: DEMO_DOMAIN, tone: 1000 });
+    const alice = await TestPhone.start({
+      url: first.url,
+      extension: "1001",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      tone: 440,
+    });
+    const bob = await TestPhone.start({
+      url: first.url,
+      extension: "1002",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      tone: 1000,
+    });
     phones.push(alice, bob);
     const call = alice.call("1002");
     const ringing = await bob.incoming();
@@ -95,7 +113,10 @@ describe("a crash during a recorded call", () => {
 
     // Two seconds of the call on disk.
     let recording: MediaFileRow | undefined;
-    await until("the recording has begun", () => (recording = query<MediaFileRow>("SELECT * FROM media_files WHERE type = 'RECORD'")[0]) !== undefined);
+    await until(
+      "the recording has begun",
+      () => (recording = query<MediaFileRow>("SELECT * FROM media_files WHERE type = 'RECORD'")[0]) !== undefined,
+    );
     const twoSeconds = 44 + 2 * 48000 * 4;
     await until("two seconds of the call are on disk", () => statSync(recording!.abs_path).size >= twoSeconds);
     expect(query<{ n: number }>("SELECT COUNT(*) AS n FROM cdrs")[0]!.n).toBe(0);

@@ -48,7 +48,10 @@ describe("developer keys", () => {
   const works = async (key: string) => (await p.call("GET", "/api/users/info", { token: key })).status === 200;
 
   it("creates a key for the caller: envelope whose data is the key object", async () => {
-    const res = await p.call<Envelope<DevKeyJson>>("POST", keys(agent1Id), { token: agent1, body: { description: "CRM sync" } });
+    const res = await p.call<Envelope<DevKeyJson>>("POST", keys(agent1Id), {
+      token: agent1,
+      body: { description: "CRM sync" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       code: 200,
@@ -88,13 +91,19 @@ describe("developer keys", () => {
 
   it("toggles a key off and on; a disabled key neither authenticates nor signs in", async () => {
     const key = await create(agent1, agent1Id, "toggle");
-    const off = await p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { action: "toggle" } });
+    const off = await p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, {
+      token: agent1,
+      body: { action: "toggle" },
+    });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ code: 200, message: "success", data: { id: key.id, enabled: 0, k: key.k } });
     expect(await works(key.k)).toBe(false);
     expect((await p.call("POST", "/api/sessions", { body: { dev_key: key.k } })).status).toBe(403);
 
-    const on = await p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { action: "toggle" } });
+    const on = await p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, {
+      token: agent1,
+      body: { action: "toggle" },
+    });
     expect(on.body.data.enabled).toBe(1);
     expect(await works(key.k)).toBe(true);
   });
@@ -107,13 +116,16 @@ describe("developer keys", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: key.id, description: "after", enabled: 0 });
-    const listed = (await p.call<DevKeyJson[]>("GET", keys(agent1Id), { token: agent1 })).body.find((k) => k.id === key.id);
+    const listed = (await p.call<DevKeyJson[]>("GET", keys(agent1Id), { token: agent1 })).body.find(
+      (k) => k.id === key.id,
+    );
     expect(listed).toMatchObject({ description: "after", enabled: 0 });
   });
 
   it("takes enabled as a number or a numeric string, as the spec types it", async () => {
     const key = await create(agent1, agent1Id, "numeric");
-    const put = (enabled: unknown) => p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { enabled } });
+    const put = (enabled: unknown) =>
+      p.call<Envelope<DevKeyJson>>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { enabled } });
     expect((await put("0")).body.data.enabled).toBe(0);
     expect(await works(key.k)).toBe(false);
     expect((await put("1")).body.data.enabled).toBe(1);
@@ -138,7 +150,10 @@ describe("developer keys", () => {
     const key = await create(agent1, agent1Id, "typed");
     const before = p.snapshot();
     for (const enabled of ["off", "2", 2, true, "", null]) {
-      const wrongType = await p.call<{ text: string }>("PUT", `${keys(agent1Id)}/${key.id}`, { token: agent1, body: { enabled } });
+      const wrongType = await p.call<{ text: string }>("PUT", `${keys(agent1Id)}/${key.id}`, {
+        token: agent1,
+        body: { enabled },
+      });
       expect(wrongType.status, JSON.stringify(enabled)).toBe(400);
       expect(wrongType.body.text).toContain("'enabled'");
     }
@@ -148,7 +163,10 @@ describe("developer keys", () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.text).toContain("'k'");
-    const badCreate = await p.call<{ text: string }>("POST", keys(agent1Id), { token: agent1, body: { description: 42 } });
+    const badCreate = await p.call<{ text: string }>("POST", keys(agent1Id), {
+      token: agent1,
+      body: { description: 42 },
+    });
     expect(badCreate.status).toBe(400);
     expect(badCreate.body.text).toContain("'description'");
     expect(p.snapshot()).toEqual(before);
@@ -196,7 +214,9 @@ describe("developer keys", () => {
       expect(res.body).toEqual({ code: 403, text: "Wrong Auth Id" });
     }
     // Under one's own path, another user's key is not found either.
-    expect((await p.call("PUT", `${keys(agent1Id)}/${theirs.id}`, { token: agent1, body: { action: "toggle" } })).status).toBe(404);
+    expect(
+      (await p.call("PUT", `${keys(agent1Id)}/${theirs.id}`, { token: agent1, body: { action: "toggle" } })).status,
+    ).toBe(404);
     expect(p.snapshot()).toEqual(before);
     expect(await works(theirs.k)).toBe(true);
   });
@@ -256,8 +276,9 @@ describe("a platform restart", () => {
     const token = await p.token("agent1");
     const jwt = await p.session("agent1", { jwt: true });
     const id = p.userId("agent1");
-    const key = (await p.call<Envelope<DevKeyJson>>("POST", `/api/users/${id}/dev_keys`, { token, body: { description: "kept" } })).body
-      .data;
+    const key = (
+      await p.call<Envelope<DevKeyJson>>("POST", `/api/users/${id}/dev_keys`, { token, body: { description: "kept" } })
+    ).body.data;
 
     await p.restart();
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { FakeSwitch } from "../../platform/cc/testing/fake-switch";
-import { CALL_CENTER_CHANNEL, EventChannel, type EventChannelStatus, type SocketLike } from "../../src/api/event-channel";
+import {
+  CALL_CENTER_CHANNEL,
+  EventChannel,
+  type EventChannelStatus,
+  type SocketLike,
+} from "../../src/api/event-channel";
 import { DEMO_DOMAIN, TestPlatform } from "./harness";
 
 /**
@@ -50,7 +55,8 @@ describe("the event channel client against the platform", () => {
     await c.until(() => c.channel.status === "open", "open");
     expect(await cc("ccGoReady", { agent: "1001" })).toMatchObject({ code: 200 });
     expect(await cc("ccGoBreak", { agent: "1001", reason: "Lunch" })).toMatchObject({ code: 200 });
-    const statusChanges = () => c.events.filter((e) => e["CC-Action"] === "agent-status-change" && e["CC-Agent"] === "1001");
+    const statusChanges = () =>
+      c.events.filter((e) => e["CC-Action"] === "agent-status-change" && e["CC-Agent"] === "1001");
     await c.until(() => statusChanges().length >= 2, "two status events");
     expect(statusChanges().map((e) => [e["CC-Agent-Status"], e["CC-Agent-Break-Reason"] ?? ""])).toEqual([
       ["Available", ""],
@@ -66,7 +72,10 @@ describe("the event channel client against the platform", () => {
     const witness = connect(await p.token("agent1"));
     await witness.until(() => witness.channel.status === "open", "the witness open");
     await cc("ccGoReady", { agent: "1001" });
-    await witness.until(() => witness.events.some((e) => e["CC-Action"] === "agent-status-change"), "the witness's event");
+    await witness.until(
+      () => witness.events.some((e) => e["CC-Action"] === "agent-status-change"),
+      "the witness's event",
+    );
     expect(c.events).toEqual([]);
     c.channel.close();
   });

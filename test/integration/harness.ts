@@ -164,7 +164,9 @@ export class TestPlatform {
     const tables = this.db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .all() as { name: string }[];
-    return Object.fromEntries(tables.map(({ name }) => [name, this.db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, this.db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]),
+    );
   }
 
   /** The product's REST client pointed at this platform, renewing JWTs the product's way. */
@@ -219,7 +221,9 @@ export function rawRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), headers: res.headers }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), headers: res.headers }),
+        );
       },
     );
     req.on("error", reject);

@@ -45,9 +45,13 @@ describe("lock after 5 failed sign-ins (captcha option off)", () => {
     expect(correct.body).toMatchObject({ code: 403, locked: true, locked_until: fifth.body.locked_until });
     expect(correct.body).not.toHaveProperty("token");
 
-    const record = await p.call<{ is_locked: number; login_attempts: number }>("GET", `/api/users/${p.userId("agent1")}`, {
-      token: admin,
-    });
+    const record = await p.call<{ is_locked: number; login_attempts: number }>(
+      "GET",
+      `/api/users/${p.userId("agent1")}`,
+      {
+        token: admin,
+      },
+    );
     expect(record.body).toMatchObject({ is_locked: 1, login_attempts: 5 });
   });
 
@@ -57,7 +61,9 @@ describe("lock after 5 failed sign-ins (captcha option off)", () => {
     const unlock = await p.call("PUT", `/api/users/${id}`, { token: admin, body: { is_locked: 0 } });
     expect(unlock.status).toBe(200);
     expect(unlock.body).toEqual({ code: 200, message: "success", data: String(id) });
-    const record = await p.call<{ is_locked: number; login_attempts: number }>("GET", `/api/users/${id}`, { token: admin });
+    const record = await p.call<{ is_locked: number; login_attempts: number }>("GET", `/api/users/${id}`, {
+      token: admin,
+    });
     expect(record.body).toMatchObject({ is_locked: 0, login_attempts: 0 });
     expect((await p.signIn("agent1")).status).toBe(200);
   });
@@ -71,9 +77,18 @@ describe("lock after 5 failed sign-ins (captcha option off)", () => {
   it("counts guesses sent all at once one by one: the fifth locks, the rest find the user locked", async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => p.signIn("supervisor", WRONG)));
     expect(answers.every((a) => a.status === 403)).toBe(true);
-    expect(answers.map((a) => a.body.attempts_left).filter((n) => n !== undefined).sort()).toEqual([1, 2, 3, 4]);
+    expect(
+      answers
+        .map((a) => a.body.attempts_left)
+        .filter((n) => n !== undefined)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
     expect(answers.filter((a) => a.body.locked)).toHaveLength(4);
-    const record = await p.call<{ is_locked: number; login_attempts: number }>("GET", `/api/users/${p.userId("supervisor")}`, { token: admin });
+    const record = await p.call<{ is_locked: number; login_attempts: number }>(
+      "GET",
+      `/api/users/${p.userId("supervisor")}`,
+      { token: admin },
+    );
     expect(record.body).toMatchObject({ is_locked: 1, login_attempts: 5 });
     expect((await p.signIn("supervisor")).body).toMatchObject({ locked: true });
   });
@@ -146,7 +161,9 @@ describe("captcha after 2 failed sign-ins (captcha option on)", () => {
     expect(bare.body).not.toHaveProperty("token");
 
     const wrongAnswer = await newCaptcha("agent1");
-    const mistaken = await p.signIn("agent1", undefined, { captcha_str: wrongAnswer.text === "AAAAA" ? "BBBBB" : "AAAAA" });
+    const mistaken = await p.signIn("agent1", undefined, {
+      captcha_str: wrongAnswer.text === "AAAAA" ? "BBBBB" : "AAAAA",
+    });
     expect(mistaken.status).toBe(403);
     expect(mistaken.body).toMatchObject({ captcha_required: true });
 
@@ -214,7 +231,9 @@ describe("captcha after 2 failed sign-ins (captcha option on)", () => {
     const newer = [];
     for (let i = 0; i < PENDING_PER_LOGIN; i++) newer.push(await newCaptcha("agent4"));
     expect((await p.call("GET", `/api/captchas/${old.id}`)).status).toBe(404);
-    expect((await p.signIn("agent4", undefined, { captcha_str: old.text })).body).toMatchObject({ text: "Wrong captcha" });
+    expect((await p.signIn("agent4", undefined, { captcha_str: old.text })).body).toMatchObject({
+      text: "Wrong captcha",
+    });
     expect((await p.signIn("agent4", undefined, { captcha_str: newer[0]!.text })).status).toBe(200);
   });
 

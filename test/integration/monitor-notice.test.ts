@@ -20,27 +20,47 @@ afterAll(async () => {
 async function callCenter(tellMonitoredAgents?: boolean) {
   const sw = new FakeSwitch();
   for (const extn of ["1001", "1002", "1010"]) sw.registered.add(extn);
-  const platform = await TestPlatform.start(tellMonitoredAgents === undefined ? {} : { tellMonitoredAgents }, { switch: sw });
+  const platform = await TestPlatform.start(tellMonitoredAgents === undefined ? {} : { tellMonitoredAgents }, {
+    switch: sw,
+  });
   const clients: RpcClient[] = [];
   open.push({ platform, clients });
   const rest = async (login: string, func: string, body: Record<string, unknown>) =>
-    (await platform.call<{ code: number; message: string; data?: Record<string, unknown> }>("POST", `/api/cc/ccc/${func}`, { token: await platform.token(login), body })).body;
+    (
+      await platform.call<{ code: number; message: string; data?: Record<string, unknown> }>(
+        "POST",
+        `/api/cc/ccc/${func}`,
+        { token: await platform.token(login), body },
+      )
+    ).body;
   /** An agent's event channel, subscribed to every call-center event it may see. */
   const channel = async (login: string, extn: string) => {
     const c = await RpcClient.connect(platform.url);
     clients.push(c);
-    expect((await c.login(await platform.token(login), `${extn}@${DEMO_DOMAIN}`)).result).toMatchObject({ message: "logged in" });
+    expect((await c.login(await platform.token(login), `${extn}@${DEMO_DOMAIN}`)).result).toMatchObject({
+      message: "logged in",
+    });
     await c.subscribe("FSevent.custom::callcenter::info");
     return c;
   };
   const ownState = async (login: string, extn: string) =>
-    (await platform.call<AgentStateRecord[]>("GET", "/api/cc/agent_state", { token: await platform.token(login) })).body.find((r) => r.agent_id === extn)!;
-  const supervision = (c: RpcClient) => c.events().filter((e) => e.data["CC-Action"] === "agent-supervision").map((e) => e.data);
+    (
+      await platform.call<AgentStateRecord[]>("GET", "/api/cc/agent_state", { token: await platform.token(login) })
+    ).body.find((r) => r.agent_id === extn)!;
+  const supervision = (c: RpcClient) =>
+    c
+      .events()
+      .filter((e) => e.data["CC-Action"] === "agent-supervision")
+      .map((e) => e.data);
 
   // Alice (1001) answers a queue call; Bob (1002, same queue) and the supervisor (1010) are signed in.
   const alice = await channel("agent1", "1001");
   const bob = await channel("agent2", "1002");
-  for (const [login, extn] of [["agent1", "1001"], ["agent2", "1002"], ["supervisor", "1010"]] as const) {
+  for (const [login, extn] of [
+    ["agent1", "1001"],
+    ["agent2", "1002"],
+    ["supervisor", "1010"],
+  ] as const) {
     expect(await rest(login, "ccLogin", { agent: extn, extn, queue: "support" })).toMatchObject({ code: 200 });
   }
   await rest("agent2", "ccGoBreak", { agent: "1002" });
@@ -51,7 +71,12 @@ async function callCenter(tellMonitoredAgents?: boolean) {
   await alice.until(() => alice.ccLog().includes("bridge-agent-start 1001"));
 
   const monitor = async () => {
-    const res = await rest("supervisor", "ccMonitor", { agent: "1010", extn: "1010", destAgent: "1001", destUUID: leg.uuid });
+    const res = await rest("supervisor", "ccMonitor", {
+      agent: "1010",
+      extn: "1010",
+      destAgent: "1001",
+      destUUID: leg.uuid,
+    });
     expect(res).toMatchObject({ code: 200 });
     const listening = sw.all.find((ch) => ch.extension === "1010" && ch.state === "ringing")!;
     listening.remoteAnswer();
@@ -79,8 +104,18 @@ describe("telling an agent that a supervisor listens", () => {
     const { res, listening } = await monitor();
     expect(res.data).toEqual({ uuid: listening.uuid, agent_told: true });
     await alice.until(() => supervision(alice).length === 1);
-    expect(supervision(alice)[0]).toMatchObject({ "CC-Agent": "1001", "CC-Agent-UUID": leg.uuid, "CC-Supervision-Mode": "listen", "CC-Supervisor": "1010", "CC-Supervisor-Name": "Sam Supervisor" });
-    expect((await ownState("agent1", "1001")).supervision).toEqual({ mode: "listen", by: "1010", by_name: "Sam Supervisor" });
+    expect(supervision(alice)[0]).toMatchObject({
+      "CC-Agent": "1001",
+      "CC-Agent-UUID": leg.uuid,
+      "CC-Supervision-Mode": "listen",
+      "CC-Supervisor": "1010",
+      "CC-Supervisor-Name": "Sam Supervisor",
+    });
+    expect((await ownState("agent1", "1001")).supervision).toEqual({
+      mode: "listen",
+      by: "1010",
+      by_name: "Sam Supervisor",
+    });
 
     // The eavesdrop keys: the agent hears the supervisor whisper, and is told.
     listening.emit("dtmf", "2", "inband");

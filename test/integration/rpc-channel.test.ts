@@ -37,7 +37,10 @@ async function signedIn(login: string, extn: string): Promise<RpcClient> {
 }
 
 async function rest(login: string, func: string, body: Record<string, unknown>) {
-  const res = await p.call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, { token: await p.token(login), body });
+  const res = await p.call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, {
+    token: await p.token(login),
+    body,
+  });
   return res.body;
 }
 
@@ -61,16 +64,28 @@ describe("login", () => {
 
   it("refuses a bad token with -32001 and keeps refusing other methods with -32000", async () => {
     const c = await connect();
-    expect((await c.login("not-a-token", `1001@${DEMO_DOMAIN}`)).error).toEqual({ code: -32001, message: "Authentication Failure" });
+    expect((await c.login("not-a-token", `1001@${DEMO_DOMAIN}`)).error).toEqual({
+      code: -32001,
+      message: "Authentication Failure",
+    });
     expect((await c.subscribe("cc.agent.1001")).error).toEqual({ code: -32000, message: "Authentication Required" });
   });
 
   it("refuses an empty passwd, a wrong domain and another user's extension", async () => {
     const token = await p.token("agent1");
     const c = await connect();
-    expect((await c.login(token, `1001@${DEMO_DOMAIN}`, "")).error).toEqual({ code: -32001, message: "Missing passwd" });
-    expect((await c.login(token, "1001@elsewhere.example")).error).toEqual({ code: -32001, message: "Authentication Failure" });
-    expect((await c.login(token, `1002@${DEMO_DOMAIN}`)).error).toEqual({ code: -32001, message: "Authentication Failure" });
+    expect((await c.login(token, `1001@${DEMO_DOMAIN}`, "")).error).toEqual({
+      code: -32001,
+      message: "Missing passwd",
+    });
+    expect((await c.login(token, "1001@elsewhere.example")).error).toEqual({
+      code: -32001,
+      message: "Authentication Failure",
+    });
+    expect((await c.login(token, `1002@${DEMO_DOMAIN}`)).error).toEqual({
+      code: -32001,
+      message: "Authentication Failure",
+    });
   });
 
   it("does not let another user take over a session id", async () => {
@@ -93,7 +108,10 @@ describe("subscriptions", () => {
     expect((await c.subscribe("cc.agent.1001", "cc.queue.support")).result).toMatchObject({
       subscribedChannels: ["cc.agent.1001", "cc.queue.support"],
     });
-    expect((await c.subscribe("cc.agent.1001")).result).toMatchObject({ subscribedChannels: [], alreadySubscribedChannels: ["cc.agent.1001"] });
+    expect((await c.subscribe("cc.agent.1001")).result).toMatchObject({
+      subscribedChannels: [],
+      alreadySubscribedChannels: ["cc.agent.1001"],
+    });
     const refused = await c.subscribe("cc.agent.1002", "cc.queue.sales", "no.such.channel");
     expect(refused.error).toMatchObject({
       code: -32602,
@@ -106,7 +124,9 @@ describe("subscriptions", () => {
 
   it("lets a supervisor subscribe to any agent and queue", async () => {
     const c = await signedIn("supervisor", "1010");
-    expect((await c.subscribe("cc.agent.1002", "cc.queue.sales")).result).toMatchObject({ subscribedChannels: ["cc.agent.1002", "cc.queue.sales"] });
+    expect((await c.subscribe("cc.agent.1002", "cc.queue.sales")).result).toMatchObject({
+      subscribedChannels: ["cc.agent.1002", "cc.queue.sales"],
+    });
   });
 });
 
@@ -114,7 +134,10 @@ describe("call-center events", () => {
   it("pushes an event for every status and state change of the agent, in order, with rising serial numbers", async () => {
     const c = await signedIn("agent3", "1003");
     await c.subscribe("cc.agent.1003");
-    expect(await rest("agent3", "ccLogin", { agent: "1003", extn: "1003", queue: "support" })).toEqual({ code: 200, message: "success" });
+    expect(await rest("agent3", "ccLogin", { agent: "1003", extn: "1003", queue: "support" })).toEqual({
+      code: 200,
+      message: "success",
+    });
     await rest("agent3", "ccGoReady", { agent: "1003", queue: "support" });
     // Nobody else in support is ready: the caller goes to 1003.
     const customer = await sw.dial("support", { name: "Carla Customer", number: "5550100" });
@@ -147,7 +170,11 @@ describe("call-center events", () => {
     });
     const offering = events.find((e) => e.data["CC-Action"] === "agent-offering")!;
     expect(offering).toMatchObject({ eventChannel: "cc.agent.1003", subscribedChannel: "cc.agent.1003" });
-    expect(offering.data).toMatchObject({ "CC-Queue": "support", "CC-Member-CID-Name": "Carla Customer", "CC-Member-CID-Number": "5550100" });
+    expect(offering.data).toMatchObject({
+      "CC-Queue": "support",
+      "CC-Member-CID-Name": "Carla Customer",
+      "CC-Member-CID-Number": "5550100",
+    });
   });
 
   it("shows an agent only its own events and its queues', a supervisor everything", async () => {
@@ -165,7 +192,12 @@ describe("call-center events", () => {
 
     const samLog = await sam.ccLogOf(7);
     expect(samLog).toEqual(
-      expect.arrayContaining(["agent-status-change 1001 On Break", "member-queue-start support", "agent-status-change 1002 On Break", "agent-status-change 1004 On Break"]),
+      expect.arrayContaining([
+        "agent-status-change 1001 On Break",
+        "member-queue-start support",
+        "agent-status-change 1002 On Break",
+        "agent-status-change 1004 On Break",
+      ]),
     );
     await bob.until(() => bob.ccLog().includes("agent-status-change 1002 On Break"));
     expect(bob.ccLog()).toEqual([
@@ -204,7 +236,10 @@ describe("call-center events", () => {
     const customer = await sw.dial("support", { name: "Hanna Handover", number: "5550333" });
     const leg = await bob.until(() => sw.all.find((ch) => ch.extension === "1001" && ch.state === "ringing"));
     leg.remoteAnswer();
-    expect(await rest("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" })).toEqual({ code: 200, message: "success" });
+    expect(await rest("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "1002" })).toEqual({
+      code: 200,
+      message: "success",
+    });
     await rest("agent1", "ccGoBreak", { agent: "1001", reason: "lunch" });
     const onBob = await bob.until(() => sw.all.find((ch) => ch.extension === "1002" && ch.state === "ringing"));
     onBob.remoteAnswer();
@@ -219,7 +254,10 @@ describe("call-center events", () => {
       "CC-Member-UUID": expect.any(String),
     });
     onBob.hangup();
-    expect(await bob.ccLogOf(2, "cc.agent.1002")).toEqual(["bridge-agent-start 1002", "bridge-agent-end 1002 NORMAL_CLEARING"]);
+    expect(await bob.ccLogOf(2, "cc.agent.1002")).toEqual([
+      "bridge-agent-start 1002",
+      "bridge-agent-end 1002 NORMAL_CLEARING",
+    ]);
   });
 
   it("refuses an agent every supervisor function, over REST and over jsapi, and another agent's events; a supervisor is served", async () => {
@@ -240,17 +278,27 @@ describe("call-center events", () => {
       ["ccLogout", { agent: "1004" }],
     ];
     for (const [func, body] of functions) {
-      expect(await rest("agent1", func, body), `${func} over REST`).toMatchObject({ code: 403, message: expect.stringMatching(/^no permission/) });
-      expect((await c.ccc(func, body)).result, `${func} over jsapi`).toMatchObject({ code: 403, message: expect.stringMatching(/^no permission/) });
+      expect(await rest("agent1", func, body), `${func} over REST`).toMatchObject({
+        code: 403,
+        message: expect.stringMatching(/^no permission/),
+      });
+      expect((await c.ccc(func, body)).result, `${func} over jsapi`).toMatchObject({
+        code: 403,
+        message: expect.stringMatching(/^no permission/),
+      });
     }
-    expect((await c.call("verto.subscribe", { eventChannel: ["cc.agent.1004"] })).error).toMatchObject({ code: -32602 });
+    expect((await c.call("verto.subscribe", { eventChannel: ["cc.agent.1004"] })).error).toMatchObject({
+      code: -32602,
+    });
     expect(calls()).toBe(before);
     expect(leg.state).toBe("answered");
 
     // The supervisor's own functions work: the platform refused the agent, not the function.
     const sam = await signedIn("supervisor", "1010");
     await sam.ccc("ccLogin", { agent: "1010", extn: "1010", queue: "support" });
-    expect((await sam.ccc("ccMonitor", { agent: "1010", destAgent: "1004", destUUID: leg.uuid })).result).toMatchObject({ code: 200 });
+    expect((await sam.ccc("ccMonitor", { agent: "1010", destAgent: "1004", destUUID: leg.uuid })).result).toMatchObject(
+      { code: 200 },
+    );
     customer.hangup();
     await sam.ccc("ccLogout", { agent: "1010" });
   });
@@ -285,9 +333,14 @@ describe("framing", () => {
     expect(parse).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
     bad.raw(JSON.stringify({ id: 7, method: "echo" }));
     expect(await bad.until(() => bad.stray.find((m) => m.id === 7))).toMatchObject({ error: { code: -32600 } });
-    expect((await bad.call("no.such.method")).error).toEqual({ code: -32601, message: "Invalid Method, Missing Method or Permission Denied" });
+    expect((await bad.call("no.such.method")).error).toEqual({
+      code: -32601,
+      message: "Invalid Method, Missing Method or Permission Denied",
+    });
     bad.raw("x".repeat(70 * 1024));
-    expect(await bad.until(() => bad.stray.find((m) => /at most/.test(m.error?.message ?? "")))).toMatchObject({ error: { code: -32600 } });
+    expect(await bad.until(() => bad.stray.find((m) => /at most/.test(m.error?.message ?? "")))).toMatchObject({
+      error: { code: -32600 },
+    });
 
     expect(bad.closed).toBe(false);
     expect((await bad.call("echo", { still: "here" })).result).toMatchObject({ still: "here" });
@@ -325,7 +378,10 @@ describe("framing", () => {
     await c.until(() => c.stray.length >= 150);
     const refused = c.stray.filter((m) => m.error?.code === -32005);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]).toMatchObject({ id: expect.stringMatching(/^f\d+$/), error: { message: "Too many messages: slow down" } });
+    expect(refused[0]).toMatchObject({
+      id: expect.stringMatching(/^f\d+$/),
+      error: { message: "Too many messages: slow down" },
+    });
     // Still open: the next request gets an answer (refused or not, depending on the allowance left).
     const next = await c.call("echo", { after: "flood" });
     expect(next.result ?? next.error?.code).toEqual(next.result ? expect.objectContaining({ after: "flood" }) : -32005);

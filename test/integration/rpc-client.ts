@@ -123,7 +123,8 @@ export class RpcClient {
       .filter((e) => (!channel || e.subscribedChannel === channel) && e.data["CC-Action"])
       .map((e) => {
         const d = e.data;
-        const value = d["CC-Agent-Status"] ?? d["CC-Agent-State"] ?? d["CC-Count"] ?? d["CC-Hangup-Cause"] ?? d["CC-Cause"] ?? "";
+        const value =
+          d["CC-Agent-Status"] ?? d["CC-Agent-State"] ?? d["CC-Count"] ?? d["CC-Hangup-Cause"] ?? d["CC-Cause"] ?? "";
         return [d["CC-Action"], d["CC-Agent"] ?? d["CC-Queue"], value].filter(Boolean).join(" ");
       });
   }

@@ -23,7 +23,10 @@ beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), "agentbar-dist-"));
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>Agentbar</title>");
   writeFileSync(join(dist, "app.js"), "export {};");
-  writeFileSync(join(dist, "config.json"), JSON.stringify({ embed: { hosts: [{ origin: HOST_PAGE, scopes: ["status"] }] } }));
+  writeFileSync(
+    join(dist, "config.json"),
+    JSON.stringify({ embed: { hosts: [{ origin: HOST_PAGE, scopes: ["status"] }] } }),
+  );
   p = await TestPlatform.start({ distDir: dist, allowedOrigins: [CRM] });
   token = await p.token("agent1");
 });
@@ -32,7 +35,8 @@ afterAll(async () => {
   rmSync(dist, { recursive: true, force: true });
 });
 
-const info = (origin: string) => rawRequest(p.url, "GET", "/api/users/info", undefined, { origin, "x-xtra-auth-id": token });
+const info = (origin: string) =>
+  rawRequest(p.url, "GET", "/api/users/info", undefined, { origin, "x-xtra-auth-id": token });
 const preflight = (origin: string) =>
   rawRequest(p.url, "OPTIONS", "/api/users/info", undefined, {
     origin,
@@ -55,7 +59,14 @@ describe("CORS", () => {
   });
 
   it("gives any other origin, and null, no permission to read", async () => {
-    for (const origin of [EVIL, "null", "https://crm.example.com.evil.example", "http://crm.example.com", `${CRM}:8443`, "file://"]) {
+    for (const origin of [
+      EVIL,
+      "null",
+      "https://crm.example.com.evil.example",
+      "http://crm.example.com",
+      `${CRM}:8443`,
+      "file://",
+    ]) {
       const res = await info(origin);
       expect(res.headers["access-control-allow-origin"], origin).toBeUndefined();
       const pre = await preflight(origin);
@@ -67,7 +78,11 @@ describe("CORS", () => {
   it("refuses a WebSocket from a page of another origin; phones and other programs send none", async () => {
     const open = (origin?: string, protocol?: string) =>
       new Promise<number | "open">((resolve) => {
-        const ws = new WebSocket(`${p.url.replace("http", "ws")}/ws`, protocol ? [protocol] : [], origin ? { origin } : {});
+        const ws = new WebSocket(
+          `${p.url.replace("http", "ws")}/ws`,
+          protocol ? [protocol] : [],
+          origin ? { origin } : {},
+        );
         ws.once("open", () => {
           ws.close();
           resolve("open");

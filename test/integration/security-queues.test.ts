@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 async function cc(login: string, func: string, body: Record<string, unknown>) {
-  return (await p.call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, { token: await p.token(login), body })).body;
+  return (
+    await p.call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, {
+      token: await p.token(login),
+      body,
+    })
+  ).body;
 }
 
 describe("ccLogin", () => {
@@ -36,7 +41,9 @@ describe("ccLogin", () => {
     const c = await RpcClient.connect(p.url);
     clients.push(c);
     await c.login(token, `1001@${DEMO_DOMAIN}`);
-    expect((await c.ccc("ccLogin", { agent: "1001", extn: "1001", queue: "sales" })).result).toMatchObject({ code: 403 });
+    expect((await c.ccc("ccLogin", { agent: "1001", extn: "1001", queue: "sales" })).result).toMatchObject({
+      code: 403,
+    });
 
     // Nothing changed: agent1 is not in sales, and sales stays closed to it.
     const state = await p.call<{ code: number }>("GET", "/api/cc/agent_state?queue=sales", { token });
@@ -44,11 +51,20 @@ describe("ccLogin", () => {
     const sub = await c.subscribe("cc.queue.sales");
     expect(sub.error).toMatchObject({ message: "Permission Denied", unauthorizedChannels: ["cc.queue.sales"] });
 
-    expect(await cc("agent1", "ccLogin", { agent: "1001", extn: "1001", queue: "support" })).toEqual({ code: 200, message: "success" });
+    expect(await cc("agent1", "ccLogin", { agent: "1001", extn: "1001", queue: "support" })).toEqual({
+      code: 200,
+      message: "success",
+    });
   });
 
   it("lets a supervisor or an administrator sign in where they choose", async () => {
-    expect(await cc("supervisor", "ccLogin", { agent: "1010", extn: "1010", queue: "sales" })).toEqual({ code: 200, message: "success" });
-    expect(await cc("admin", "ccLogin", { agent: "1003", extn: "1003", queue: "sales" })).toEqual({ code: 200, message: "success" });
+    expect(await cc("supervisor", "ccLogin", { agent: "1010", extn: "1010", queue: "sales" })).toEqual({
+      code: 200,
+      message: "success",
+    });
+    expect(await cc("admin", "ccLogin", { agent: "1003", extn: "1003", queue: "sales" })).toEqual({
+      code: 200,
+      message: "success",
+    });
   });
 });

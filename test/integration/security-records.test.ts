@@ -24,7 +24,12 @@ describe("a caller presenting another extension's number", () => {
     try {
       const alice = await f.phone("1001", 440);
       // From outside, presenting 1002 (agent2's extension) as the caller's number.
-      const spoofed = await f.sim<Report>("POST", "/sim/calls", { destination: "1001", callerIdNumber: "1002", callerIdName: "Bob Agent", frequency: 660 });
+      const spoofed = await f.sim<Report>("POST", "/sim/calls", {
+        destination: "1001",
+        callerIdNumber: "1002",
+        callerIdName: "Bob Agent",
+        frequency: 660,
+      });
       expect(spoofed.status).toBe(200);
       const ringing = await alice.incoming();
       await ringing.answer();
@@ -41,7 +46,10 @@ describe("a caller presenting another extension's number", () => {
       expect(agentLeg.caller_id_number).toBe("1002");
       expect(callerLeg.caller_id_number).toBe("1002");
       expect(agentLeg.media_file_id).not.toBe("");
-      await until("the recording is complete", () => f.ctx.mediaFiles.byId(Number(agentLeg.media_file_id))?.processing_flag === 0);
+      await until(
+        "the recording is complete",
+        () => f.ctx.mediaFiles.byId(Number(agentLeg.media_file_id))?.processing_flag === 0,
+      );
 
       const as = async (login: string) => {
         const token = await f.platform.token(login);
@@ -74,7 +82,9 @@ describe("a caller presenting another extension's number", () => {
       const alices = await as("agent1");
       expect(alices.cdrs).toEqual(expect.arrayContaining([agentLeg.uuid, callerLeg.uuid]));
       expect(alices.files).toContain(agentLeg.media_file_id);
-      expect([alices.one, alices.related, alices.file, alices.byChannel, alices.download]).toEqual([200, 200, 200, 200, 200]);
+      expect([alices.one, alices.related, alices.file, alices.byChannel, alices.download]).toEqual([
+        200, 200, 200, 200, 200,
+      ]);
       expect(alices.downloaded).toBe("RIFF");
     } finally {
       f.platform.db.prepare("UPDATE extensions SET auto_record = 0 WHERE extn = '1001'").run();

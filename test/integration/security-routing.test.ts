@@ -16,7 +16,14 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 /** The routes that answer without a token: signing in and out, captchas, the app's files. */
-const PUBLIC_API = ["DELETE /api/sessions", "GET /api/captchas", "GET /api/captchas/:id", "HEAD /api/captchas", "HEAD /api/captchas/:id", "POST /api/sessions"];
+const PUBLIC_API = [
+  "DELETE /api/sessions",
+  "GET /api/captchas",
+  "GET /api/captchas/:id",
+  "HEAD /api/captchas",
+  "HEAD /api/captchas/:id",
+  "POST /api/sessions",
+];
 
 /** A path of the route with its parameters filled in with values that exist. */
 function concrete(url: string): string {
@@ -59,7 +66,9 @@ describe("every route declares who may call it", () => {
     const routes = p.platform.routes;
     expect(routes.length).toBeGreaterThan(40);
     for (const r of routes) expect(["anyone", "signed-in", "simulator"], `${r.method} ${r.url}`).toContain(r.access);
-    const open = routes.filter((r) => r.url.startsWith("/api") && r.access === "anyone").map((r) => `${r.method} ${r.url}`);
+    const open = routes
+      .filter((r) => r.url.startsWith("/api") && r.access === "anyone")
+      .map((r) => `${r.method} ${r.url}`);
     expect(open.sort()).toEqual(PUBLIC_API);
     expect(routes.filter((r) => r.url.startsWith("/sim")).every((r) => r.access === "simulator")).toBe(true);
   });
@@ -69,8 +78,14 @@ describe("every route declares who may call it", () => {
     const answered: string[] = [];
     for (const r of routes) {
       for (const path of variants(concrete(r.url))) {
-        const res = await rawRequest(p.url, r.method, path, r.method === "GET" || r.method === "HEAD" ? undefined : "{}");
-        if (![400, 403, 404].includes(res.status)) answered.push(`${r.method} ${path} -> ${res.status} ${res.text.slice(0, 80)}`);
+        const res = await rawRequest(
+          p.url,
+          r.method,
+          path,
+          r.method === "GET" || r.method === "HEAD" ? undefined : "{}",
+        );
+        if (![400, 403, 404].includes(res.status))
+          answered.push(`${r.method} ${path} -> ${res.status} ${res.text.slice(0, 80)}`);
       }
     }
     expect(answered).toEqual([]);
@@ -100,9 +115,12 @@ describe("/sim: this machine only", () => {
           url: path,
           remoteAddress: STRANGER,
           headers: { host: "localhost" },
-          ...(r.method === "POST" ? { payload: { destination: "55510440", queue: "support", digits: "1", frequency: 440 } } : {}),
+          ...(r.method === "POST"
+            ? { payload: { destination: "55510440", queue: "support", digits: "1", frequency: 440 } }
+            : {}),
         });
-        if (![400, 403, 404].includes(res.statusCode)) answered.push(`${r.method} ${path} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
+        if (![400, 403, 404].includes(res.statusCode))
+          answered.push(`${r.method} ${path} -> ${res.statusCode} ${res.body.slice(0, 80)}`);
       }
     }
     expect(answered).toEqual([]);
@@ -110,7 +128,9 @@ describe("/sim: this machine only", () => {
   });
 
   it("refuses a page that reached this machine under another name (DNS rebinding)", async () => {
-    const res = await rawRequest(p.url, "POST", "/sim/calls", JSON.stringify({ destination: "55510440" }), { host: "attacker.example:80" });
+    const res = await rawRequest(p.url, "POST", "/sim/calls", JSON.stringify({ destination: "55510440" }), {
+      host: "attacker.example:80",
+    });
     expect(res.status).toBe(403);
     expect(p.platform.ctx.switch.channels()).toEqual([]);
   });

@@ -27,19 +27,24 @@ async function credentialsOf(login: string, extn: string) {
   const ordinary = await p.token(login);
   const jwt = await p.session(login, { jwt: true });
   const extension = (
-    await p.call<{ token: string }>("POST", "/api/users/extn_token", { token: ordinary, body: { extn, domain: DEMO_DOMAIN } })
+    await p.call<{ token: string }>("POST", "/api/users/extn_token", {
+      token: ordinary,
+      body: { extn, domain: DEMO_DOMAIN },
+    })
   ).body.token;
   const channel = await RpcClient.connect(p.url);
   clients.push(channel);
   expect((await channel.login(ordinary, `${extn}@${DEMO_DOMAIN}`)).result).toMatchObject({ message: "logged in" });
-  for (const token of [ordinary, jwt.token]) expect((await p.call("GET", "/api/users/info", { token })).status).toBe(200);
+  for (const token of [ordinary, jwt.token])
+    expect((await p.call("GET", "/api/users/info", { token })).status).toBe(200);
   expect((await p.call("GET", "/api/users/info", { token: ordinary, carrier: "cookie" })).status).toBe(200);
   return { ordinary, jwt, extension, channel };
 }
 
 /** None of them works any more, and the open channel has been closed. */
 async function expectAllEnded(c: Awaited<ReturnType<typeof credentialsOf>>, extn: string) {
-  for (const token of [c.ordinary, c.jwt.token]) expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
+  for (const token of [c.ordinary, c.jwt.token])
+    expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
   expect((await p.call("GET", "/api/users/info", { token: c.ordinary, carrier: "cookie" })).status).toBe(403);
   expect((await p.call("POST", "/api/sessions", { body: { refresh_token: c.jwt.refresh_token } })).status).toBe(403);
   const late = await RpcClient.connect(p.url);
@@ -52,7 +57,9 @@ describe("a password change", () => {
   it("ends every session of the user; the new password signs in at once", async () => {
     const id = p.userId("agent3");
     const before = await credentialsOf("agent3", "1003");
-    expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { password: NEW_PASSWORD } })).status).toBe(200);
+    expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { password: NEW_PASSWORD } })).status).toBe(
+      200,
+    );
     await expectAllEnded(before, "1003");
 
     const fresh = await p.signIn("agent3", NEW_PASSWORD, { jwt: true });
@@ -66,7 +73,9 @@ describe("a password change", () => {
     const own = await p.token("supervisor");
     const changer = await p.token("admin");
     const id = p.userId("admin");
-    expect((await p.call("PUT", `/api/users/${id}`, { token: changer, body: { password: NEW_PASSWORD } })).status).toBe(200);
+    expect((await p.call("PUT", `/api/users/${id}`, { token: changer, body: { password: NEW_PASSWORD } })).status).toBe(
+      200,
+    );
     expect((await p.call("GET", "/api/users/info", { token: changer })).status).toBe(403);
     expect((await p.call("GET", "/api/users/info", { token: own })).status).toBe(200);
     admin = (await p.signIn("admin", NEW_PASSWORD)).body.token;
@@ -80,8 +89,11 @@ describe("disabling a user", () => {
     expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { disabled: 1 } })).status).toBe(200);
     await expectAllEnded(before, "1004");
     expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { disabled: 0 } })).status).toBe(200);
-    for (const token of [before.ordinary, before.jwt.token]) expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
-    expect((await p.call("POST", "/api/sessions", { body: { refresh_token: before.jwt.refresh_token } })).status).toBe(403);
+    for (const token of [before.ordinary, before.jwt.token])
+      expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
+    expect((await p.call("POST", "/api/sessions", { body: { refresh_token: before.jwt.refresh_token } })).status).toBe(
+      403,
+    );
     expect((await p.signIn("agent4")).status).toBe(200);
   });
 
@@ -99,15 +111,20 @@ describe("disabling a user", () => {
 describe("a spent refresh token presented again", () => {
   it("ends the whole session it belongs to: every access and refresh token renewed from it", async () => {
     const first = await p.session("agent1", { jwt: true });
-    const second = (await p.call<SessionJson>("POST", "/api/sessions", { body: { refresh_token: first.refresh_token } })).body;
-    const third = (await p.call<SessionJson>("POST", "/api/sessions", { body: { refresh_token: second.refresh_token } })).body;
+    const second = (
+      await p.call<SessionJson>("POST", "/api/sessions", { body: { refresh_token: first.refresh_token } })
+    ).body;
+    const third = (
+      await p.call<SessionJson>("POST", "/api/sessions", { body: { refresh_token: second.refresh_token } })
+    ).body;
     expect((await p.call("GET", "/api/users/info", { token: third.token })).status).toBe(200);
     const other = await p.session("agent1", { jwt: true });
 
     // Someone replays the first refresh token: the thief or the owner, nobody can tell which.
     expect((await p.call("POST", "/api/sessions", { body: { refresh_token: first.refresh_token } })).status).toBe(403);
 
-    for (const token of [first.token, second.token, third.token]) expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
+    for (const token of [first.token, second.token, third.token])
+      expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
     expect((await p.call("POST", "/api/sessions", { body: { refresh_token: third.refresh_token } })).status).toBe(403);
     // Another sign-in of the same user is another session and goes on.
     expect((await p.call("GET", "/api/users/info", { token: other.token })).status).toBe(200);

@@ -228,7 +228,8 @@ describe("JWT refresh and revocation", () => {
 
   it("sign-out after a refresh ends the whole session, older access tokens included", async () => {
     const first = await p.session("agent3", { jwt: true });
-    const next = (await p.call<SessionJson>("POST", "/api/sessions", { body: { refresh_token: first.refresh_token } })).body;
+    const next = (await p.call<SessionJson>("POST", "/api/sessions", { body: { refresh_token: first.refresh_token } }))
+      .body;
     expect((await p.call("DELETE", "/api/sessions", { token: next.token })).status).toBe(200);
     expect((await p.call("GET", "/api/users/info", { token: first.token })).status).toBe(403);
     expect((await p.call("POST", "/api/sessions", { body: { refresh_token: next.refresh_token } })).status).toBe(403);
@@ -269,7 +270,8 @@ describe("lifetime (session_expires)", () => {
 
   it("refuses an expired refresh token: only login and password work then", async () => {
     const s = await p.session("agent3", { jwt: true });
-    const refreshExpires = JSON.parse(Buffer.from(s.refresh_token!.split(".")[1]!, "base64url").toString()).exp as number;
+    const refreshExpires = JSON.parse(Buffer.from(s.refresh_token!.split(".")[1]!, "base64url").toString())
+      .exp as number;
     p.clock.passSecond(refreshExpires);
     const res = await p.call("POST", "/api/sessions", { body: { refresh_token: s.refresh_token } });
     expect(res.status).toBe(403);

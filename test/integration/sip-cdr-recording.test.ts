@@ -79,11 +79,20 @@ describe("recordings", () => {
       expect(listed.status).toBe(200);
       expect(listed.body.rowCount).toBe(1);
       const file = listed.body.data[0];
-      expect(file).toMatchObject({ id: b.media_file_id, channel_uuid: b.uuid, type: "RECORD", ext: "wav", mime: "audio/wav", sample_rate: 48000, channels: 2 });
+      expect(file).toMatchObject({
+        id: b.media_file_id,
+        channel_uuid: b.uuid,
+        type: "RECORD",
+        ext: "wav",
+        mime: "audio/wav",
+        sample_rate: 48000,
+        channels: 2,
+      });
       expect(file!.duration).toBeGreaterThanOrEqual(1);
       expect((await f.get<MediaFileJson>(`/api/media_files/${file!.id}`)).body.id).toBe(file!.id);
 
-      const download = (token: string) => fetch(`${f.platform.url}/api/media_files/${file!.id}.wav`, { headers: { "X-XTRA-AUTH-ID": token } });
+      const download = (token: string) =>
+        fetch(`${f.platform.url}/api/media_files/${file!.id}.wav`, { headers: { "X-XTRA-AUTH-ID": token } });
       const res = await download(await f.platform.token("admin"));
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("audio/wav");
@@ -105,9 +114,13 @@ describe("recordings", () => {
       const own = await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent2 });
       expect(own.body.data.map((m) => m.id)).toContain(file!.id);
       const agent1 = await f.platform.token("agent1");
-      const theirs = await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent1 });
+      const theirs = await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", {
+        token: agent1,
+      });
       expect(theirs.body.data.map((m) => m.id)).toContain(file!.id);
-      expect((await f.platform.call<MediaFileJson>("GET", `/api/media_files/${a.media_file_id}`, { token: agent1 })).body.id).toBe(file!.id);
+      expect(
+        (await f.platform.call<MediaFileJson>("GET", `/api/media_files/${a.media_file_id}`, { token: agent1 })).body.id,
+      ).toBe(file!.id);
       const played = await download(agent1);
       expect(played.status).toBe(200);
       expect(played.headers.get("content-type")).toBe("audio/wav");
@@ -115,9 +128,15 @@ describe("recordings", () => {
       const agent4 = await f.platform.token("agent4");
       expect((await f.platform.call("GET", `/api/media_files/${file!.id}`, { token: agent4 })).status).toBe(404);
       expect((await download(agent4)).status).toBe(404);
-      expect((await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent4 })).body.data.map((m) => m.id)).not.toContain(file!.id);
+      expect(
+        (
+          await f.platform.call<Paged<MediaFileJson>>("GET", "/api/media_files?type=RECORD", { token: agent4 })
+        ).body.data.map((m) => m.id),
+      ).not.toContain(file!.id);
       // Only the owner or an administrator deletes it: the other party is refused and it stays.
-      const refused = await f.platform.call<{ text: string }>("DELETE", `/api/media_files/${file!.id}`, { token: agent1 });
+      const refused = await f.platform.call<{ text: string }>("DELETE", `/api/media_files/${file!.id}`, {
+        token: agent1,
+      });
       expect(refused.status).toBe(403);
       expect(refused.body.text).toMatch(/^no permission/);
       expect((await f.get(`/api/media_files/${file!.id}`)).status).toBe(200);
@@ -143,7 +162,10 @@ describe("recordings", () => {
     await call.hangup();
     const cdr = await f.cdr(leg.uuid);
     expect(cdr.media_file_id).not.toBe("");
-    await until("the recording is complete", () => f.ctx.mediaFiles.byId(Number(cdr.media_file_id))?.processing_flag === 0);
+    await until(
+      "the recording is complete",
+      () => f.ctx.mediaFiles.byId(Number(cdr.media_file_id))?.processing_flag === 0,
+    );
     const file = f.ctx.mediaFiles.byId(Number(cdr.media_file_id))!;
     expect(file.type).toBe("RECORD");
     expect(file.file_size).toBeGreaterThan(44 + 48000 * 4);
@@ -162,7 +184,10 @@ describe("/api/cdrs", () => {
     await answered.waitState(SessionState.Established);
     // Billed for at least a second by the switch's own reckoning.
     const answeredLeg = f.ctx.switch.channels().find((c) => c.sipCallId === answered.callId)!;
-    await until("the call has lasted over a second", () => !!answeredLeg.answeredAt && Date.now() - answeredLeg.answeredAt.getTime() > 1100);
+    await until(
+      "the call has lasted over a second",
+      () => !!answeredLeg.answeredAt && Date.now() - answeredLeg.answeredAt.getTime() > 1100,
+    );
     await answered.hangup();
     const bob = await f.phone("1002", 1000);
     const bobs = bob.call("55510900");
@@ -189,7 +214,9 @@ describe("/api/cdrs", () => {
     const today = timestamp().slice(0, 10);
     const all = await list(`startDate=${today}&endDate=${today}&perPage=1000`);
     expect(all.rowCount).toBeGreaterThanOrEqual(8);
-    expect((await list(`dateType=end_stamp&startDate=${today}&endDate=${today}&perPage=1000`)).rowCount).toBe(all.rowCount);
+    expect((await list(`dateType=end_stamp&startDate=${today}&endDate=${today}&perPage=1000`)).rowCount).toBe(
+      all.rowCount,
+    );
     expect((await list("startDate=2001-01-01&endDate=2001-01-31")).rowCount).toBe(0);
     expect((await list("last=1&perPage=1000")).rowCount).toBe(all.rowCount);
 

@@ -96,12 +96,21 @@ function cdrRow(platform: TestPlatform, uuid: string): CdrJson | undefined {
   return cdrRowRaw(platform, uuid) as unknown as CdrJson | undefined;
 }
 
-export type CdrJson = Omit<CdrRow, "media_file_id" | "variables"> & { media_file_id: string; variables: Record<string, string> };
+export type CdrJson = Omit<CdrRow, "media_file_id" | "variables"> & {
+  media_file_id: string;
+  variables: Record<string, string>;
+};
 
 async function reportHangingClose(platform: TestPlatform | undefined, step: string): Promise<void> {
-  const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles().map((h) => h.constructor.name);
-  const connections = await new Promise<number>((resolve) => platform?.platform.http.server.getConnections((_e, n) => resolve(n)) ?? resolve(0));
-  console.error(`closing ${step} has taken 20 s; open HTTP connections: ${connections}; active handles: ${handles.join(", ")}`);
+  const handles = (process as unknown as { _getActiveHandles(): object[] })
+    ._getActiveHandles()
+    .map((h) => h.constructor.name);
+  const connections = await new Promise<number>(
+    (resolve) => platform?.platform.http.server.getConnections((_e, n) => resolve(n)) ?? resolve(0),
+  );
+  console.error(
+    `closing ${step} has taken 20 s; open HTTP connections: ${connections}; active handles: ${handles.join(", ")}`,
+  );
 }
 
 /**
@@ -113,7 +122,8 @@ async function reportHangingClose(platform: TestPlatform | undefined, step: stri
 export function tonesIn(samples: Int16Array, fromSecond: number): number[] {
   const detector = new ToneDetector();
   const start = Math.floor(fromSecond * 48000);
-  for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480) detector.push(samples.subarray(i, i + 480));
+  for (let i = start; i + 480 <= Math.min(samples.length, start + 48000); i += 480)
+    detector.push(samples.subarray(i, i + 480));
   const windows = detector.history.map((a) => new Set(a.tones.map((t) => Math.round(t.frequency))));
   const counts = new Map<number, number>();
   for (const tones of windows) for (const f of tones) counts.set(f, (counts.get(f) ?? 0) + 1);

@@ -80,7 +80,11 @@ describe("transfer", () => {
     await aliceCall.waitHears(700, "alice hears carol");
     await bobCall.waitEnded();
     expect(bobCall.endedBy).toBe("bye");
-    expect(bobCall.notifies.map((n) => n.split("\r\n")[0])).toEqual(["SIP/2.0 100 Trying", "SIP/2.0 180 Ringing", "SIP/2.0 200 OK"]);
+    expect(bobCall.notifies.map((n) => n.split("\r\n")[0])).toEqual([
+      "SIP/2.0 100 Trying",
+      "SIP/2.0 180 Ringing",
+      "SIP/2.0 200 OK",
+    ]);
     // Carol sees alice as the caller, not bob.
     expect(carolCall.header("from")).toMatch(/<sip:1001@/);
     await aliceCall.hangup();

@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 /** Reads until `ok` holds (every 100 ms), and gives the last reading. */
-async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -42,7 +47,8 @@ function peerConnectionOf(session: TestCall["session"] | SipChannel["session"]):
 
 async function inbound(pc: RTCPeerConnection): Promise<Inbound> {
   for (const s of (await pc.getStats()).values()) {
-    if (s.type === "inbound-rtp" && s.kind === "audio") return { packetsReceived: s.packetsReceived ?? 0, packetsLost: s.packetsLost ?? 0, jitter: s.jitter ?? 0 };
+    if (s.type === "inbound-rtp" && s.kind === "audio")
+      return { packetsReceived: s.packetsReceived ?? 0, packetsLost: s.packetsLost ?? 0, jitter: s.jitter ?? 0 };
   }
   return { packetsReceived: 0, packetsLost: 0, jitter: 0 };
 }
@@ -100,14 +106,23 @@ async function callWithSimulatedParty() {
   const platformLeg = f.ctx.switch.channels().find((c) => c.sipCallId === call.callId) as SipChannel;
   const sim = f.ctx.sim.get(f.ctx.switch.partnerOf(platformLeg)!.uuid)!;
   await until("the simulated party hears alice", () => hearsAlice(sim));
-  return { alice, call, sim, phonePc: peerConnectionOf(call.session), platformPc: peerConnectionOf(platformLeg.session) };
+  return {
+    alice,
+    call,
+    sim,
+    phonePc: peerConnectionOf(call.session),
+    platformPc: peerConnectionOf(platformLeg.session),
+  };
 }
 
 describe("/sim/network: an extension's network", () => {
   it("carries a call's media through the link untouched while it is clean", async () => {
     const { call } = await callWithSimulatedParty();
     const net = await network("1001");
-    expect(net).toMatchObject({ extension: "1001", toPhone: { lossPercent: 0, delayMs: 0, jitterMs: 0, silence: false } });
+    expect(net).toMatchObject({
+      extension: "1001",
+      toPhone: { lossPercent: 0, delayMs: 0, jitterMs: 0, silence: false },
+    });
     expect(net.legs).toHaveLength(1);
     const leg = net.legs[0]!;
     // Audio went both ways through the link, and nothing was dropped.
@@ -127,7 +142,12 @@ describe("/sim/network: an extension's network", () => {
     const before = await inbound(phonePc);
     const due = (s: Inbound) => s.packetsReceived + s.packetsLost - before.packetsReceived - before.packetsLost;
     // 400 packets (8 s of Opus): 20 % lost at random lands within 10-30 % all but once in millions.
-    const now = await eventually("400 more packets were due at the phone", () => inbound(phonePc), (s) => due(s) >= 400, 20_000);
+    const now = await eventually(
+      "400 more packets were due at the phone",
+      () => inbound(phonePc),
+      (s) => due(s) >= 400,
+      20_000,
+    );
     const lost = (now.packetsLost - before.packetsLost) / due(now);
     expect(lost).toBeGreaterThan(0.1);
     expect(lost).toBeLessThan(0.3);
@@ -166,7 +186,11 @@ describe("/sim/network: an extension's network", () => {
     const stalled = (await inbound(phonePc)).packetsReceived;
     const silencedBefore = (await network("1001")).legs[0]!.toPhone.silenced;
     // A second of the platform's audio (50 packets) is dropped on the way: none reaches the phone.
-    await eventually("50 more packets were silenced", () => network("1001"), (n) => n.legs[0]!.toPhone.silenced >= silencedBefore + 50);
+    await eventually(
+      "50 more packets were silenced",
+      () => network("1001"),
+      (n) => n.legs[0]!.toPhone.silenced >= silencedBefore + 50,
+    );
     expect((await inbound(phonePc)).packetsReceived).toBe(stalled);
     expect(call.state).toBe(SessionState.Established);
     expect(hearsAlice(sim)).toBe(true);
@@ -182,13 +206,24 @@ describe("/sim/network: an extension's network", () => {
     await until("the party no longer hears alice", () => !hearsAlice(sim));
     const stalled = (await inbound(platformPc)).packetsReceived;
     const silencedBefore = (await network("1001")).legs[0]!.fromPhone.silenced;
-    await eventually("50 more of alice's packets were silenced", () => network("1001"), (n) => n.legs[0]!.fromPhone.silenced >= silencedBefore + 50);
+    await eventually(
+      "50 more of alice's packets were silenced",
+      () => network("1001"),
+      (n) => n.legs[0]!.fromPhone.silenced >= silencedBefore + 50,
+    );
     expect((await inbound(platformPc)).packetsReceived).toBe(stalled);
     await call.waitHears(700, "alice still hears the party");
   });
 
   it("refuses settings it cannot apply and extensions that do not exist, changing nothing", async () => {
-    const bad = [{ toPhone: { lossPercent: 101 } }, { toPhone: { delayMs: -1 } }, { toPhone: { jitterMs: 1.5 } }, { toPhone: { volume: 3 } }, { sideways: {} }, { toPhone: { silence: "yes" } }];
+    const bad = [
+      { toPhone: { lossPercent: 101 } },
+      { toPhone: { delayMs: -1 } },
+      { toPhone: { jitterMs: 1.5 } },
+      { toPhone: { volume: 3 } },
+      { sideways: {} },
+      { toPhone: { silence: "yes" } },
+    ];
     for (const body of bad) {
       const res = await f.sim<{ text?: string }>("PUT", "/sim/network/1001", body);
       expect(res.status, JSON.stringify(body)).toBe(400);

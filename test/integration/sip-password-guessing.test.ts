@@ -25,7 +25,8 @@ afterAll(async () => {
   await platform.close();
 });
 
-const contactsOf = (extension: string) => platform.platform.ctx.sip.registrar.contactsOf(extension, DEMO_DOMAIN).map((b) => b.contactUser);
+const contactsOf = (extension: string) =>
+  platform.platform.ctx.sip.registrar.contactsOf(extension, DEMO_DOMAIN).map((b) => b.contactUser);
 
 async function raw(localAddress?: string): Promise<RawSip> {
   const r = await RawSip.open(platform.url, "/ws", "sip", localAddress);
@@ -63,18 +64,33 @@ async function challengeOf(sip: RawSip, reg: ReturnType<typeof registration>): P
 }
 
 /** An OPTIONS whose answer shows which answers came before it. */
-const probe = () => request({ method: "OPTIONS", uri: `sip:${DEMO_DOMAIN}`, from: `<sip:probe@${DEMO_DOMAIN}>`, to: `<sip:probe@${DEMO_DOMAIN}>` });
+const probe = () =>
+  request({
+    method: "OPTIONS",
+    uri: `sip:${DEMO_DOMAIN}`,
+    from: `<sip:probe@${DEMO_DOMAIN}>`,
+    to: `<sip:probe@${DEMO_DOMAIN}>`,
+  });
 
 /** Where, among what `sip` received, the final answers with this Call-ID are (waits for `count`). */
 async function finalAnswers(sip: RawSip, callId: string, count = 1): Promise<number[]> {
-  const at = () => sip.received.flatMap((m, i) => (header(m, "call-id") === callId && statusOf(m) >= 200 && statusOf(m) !== 401 ? [i] : []));
+  const at = () =>
+    sip.received.flatMap((m, i) =>
+      header(m, "call-id") === callId && statusOf(m) >= 200 && statusOf(m) !== 401 ? [i] : [],
+    );
   await until(`${count} final answer(s) to ${callId}`, () => at().length >= count, 30_000);
   return at();
 }
 
 describe("wrong SIP passwords in a row", () => {
   it("are answered ever more slowly, then not checked at all, while proven phones and other sources go on", async () => {
-    const agent = await TestPhone.start({ url: platform.url, extension: "1001", password: demo.extensionPassword, domain: DEMO_DOMAIN, tone: 440 });
+    const agent = await TestPhone.start({
+      url: platform.url,
+      extension: "1001",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      tone: 440,
+    });
     phones.push(agent);
     expect(agent.lastRegisterStatus).toBe(200);
 
@@ -96,10 +112,13 @@ describe("wrong SIP passwords in a row", () => {
     const checked = statuses.filter((s) => s === 403).length;
     expect(checked).toBeGreaterThanOrEqual(5);
     expect(checked).toBeLessThanOrEqual(20);
-    for (const refused of answers.filter((m) => statusOf(m) === 503)) expect(Number(header(refused, "retry-after"))).toBeGreaterThanOrEqual(1);
+    for (const refused of answers.filter((m) => statusOf(m) === 503))
+      expect(Number(header(refused, "retry-after"))).toBeGreaterThanOrEqual(1);
     // The last guesses checked were held back: the OPTIONS sent after them was answered first.
     const [probedAt] = await finalAnswers(guesser, afterGuesses.callId);
-    expect(guesser.received.findLastIndex((m) => header(m, "call-id") === guessing.callId && statusOf(m) === 403)).toBeGreaterThan(probedAt!);
+    expect(
+      guesser.received.findLastIndex((m) => header(m, "call-id") === guessing.callId && statusOf(m) === 403),
+    ).toBeGreaterThan(probedAt!);
 
     // The agent's phone proved itself on its connection: it refreshes and calls as before.
     expect(await agent.register()).toBe(200);

@@ -1,16 +1,15 @@
 import "../../platform/sip/node-webrtc";
-import type {
-  RegistererState} from "sip.js";
+import type { RegistererState } from "sip.js";
+import { Invitation, Inviter, Registerer, SessionState, UserAgent, type Session, type Web } from "sip.js";
 import {
-  Invitation,
-  Inviter,
-  Registerer,
-  SessionState,
-  UserAgent,
-  type Session,
-  type Web,
-} from "sip.js";
-import { MediaPlane, sineTone, type DtmfDetector, type Room, type SimulatedParty, type ToneDetector, type WebRtcLeg } from "../../platform/media";
+  MediaPlane,
+  sineTone,
+  type DtmfDetector,
+  type Room,
+  type SimulatedParty,
+  type ToneDetector,
+  type WebRtcLeg,
+} from "../../platform/media";
 import type { MediaDirection } from "../../platform/sip/media-direction";
 import { legHandlerFactory, type LegMediaHooks } from "../../platform/sip/sdh";
 
@@ -113,7 +112,9 @@ export class TestPhone {
     this.registerer?.dispose().catch(() => undefined);
     const registerer = new Registerer(this.ua, { expires });
     this.registerer = registerer;
-    registerer.stateChange.addListener((state) => this.registrations.push({ state, ...(this.lastRegisterStatus ? { status: this.lastRegisterStatus } : {}) }));
+    registerer.stateChange.addListener((state) =>
+      this.registrations.push({ state, ...(this.lastRegisterStatus ? { status: this.lastRegisterStatus } : {}) }),
+    );
     const status = await new Promise<number>((resolve) => {
       registerer
         .register({
@@ -135,7 +136,10 @@ export class TestPhone {
       registerer
         .unregister({
           all,
-          requestDelegate: { onAccept: (r) => resolve(r.message.statusCode ?? 200), onReject: (r) => resolve(r.message.statusCode ?? 0) },
+          requestDelegate: {
+            onAccept: (r) => resolve(r.message.statusCode ?? 200),
+            onReject: (r) => resolve(r.message.statusCode ?? 0),
+          },
         })
         .catch(() => resolve(0));
     });
@@ -286,7 +290,9 @@ export class TestCall {
 
   /** The names of the INVITE's headers, lower case. */
   headerNames(): string[] {
-    return this.session instanceof Invitation ? Object.keys(this.session.request.headers).map((h) => h.toLowerCase()) : [];
+    return this.session instanceof Invitation
+      ? Object.keys(this.session.request.headers).map((h) => h.toLowerCase())
+      : [];
   }
 
   get requestUri(): string {
@@ -322,7 +328,10 @@ export class TestCall {
     await until(what, () => this.hears(frequency));
   }
 
-  async waitSilentOn(frequency: number, what = `${this.phone.options.extension} no longer hears ${frequency} Hz`): Promise<void> {
+  async waitSilentOn(
+    frequency: number,
+    what = `${this.phone.options.extension} no longer hears ${frequency} Hz`,
+  ): Promise<void> {
     await until(what, () => this.silentOn(frequency));
   }
 
@@ -348,8 +357,10 @@ export class TestCall {
     this.endedBy ??= "local";
     const s = this.session;
     if (s.state === SessionState.Established) await s.bye();
-    else if (s instanceof Inviter && (s.state === SessionState.Initial || s.state === SessionState.Establishing)) await s.cancel();
-    else if (s instanceof Invitation && (s.state === SessionState.Initial || s.state === SessionState.Establishing)) await s.reject();
+    else if (s instanceof Inviter && (s.state === SessionState.Initial || s.state === SessionState.Establishing))
+      await s.cancel();
+    else if (s instanceof Invitation && (s.state === SessionState.Initial || s.state === SessionState.Establishing))
+      await s.reject();
   }
 
   /** Puts the call on hold from the phone (re-INVITE a=sendonly) or takes it off. */
@@ -358,7 +369,10 @@ export class TestCall {
       this.session
         .invite({
           sessionDescriptionHandlerOptions: { hold: held } as Web.SessionDescriptionHandlerOptions,
-          requestDelegate: { onAccept: () => resolve(), onReject: (r) => reject(new Error(`re-INVITE answered ${r.message.statusCode}`)) },
+          requestDelegate: {
+            onAccept: () => resolve(),
+            onReject: (r) => reject(new Error(`re-INVITE answered ${r.message.statusCode}`)),
+          },
         })
         .catch(reject);
     });
@@ -370,8 +384,17 @@ export class TestCall {
       await new Promise<void>((resolve, reject) => {
         this.session
           .info({
-            requestDelegate: { onAccept: () => resolve(), onReject: (r) => reject(new Error(`INFO answered ${r.message.statusCode}`)) },
-            requestOptions: { body: { contentDisposition: "render", contentType: "application/dtmf-relay", content: `Signal=${digit}\r\nDuration=160` } },
+            requestDelegate: {
+              onAccept: () => resolve(),
+              onReject: (r) => reject(new Error(`INFO answered ${r.message.statusCode}`)),
+            },
+            requestOptions: {
+              body: {
+                contentDisposition: "render",
+                contentType: "application/dtmf-relay",
+                content: `Signal=${digit}\r\nDuration=160`,
+              },
+            },
           })
           .catch(reject);
       });
@@ -413,7 +436,10 @@ export class TestCall {
     return new Promise<number>((resolve) => {
       this.session
         .refer(target, {
-          requestDelegate: { onAccept: (r) => resolve(r.message.statusCode ?? 0), onReject: (r) => resolve(r.message.statusCode ?? 0) },
+          requestDelegate: {
+            onAccept: (r) => resolve(r.message.statusCode ?? 0),
+            onReject: (r) => resolve(r.message.statusCode ?? 0),
+          },
           onNotify: (notification) => {
             this.notifies.push(notification.request.body);
             void notification.accept();

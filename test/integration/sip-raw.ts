@@ -16,8 +16,17 @@ export class RawSip {
   }
 
   /** `localAddress` makes the connection come from another source (say 127.0.0.2). */
-  static async open(url: string, path = "/ws", protocol: string | null = "sip", localAddress?: string): Promise<RawSip> {
-    const ws = new WebSocket(url.replace(/^http/, "ws") + path, protocol ? [protocol] : [], localAddress ? { localAddress } : {});
+  static async open(
+    url: string,
+    path = "/ws",
+    protocol: string | null = "sip",
+    localAddress?: string,
+  ): Promise<RawSip> {
+    const ws = new WebSocket(
+      url.replace(/^http/, "ws") + path,
+      protocol ? [protocol] : [],
+      localAddress ? { localAddress } : {},
+    );
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
       ws.once("error", reject);
@@ -48,7 +57,10 @@ export class RawSip {
 
   /** The next response to a request with this Call-ID and CSeq method. */
   response(callId: string, method: string): Promise<string> {
-    return this.next((m) => m.startsWith("SIP/2.0 ") && header(m, "call-id") === callId && (header(m, "cseq") ?? "").endsWith(method), `a response to ${method}`);
+    return this.next(
+      (m) => m.startsWith("SIP/2.0 ") && header(m, "call-id") === callId && (header(m, "cseq") ?? "").endsWith(method),
+      `a response to ${method}`,
+    );
   }
 
   close(): void {
@@ -103,7 +115,8 @@ export function headers(message: string, name: string): string[] {
   const out: string[] = [];
   for (const line of head.split("\r\n").slice(1)) {
     const colon = line.indexOf(":");
-    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name.toLowerCase()) out.push(line.slice(colon + 1).trim());
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name.toLowerCase())
+      out.push(line.slice(colon + 1).trim());
   }
   return out;
 }
@@ -118,7 +131,10 @@ const md5 = (s: string) => createHash("md5").update(s).digest("hex");
  * An Authorization header value answering a digest challenge (MD5, qop=auth), as the `nc`-th
  * use of its nonce (1 unless told).
  */
-export function digestAnswer(challenge: string, o: { username: string; password: string; method: string; uri: string; nc?: number }): string {
+export function digestAnswer(
+  challenge: string,
+  o: { username: string; password: string; method: string; uri: string; nc?: number },
+): string {
   const param = (n: string) => new RegExp(`${n}="?([^",]+)"?`, "i").exec(challenge)?.[1] ?? "";
   const realm = param("realm");
   const nonce = param("nonce");
@@ -136,7 +152,14 @@ export function digestAnswer(challenge: string, o: { username: string; password:
  */
 export async function rawRegister(
   sip: RawSip,
-  o: { extension: string; password: string; domain: string; contactUser: string; expires: number; contactParams?: string },
+  o: {
+    extension: string;
+    password: string;
+    domain: string;
+    contactUser: string;
+    expires: number;
+    contactParams?: string;
+  },
 ): Promise<string> {
   const callId = newId();
   const base = {

@@ -40,7 +40,10 @@ async function raw(path = "/ws", protocol: string | null = "sip") {
 
 async function extensionToken(login: string, extn: string): Promise<string> {
   const token = await platform.token(login);
-  const res = await platform.call<{ token: string }>("POST", "/api/users/extn_token", { token, body: { extn, domain: DEMO_DOMAIN } });
+  const res = await platform.call<{ token: string }>("POST", "/api/users/extn_token", {
+    token,
+    body: { extn, domain: DEMO_DOMAIN },
+  });
   expect(res.status).toBe(200);
   return res.body.token;
 }
@@ -53,15 +56,31 @@ describe("registration", () => {
     const withPassword = await phone("1001", demo.extensionPassword);
     expect(withPassword.lastRegisterStatus).toBe(200);
     // Several contacts per extension: both phones are reachable.
-    expect(contactsOf("1001").map((b) => b.contactUser).sort()).toEqual([withToken.contactUser, withPassword.contactUser].sort());
+    expect(
+      contactsOf("1001")
+        .map((b) => b.contactUser)
+        .sort(),
+    ).toEqual([withToken.contactUser, withPassword.contactUser].sort());
   });
 
   it("lists every contact of the extension with its expiry in the 200", async () => {
     const sip = await raw();
-    const first = await rawRegister(sip, { extension: "1004", password: demo.extensionPassword, domain: DEMO_DOMAIN, contactUser: "first", expires: 300 });
+    const first = await rawRegister(sip, {
+      extension: "1004",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      contactUser: "first",
+      expires: 300,
+    });
     expect(statusOf(first)).toBe(200);
     expect(headers(first, "contact")).toEqual([expect.stringMatching(/^<sip:first@[^>]+>;expires=(300|299)$/)]);
-    const second = await rawRegister(sip, { extension: "1004", password: demo.extensionPassword, domain: DEMO_DOMAIN, contactUser: "second", expires: 120 });
+    const second = await rawRegister(sip, {
+      extension: "1004",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      contactUser: "second",
+      expires: 120,
+    });
     const contacts = headers(second, "contact");
     expect(contacts).toHaveLength(2);
     expect(contacts).toContainEqual(expect.stringMatching(/^<sip:second@[^>]+>;expires=(120|119)$/));
@@ -80,7 +99,9 @@ describe("registration", () => {
     sip.send(text);
     const challenge = await sip.response(callId, "REGISTER");
     expect(statusOf(challenge)).toBe(401);
-    expect(header(challenge, "www-authenticate")).toMatch(new RegExp(`^Digest realm="${DEMO_DOMAIN}", nonce="[^"]+", qop="auth", algorithm=MD5$`));
+    expect(header(challenge, "www-authenticate")).toMatch(
+      new RegExp(`^Digest realm="${DEMO_DOMAIN}", nonce="[^"]+", qop="auth", algorithm=MD5$`),
+    );
 
     const wrong = await phone("1002", "not-the-password");
     expect(wrong.lastRegisterStatus).toBe(403);
@@ -104,11 +125,23 @@ describe("registration", () => {
 
   it("lets a registration expire, refuses one shorter than the minimum, and unregisters", async () => {
     const sip = await raw();
-    const tooShort = await rawRegister(sip, { extension: "1010", password: demo.extensionPassword, domain: DEMO_DOMAIN, contactUser: "brief", expires: 1 });
+    const tooShort = await rawRegister(sip, {
+      extension: "1010",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      contactUser: "brief",
+      expires: 1,
+    });
     expect(statusOf(tooShort)).toBe(423);
     expect(header(tooShort, "min-expires")).toBe("2");
 
-    const short = await rawRegister(sip, { extension: "1010", password: demo.extensionPassword, domain: DEMO_DOMAIN, contactUser: "short", expires: 2 });
+    const short = await rawRegister(sip, {
+      extension: "1010",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      contactUser: "short",
+      expires: 2,
+    });
     expect(statusOf(short)).toBe(200);
     expect(header(short, "contact")).toMatch(/;expires=2$/);
     expect(contactsOf("1010").map((b) => b.contactUser)).toEqual(["short"]);
@@ -166,7 +199,10 @@ describe("transport", () => {
       body: "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n",
     });
     sip.send(text);
-    const answer = await sip.next((m) => m.startsWith("SIP/2.0 ") && !m.startsWith("SIP/2.0 100") && header(m, "call-id") === callId, "a final response");
+    const answer = await sip.next(
+      (m) => m.startsWith("SIP/2.0 ") && !m.startsWith("SIP/2.0 100") && header(m, "call-id") === callId,
+      "a final response",
+    );
     expect(statusOf(answer)).toBe(407);
     expect(header(answer, "proxy-authenticate")).toMatch(/^Digest realm=/);
   });

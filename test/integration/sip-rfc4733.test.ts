@@ -79,7 +79,10 @@ class PageHandler implements SessionDescriptionHandler {
   ) {}
 
   async getDescription() {
-    const body = await this.p.evaluate((id) => (window as unknown as { describe(id: number): Promise<string> }).describe(id), this.id);
+    const body = await this.p.evaluate(
+      (id) => (window as unknown as { describe(id: number): Promise<string> }).describe(id),
+      this.id,
+    );
     return { body, contentType: "application/sdp" };
   }
 
@@ -88,7 +91,10 @@ class PageHandler implements SessionDescriptionHandler {
   }
 
   async setDescription(sdp: string): Promise<void> {
-    await this.p.evaluate(([id, s]) => (window as unknown as { apply(id: number, sdp: string): Promise<void> }).apply(id, s), [this.id, sdp] as [number, string]);
+    await this.p.evaluate(
+      ([id, s]) => (window as unknown as { apply(id: number, sdp: string): Promise<void> }).apply(id, s),
+      [this.id, sdp] as [number, string],
+    );
   }
 
   sendDtmf(): boolean {
@@ -97,7 +103,10 @@ class PageHandler implements SessionDescriptionHandler {
 
   close(): void {
     void this.p
-      .evaluate((id) => (window as unknown as { legs: Record<number, { pc: RTCPeerConnection }> }).legs[id]?.pc.close(), this.id)
+      .evaluate(
+        (id) => (window as unknown as { legs: Record<number, { pc: RTCPeerConnection }> }).legs[id]?.pc.close(),
+        this.id,
+      )
       .catch(() => undefined);
   }
 }
@@ -142,7 +151,10 @@ it("receives RFC 4733 DTMF from a browser's RTCDTMFSender", async () => {
 
   // The caller hears the simulated party's 1000 Hz through Chromium.
   const heard = async () =>
-    page.evaluate((n) => (window as unknown as { legs: Record<number, { heard: number[] }> }).legs[n]!.heard.slice(-5), id);
+    page.evaluate(
+      (n) => (window as unknown as { legs: Record<number, { heard: number[] }> }).legs[n]!.heard.slice(-5),
+      id,
+    );
   let last: number[] = [];
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -165,10 +177,15 @@ it("receives RFC 4733 DTMF from a browser's RTCDTMFSender", async () => {
   expect(sent).toBe(true);
 
   const sim = () => platform.platform.ctx.sim.list().find((c) => c.destinationNumber === "55511000")!;
-  await until("the simulated party received all four digits", () => sim().report().digits.inband === "159#").catch((e: Error) => {
-    throw new Error(`${e.message}; it received "${sim().report().digits.inband}"`);
-  });
-  const tones = await page.evaluate((n) => (window as unknown as { legs: Record<number, { tones: string[] }> }).legs[n]!.tones, id);
+  await until("the simulated party received all four digits", () => sim().report().digits.inband === "159#").catch(
+    (e: Error) => {
+      throw new Error(`${e.message}; it received "${sim().report().digits.inband}"`);
+    },
+  );
+  const tones = await page.evaluate(
+    (n) => (window as unknown as { legs: Record<number, { tones: string[] }> }).legs[n]!.tones,
+    id,
+  );
   expect(tones.filter((t) => t !== "").join("")).toBe("159#");
   await inviter.bye();
 });

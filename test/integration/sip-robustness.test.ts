@@ -28,7 +28,12 @@ async function connected(): Promise<{ alice: TestPhone; bob: TestPhone; aliceCal
 }
 
 const options = () =>
-  request({ method: "OPTIONS", uri: `sip:1001@${DEMO_DOMAIN}`, from: `<sip:probe@${DEMO_DOMAIN}>`, to: `<sip:1001@${DEMO_DOMAIN}>` });
+  request({
+    method: "OPTIONS",
+    uri: `sip:1001@${DEMO_DOMAIN}`,
+    from: `<sip:probe@${DEMO_DOMAIN}>`,
+    to: `<sip:1001@${DEMO_DOMAIN}>`,
+  });
 
 describe("malformed messages", () => {
   it("get 400 built from what can be read, and calls on other connections keep going", async () => {
@@ -56,7 +61,9 @@ describe("malformed messages", () => {
       expect(header(first, "via")).toBe("SIP/2.0/WSS x.invalid;branch=z9hG4bKbroken1");
 
       // No Call-ID at all.
-      sip.send(`OPTIONS sip:1001@${DEMO_DOMAIN} SIP/2.0\r\nVia: SIP/2.0/WSS x.invalid;branch=z9hG4bKbroken2\r\nFrom: <sip:x@y>;tag=b\r\nTo: <sip:1001@${DEMO_DOMAIN}>\r\nCSeq: 1 OPTIONS\r\nContent-Length: 0\r\n\r\n`);
+      sip.send(
+        `OPTIONS sip:1001@${DEMO_DOMAIN} SIP/2.0\r\nVia: SIP/2.0/WSS x.invalid;branch=z9hG4bKbroken2\r\nFrom: <sip:x@y>;tag=b\r\nTo: <sip:1001@${DEMO_DOMAIN}>\r\nCSeq: 1 OPTIONS\r\nContent-Length: 0\r\n\r\n`,
+      );
       const second = await sip.next((m) => m.startsWith("SIP/2.0 "), "the answer to the missing Call-ID");
       expect(statusOf(second)).toBe(400);
       expect(header(second, "via")).toContain("z9hG4bKbroken2");
@@ -96,7 +103,10 @@ describe("floods", () => {
         ids.push(r.callId);
         flooder.send(r.text);
       }
-      await until("every flooded REGISTER is answered", () => flooder.received.filter((m) => m.startsWith("SIP/2.0 ")).length >= 60);
+      await until(
+        "every flooded REGISTER is answered",
+        () => flooder.received.filter((m) => m.startsWith("SIP/2.0 ")).length >= 60,
+      );
       const answers = flooder.received.filter((m) => m.startsWith("SIP/2.0 "));
       const refused = answers.filter((m) => statusOf(m) === 503);
       expect(refused.length).toBeGreaterThanOrEqual(30);
@@ -123,7 +133,9 @@ describe("a WebSocket that dies mid-call", () => {
     // A platform re-INVITE reaches alice over her new connection.
     const leg = f.ctx.switch.channels().find((c) => c.sipCallId === aliceCall.callId)!;
     await f.ctx.switch.hold(leg);
-    await until("alice's phone got the platform's hold over the new connection", () => aliceCall.remoteOffers.includes("sendonly"));
+    await until("alice's phone got the platform's hold over the new connection", () =>
+      aliceCall.remoteOffers.includes("sendonly"),
+    );
     await f.ctx.switch.unhold(leg);
     await bobCall.waitHears(440);
     // So does the BYE when bob hangs up.

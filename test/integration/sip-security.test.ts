@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 const sip = () => platform.platform.ctx.sip;
-const contactsOf = (extension: string) => platform.platform.ctx.sip.registrar.contactsOf(extension, DEMO_DOMAIN).map((b) => b.contactUser);
+const contactsOf = (extension: string) =>
+  platform.platform.ctx.sip.registrar.contactsOf(extension, DEMO_DOMAIN).map((b) => b.contactUser);
 
 async function raw(): Promise<RawSip> {
   const r = await RawSip.open(platform.url);
@@ -35,7 +36,13 @@ async function raw(): Promise<RawSip> {
 }
 
 async function phone(extension: string, tone: number): Promise<TestPhone> {
-  const p = await TestPhone.start({ url: platform.url, extension, password: demo.extensionPassword, domain: DEMO_DOMAIN, tone });
+  const p = await TestPhone.start({
+    url: platform.url,
+    extension,
+    password: demo.extensionPassword,
+    domain: DEMO_DOMAIN,
+    tone,
+  });
   phones.push(p);
   expect(p.lastRegisterStatus).toBe(200);
   return p;
@@ -102,7 +109,9 @@ describe("a REGISTER's digest answer", () => {
     const again = await phoneSide.response(reg.callId, "REGISTER");
     expect(statusOf(again)).toBe(401);
     expect(header(again, "www-authenticate")).toMatch(/stale=true/);
-    phoneSide.send(reg.text(stolen, [`Authorization: ${answerTo(challenge, "1004", "REGISTER", `sip:${DEMO_DOMAIN}`, 2)}`]));
+    phoneSide.send(
+      reg.text(stolen, [`Authorization: ${answerTo(challenge, "1004", "REGISTER", `sip:${DEMO_DOMAIN}`, 2)}`]),
+    );
     expect(statusOf(await phoneSide.response(reg.callId, "REGISTER"))).toBe(401);
     expect(contactsOf("1004")).toEqual([contact]);
   });
@@ -113,7 +122,9 @@ describe("a REGISTER's digest answer", () => {
     const contact = `refresh${newId()}`;
     sip.send(reg.text(contact));
     const challenge = await sip.response(reg.callId, "REGISTER");
-    const answer = (nc: number) => [`Authorization: ${answerTo(challenge, "1010", "REGISTER", `sip:${DEMO_DOMAIN}`, nc)}`];
+    const answer = (nc: number) => [
+      `Authorization: ${answerTo(challenge, "1010", "REGISTER", `sip:${DEMO_DOMAIN}`, nc)}`,
+    ];
     sip.send(reg.text(contact, answer(1)));
     expect(statusOf(await sip.response(reg.callId, "REGISTER"))).toBe(200);
     sip.send(reg.text(contact, answer(3)));
@@ -139,7 +150,8 @@ describe("a REGISTER's digest answer", () => {
 
 describe("an INVITE's digest answer", () => {
   const busy = (n: number) => `5552000${n}`;
-  const sdp = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n";
+  const sdp =
+    "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n";
 
   function invite(number: string, callId = newId(), cseq = 1, headers: string[] = []) {
     return request({
@@ -156,7 +168,14 @@ describe("an INVITE's digest answer", () => {
   }
 
   const final = (sip: RawSip, callId: string) =>
-    sip.next((m) => m.startsWith("SIP/2.0 ") && statusOf(m) >= 200 && header(m, "call-id") === callId && (header(m, "cseq") ?? "").endsWith("INVITE"), "a final answer to the INVITE");
+    sip.next(
+      (m) =>
+        m.startsWith("SIP/2.0 ") &&
+        statusOf(m) >= 200 &&
+        header(m, "call-id") === callId &&
+        (header(m, "cseq") ?? "").endsWith("INVITE"),
+      "a final answer to the INVITE",
+    );
 
   it("calls only the destination it was made for, only once, only from its own connection", async () => {
     const sip = await raw();
@@ -221,8 +240,17 @@ describe("a Contact", () => {
       }).text;
     thief.send(grab(1));
     const challenge = await thief.next((m) => statusOf(m) === 407 && header(m, "call-id") === callId, "the challenge");
-    thief.send(grab(2, [`Proxy-Authorization: ${answerTo(challenge, "1003", "INVITE", `sip:55520001@${DEMO_DOMAIN}`)}`]));
-    expect(statusOf(await thief.next((m) => statusOf(m) >= 400 && statusOf(m) !== 407 && header(m, "call-id") === callId, "the refusal"))).toBe(403);
+    thief.send(
+      grab(2, [`Proxy-Authorization: ${answerTo(challenge, "1003", "INVITE", `sip:55520001@${DEMO_DOMAIN}`)}`]),
+    );
+    expect(
+      statusOf(
+        await thief.next(
+          (m) => statusOf(m) >= 400 && statusOf(m) !== 407 && header(m, "call-id") === callId,
+          "the refusal",
+        ),
+      ),
+    ).toBe(403);
 
     // A call to alice rings alice's phone, and nothing reaches the thief's connection.
     const call = bob.call("1001");
@@ -239,7 +267,13 @@ describe("a Contact", () => {
     alice.dropConnection();
     await until("the platform has seen the connection close", () => !contactsOf("1001").includes(contact));
     const thief = await raw();
-    const taken = await rawRegister(thief, { extension: "1003", password: demo.extensionPassword, domain: DEMO_DOMAIN, contactUser: contact, expires: 300 });
+    const taken = await rawRegister(thief, {
+      extension: "1003",
+      password: demo.extensionPassword,
+      domain: DEMO_DOMAIN,
+      contactUser: contact,
+      expires: 300,
+    });
     expect(statusOf(taken)).toBe(403);
     // alice comes back with her Contact.
     expect(await alice.reconnect()).toBe(200);
@@ -259,10 +293,15 @@ describe("a REGISTER flood", () => {
     const FLOOD = 1000;
     for (let i = 0; i < FLOOD; i++) {
       const reg = registration("1004");
-      const credentials = i % 2 ? [`Authorization: ${answerTo(challenge, "1004", "REGISTER", `sip:${DEMO_DOMAIN}`)}`] : [];
+      const credentials =
+        i % 2 ? [`Authorization: ${answerTo(challenge, "1004", "REGISTER", `sip:${DEMO_DOMAIN}`)}`] : [];
       flooder.send(reg.text(`flood${i}`, credentials));
     }
-    await until(`all ${FLOOD} are answered`, () => flooder.received.filter((m) => statusOf(m) === 401).length >= FLOOD + 1, 30_000);
+    await until(
+      `all ${FLOOD} are answered`,
+      () => flooder.received.filter((m) => statusOf(m) === 401).length >= FLOOD + 1,
+      30_000,
+    );
     expect(flooder.received.filter((m) => statusOf(m) !== 401)).toEqual([]);
     expect(sip().hub.stats()).toEqual({ ...before.hub, connections: before.hub.connections + 1 });
     expect(sip().authenticator.stats()).toEqual(before.auth);

@@ -17,7 +17,10 @@ type Report = ReturnType<SimChannel["report"]>;
 async function simOf(number: string): Promise<Report> {
   let found: Report | undefined;
   await until(`a simulated channel for ${number} exists`, () => {
-    found = f.ctx.sim.list(true).find((c) => c.destinationNumber === number || c.callerIdNumber === number)?.report();
+    found = f.ctx.sim
+      .list(true)
+      .find((c) => c.destinationNumber === number || c.callerIdNumber === number)
+      ?.report();
     return found !== undefined;
   });
   const res = await f.sim<Report>("GET", `/sim/channels/${found!.uuid}`);
@@ -37,7 +40,9 @@ describe("numbers of the simulated world", () => {
     await call.waitHears(1000, "alice hears the simulated party's 1000 Hz");
     const sim = await simOf("55511000");
     expect(sim).toMatchObject({ direction: "outbound", behaviour: "answer", frequency: 1000, state: "answered" });
-    await until("the simulated party hears alice's 440 Hz", () => f.ctx.sim.get(sim.uuid)!.hearing.some((hz) => Math.abs(hz - 440) < 5));
+    await until("the simulated party hears alice's 440 Hz", () =>
+      f.ctx.sim.get(sim.uuid)!.hearing.some((hz) => Math.abs(hz - 440) < 5),
+    );
 
     await call.sendInfo("12");
     await call.sendInband("34");
@@ -96,12 +101,19 @@ describe("/sim", () => {
       frequency: 660,
     });
     expect(placed.status).toBe(200);
-    expect(placed.body).toMatchObject({ direction: "inbound", callerIdNumber: "+15551234567", destinationNumber: "1002", frequency: 660 });
+    expect(placed.body).toMatchObject({
+      direction: "inbound",
+      callerIdNumber: "+15551234567",
+      destinationNumber: "1002",
+      frequency: 660,
+    });
     const ringing = await bob.incoming();
     expect(ringing.header("from")).toMatch(/^"Jane Customer" <sip:\+15551234567@agentbar\.local>/);
     await ringing.answer();
     await ringing.waitHears(660, "bob hears the customer");
-    await until("the customer hears bob", () => f.ctx.sim.get(placed.body.uuid)!.hearing.some((hz) => Math.abs(hz - 1000) < 8));
+    await until("the customer hears bob", () =>
+      f.ctx.sim.get(placed.body.uuid)!.hearing.some((hz) => Math.abs(hz - 1000) < 8),
+    );
     const listed = await f.sim<{ data: Report[] }>("GET", "/sim/channels");
     expect(listed.body.data.map((c) => c.uuid)).toContain(placed.body.uuid);
 

@@ -36,13 +36,23 @@ async function customerInQueue(queue: string): Promise<Channel> {
       entered.push(caller);
     },
   );
-  await f.sim("POST", "/sim/calls", { destination: queue, callerIdNumber: "+15550001111", callerIdName: "Jane Customer", frequency: 660 });
+  await f.sim("POST", "/sim/calls", {
+    destination: queue,
+    callerIdNumber: "+15550001111",
+    callerIdName: "Jane Customer",
+    frequency: 660,
+  });
   await until("the customer is in the queue", () => entered.length === 1);
   return entered[0]!;
 }
 
 /** Originates an auto-answered agent leg to `extension` with the customer as caller id. */
-async function agentLeg(extension: string, phone: TestPhone, member: Channel, queue: string): Promise<{ leg: Channel; call: TestCall }> {
+async function agentLeg(
+  extension: string,
+  phone: TestPhone,
+  member: Channel,
+  queue: string,
+): Promise<{ leg: Channel; call: TestCall }> {
   phone.incomingPolicy = "answer";
   const leg = sw().originate(
     { extension },
@@ -82,7 +92,9 @@ describe("a queue call, the way the call-center engine makes it", () => {
     expect(sw().partnerOf(member)).toBe(leg);
     await call.waitHears(660, "the agent hears the customer");
     await until("the customer hears the agent", () => customerHears(member.uuid, 440));
-    expect(events).toEqual(expect.arrayContaining(["create:switch-queue", "create:1001", "answer:switch-queue", "answer:1001"]));
+    expect(events).toEqual(
+      expect.arrayContaining(["create:switch-queue", "create:1001", "answer:switch-queue", "answer:1001"]),
+    );
 
     // ccHold on the agent's leg: the phone is told (sendonly), the customer hears music.
     await sw().hold(leg);
@@ -129,7 +141,10 @@ describe("supervision", () => {
     await call.waitHears(660);
 
     supervisor.incomingPolicy = "answer";
-    const monitor = sw().originate({ extension: "1010" }, { callerIdName: "Monitor", callerIdNumber: "1001", autoAnswer: true });
+    const monitor = sw().originate(
+      { extension: "1010" },
+      { callerIdName: "Monitor", callerIdNumber: "1001", autoAnswer: true },
+    );
     await new Promise<void>((resolve) => monitor.once("answer", () => resolve()));
     const supCall = await supervisor.incoming();
 
@@ -141,7 +156,10 @@ describe("supervision", () => {
 
     sw().eavesdrop(monitor, leg, "whisper");
     await call.waitHears(1300, "the agent hears the whispering supervisor");
-    await until("the customer does not hear the whisper", () => !customerHears(member.uuid, 1300) && customerHears(member.uuid, 440));
+    await until(
+      "the customer does not hear the whisper",
+      () => !customerHears(member.uuid, 1300) && customerHears(member.uuid, 440),
+    );
 
     sw().eavesdrop(monitor, leg, "three-way");
     await until("the customer hears the supervisor in three-way", () => customerHears(member.uuid, 1300));
@@ -159,7 +177,10 @@ describe("supervision", () => {
     const { leg, call } = await agentLeg("1001", agent, member, "intercept-q");
     sw().bridge(member, leg);
     supervisor.incomingPolicy = "answer";
-    const sup = sw().originate({ extension: "1010" }, { callerIdName: "Intercept", callerIdNumber: "1001", autoAnswer: true });
+    const sup = sw().originate(
+      { extension: "1010" },
+      { callerIdName: "Intercept", callerIdNumber: "1001", autoAnswer: true },
+    );
     await new Promise<void>((resolve) => sup.once("answer", () => resolve()));
     const supCall = await supervisor.incoming();
 

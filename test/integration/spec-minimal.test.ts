@@ -50,17 +50,31 @@ describe("spec-minimal profile", () => {
     const events = await RpcClient.connect(f.platform.url);
     try {
       expect((await events.login(token, `1001@${DEMO_DOMAIN}`)).result).toMatchObject({ message: "logged in" });
-      const channels = ["FSevent.custom::callcenter::info", "cc.agent.1001", "cc.queue.support", "FSevent.channel_create", "FSevent.channel_hangup"];
+      const channels = [
+        "FSevent.custom::callcenter::info",
+        "cc.agent.1001",
+        "cc.queue.support",
+        "FSevent.channel_create",
+        "FSevent.channel_hangup",
+      ];
       expect((await events.subscribe(...channels)).result).toMatchObject({ subscribedChannels: channels });
 
       const alice = await f.phone("1001", 880);
-      expect(await cc(token, "ccLogin", { agent: "1001", extn: "1001", queue: "support" })).toEqual({ code: 200, message: "success" });
+      expect(await cc(token, "ccLogin", { agent: "1001", extn: "1001", queue: "support" })).toEqual({
+        code: 200,
+        message: "success",
+      });
       // The call center's functions still run over jsapi, with the REST envelope.
       const ready = (await events.ccc("ccGoReady", { agent: "1001" })).result;
       expect(ready).toMatchObject({ code: 200, message: "success" });
       expect(ready).not.toHaveProperty("data");
 
-      const customer = await f.sim<{ uuid: string }>("POST", "/sim/queue-callers", { queue: "support", callerIdNumber: "5550100", callerIdName: "Carla Customer", toneHz: 660 });
+      const customer = await f.sim<{ uuid: string }>("POST", "/sim/queue-callers", {
+        queue: "support",
+        callerIdNumber: "5550100",
+        callerIdName: "Carla Customer",
+        toneHz: 660,
+      });
       expect(customer.status).toBe(201);
       const offer = await alice.incoming();
       expect(offer.header("from")).toMatch(/^"Carla Customer" <sip:5550100@/);
@@ -76,7 +90,10 @@ describe("spec-minimal profile", () => {
       await offer.answer();
       await offer.waitHears(660, "the agent hears the customer");
       expect(await cc(token, "ccHold", { callID })).toEqual({ code: 200, message: "success" });
-      expect((await agentStates(token)).find((r) => r.agent_id === "1001")).toMatchObject({ callstate: "HOLD", agent_uuid: callID });
+      expect((await agentStates(token)).find((r) => r.agent_id === "1001")).toMatchObject({
+        callstate: "HOLD",
+        agent_uuid: callID,
+      });
       expect(await cc(token, "ccUnHold", { callID })).toEqual({ code: 200, message: "success" });
       await offer.hangup();
       await cc(token, "ccGoBreak", { agent: "1001" });
@@ -94,7 +111,10 @@ describe("spec-minimal profile", () => {
       // A call of the phone alone is none of the call center's: agent_state stays idle.
       const direct = alice.call("55510700");
       await direct.waitHears(700, "the agent hears the number it called");
-      expect((await agentStates(token)).find((r) => r.agent_id === "1001")).toMatchObject({ callstate: "IDLE", agent_uuid: "" });
+      expect((await agentStates(token)).find((r) => r.agent_id === "1001")).toMatchObject({
+        callstate: "IDLE",
+        agent_uuid: "",
+      });
       await direct.hangup();
 
       expect(events.received.filter((m) => m.method === "verto.event")).toEqual([]);

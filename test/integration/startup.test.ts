@@ -23,10 +23,15 @@ describe("data folder", () => {
     const users = await p.call<{ rowCount: number; data: { login: string }[] }>("GET", "/api/users", { token: admin });
     expect(users.body.data.map((u) => u.login)).toEqual(demo.users.map((u) => u.login));
 
-    const created = await p.call("POST", "/api/users", { token: admin, body: { login: "kept", name: "Kept", password: "Kept@Pass1" } });
+    const created = await p.call("POST", "/api/users", {
+      token: admin,
+      body: { login: "kept", name: "Kept", password: "Kept@Pass1" },
+    });
     expect(created.status).toBe(200);
     await p.restart();
-    const after = await p.call<{ rowCount: number; data: { login: string }[] }>("GET", "/api/users", { token: await p.token("admin") });
+    const after = await p.call<{ rowCount: number; data: { login: string }[] }>("GET", "/api/users", {
+      token: await p.token("admin"),
+    });
     expect(after.body.rowCount).toBe(demo.users.length + 1);
     expect(after.body.data.map((u) => u.login)).toContain("kept");
   });
@@ -59,10 +64,16 @@ describe("stopping", () => {
     const { mediaFiles } = p.platform.ctx;
     const place = mediaFiles.placeRecording("stopping-with-a-paused-reader");
     writeFileSync(place.absPath, Buffer.alloc(20 * 1024 * 1024));
-    const id = mediaFiles.addRecording("stopping-with-a-paused-reader", place, { userId: null, domain: demo.domain, name: "long" });
+    const id = mediaFiles.addRecording("stopping-with-a-paused-reader", place, {
+      userId: null,
+      domain: demo.domain,
+      name: "long",
+    });
     mediaFiles.completeRecording(id, 200_000);
     // A player that paused: the answer's head is read, its 20 MB body is not.
-    const paused = await fetch(`${p.url}/api/media_files/${id}.wav`, { headers: { "X-XTRA-AUTH-ID": await p.token("admin") } });
+    const paused = await fetch(`${p.url}/api/media_files/${id}.wav`, {
+      headers: { "X-XTRA-AUTH-ID": await p.token("admin") },
+    });
     expect(paused.status).toBe(200);
 
     await p.close();

@@ -101,7 +101,12 @@ describe("reading users", () => {
   });
 
   it("filters by login, name and type", async () => {
-    expect((await list("?login=agent")).body.data.map((u) => u.login)).toEqual(["agent1", "agent2", "agent3", "agent4"]);
+    expect((await list("?login=agent")).body.data.map((u) => u.login)).toEqual([
+      "agent1",
+      "agent2",
+      "agent3",
+      "agent4",
+    ]);
     expect((await list("?name=bob")).body.data.map((u) => u.login)).toEqual(["agent2"]);
     const agents = await list("?type=AGENT");
     expect(agents.body.rowCount).toBe(4);
@@ -169,7 +174,13 @@ describe("reading users", () => {
     const own = await p.call<Record<string, unknown>[]>("GET", `/api/users/${id}/extensions`, { token: agent1 });
     expect(own.status).toBe(200);
     expect(own.body).toHaveLength(1);
-    expect(own.body[0]).toMatchObject({ user_id: id, extn: "1001", domain: DEMO_DOMAIN, name: "Alice Agent", disabled: 0 });
+    expect(own.body[0]).toMatchObject({
+      user_id: id,
+      extn: "1001",
+      domain: DEMO_DOMAIN,
+      name: "Alice Agent",
+      disabled: 0,
+    });
     expect(own.body[0]).not.toHaveProperty("password");
 
     const asAdmin = await p.call<Record<string, unknown>[]>("GET", `/api/users/${id}/extensions`, { token: admin });
@@ -250,10 +261,20 @@ describe("creating, changing and deleting users", () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ code: 200, message: "success", data: { id: expect.any(Number), extn_id: expect.any(Number) } });
+    expect(res.body).toEqual({
+      code: 200,
+      message: "success",
+      data: { id: expect.any(Number), extn_id: expect.any(Number) },
+    });
     const { id, extn_id } = res.body.data;
     const user = await get(id);
-    expect(user).toMatchObject({ type: "AGENT", extn: "1020", extn_id, cid_number: "1020", agent_info: SPEC_AGENT_DEFAULTS });
+    expect(user).toMatchObject({
+      type: "AGENT",
+      extn: "1020",
+      extn_id,
+      cid_number: "1020",
+      agent_info: SPEC_AGENT_DEFAULTS,
+    });
     expect(user.agent_info).toEqual(SPEC_AGENT_DEFAULTS);
 
     const signIn = await p.signIn("erin", "Erin@Pass1");
@@ -261,7 +282,9 @@ describe("creating, changing and deleting users", () => {
     const session = signIn.body;
     expect(session).toMatchObject({ extn: "1020", currentAuthority: "agent" });
     const exts = await p.call<Record<string, unknown>[]>("GET", `/api/users/${id}/extensions`, { token: admin });
-    expect(exts.body).toEqual([expect.objectContaining({ id: extn_id, extn: "1020", password: "Erin1234Ext", user_id: id })]);
+    expect(exts.body).toEqual([
+      expect.objectContaining({ id: extn_id, extn: "1020", password: "Erin1234Ext", user_id: id }),
+    ]);
     const token = await p.call<{ extn_id: string }>("POST", "/api/users/extn_token", {
       token: session.token,
       body: { extn: "1020", domain: DEMO_DOMAIN },
@@ -290,21 +313,38 @@ describe("creating, changing and deleting users", () => {
       ["Abcdefgh1", "password must contain a special character"],
     ];
     for (const [password, message] of cases) {
-      const res = await p.call<ErrorJson>("POST", "/api/users", { token: admin, body: { login: "weak", name: "Weak", password } });
+      const res = await p.call<ErrorJson>("POST", "/api/users", {
+        token: admin,
+        body: { login: "weak", name: "Weak", password },
+      });
       expect(res.status, password).toBe(400);
       expect(res.body.code).toBe(400);
       expect(res.body.text).toContain(message);
     }
     const extn = await p.call<ErrorJson>("POST", "/api/users", {
       token: admin,
-      body: { login: "weak", name: "Weak", password: "Good@Pass1", extn: "1030", context: "context-1", extn_password: "alllower1" },
+      body: {
+        login: "weak",
+        name: "Weak",
+        password: "Good@Pass1",
+        extn: "1030",
+        context: "context-1",
+        extn_password: "alllower1",
+      },
     });
     expect(extn.status).toBe(400);
     expect(extn.body.text).toContain("extn_password must contain an upper-case letter");
     // Extension passwords need no special character.
     const plain = await p.call<ErrorJson>("POST", "/api/users", {
       token: admin,
-      body: { login: "weak", name: "Weak", password: "Good@Pass1", extn: "1030", context: "context-1", extn_password: "Abcdefg1" },
+      body: {
+        login: "weak",
+        name: "Weak",
+        password: "Good@Pass1",
+        extn: "1030",
+        context: "context-1",
+        extn_password: "Abcdefg1",
+      },
     });
     expect(plain.status).toBe(200);
     const after = p.snapshot();
@@ -353,14 +393,18 @@ describe("creating, changing and deleting users", () => {
   it("shows the voicemail password to the user and to administrators only", async () => {
     const id = p.userId("agent3");
     const agent3 = await p.token("agent3");
-    expect((await p.call("PUT", `/api/users/${id}`, { token: agent3, body: { vm_password: "2468" } })).status).toBe(200);
+    expect((await p.call("PUT", `/api/users/${id}`, { token: agent3, body: { vm_password: "2468" } })).status).toBe(
+      200,
+    );
     expect((await p.call<UserJson>("GET", `/api/users/${id}`, { token: agent3 })).body.vm_password).toBe("2468");
     expect((await p.call<UserJson>("GET", "/api/users/info", { token: agent3 })).body.vm_password).toBe("2468");
     expect((await get(id)).vm_password).toBe("2468");
     const listed = (await p.call<Paged<UserJson>>("GET", "/api/users", { token: agent3 })).body.data;
     expect(listed.find((u) => u.login === "agent3")!.vm_password).toBe("2468");
     expect(listed.filter((u) => u.login !== "agent3").every((u) => !("vm_password" in u))).toBe(true);
-    expect((await p.call<Paged<UserJson>>("GET", "/api/users", { token: admin })).body.data.every((u) => "vm_password" in u)).toBe(true);
+    expect(
+      (await p.call<Paged<UserJson>>("GET", "/api/users", { token: admin })).body.data.every((u) => "vm_password" in u),
+    ).toBe(true);
     const asOther = await p.call<UserJson>("GET", `/api/users/${id}`, { token: agent1 });
     expect(asOther.status).toBe(200);
     expect(asOther.body).not.toHaveProperty("vm_password");
@@ -392,7 +436,10 @@ describe("creating, changing and deleting users", () => {
 
   it("gives a user made an AGENT the default agent_info, keeping settings given with the change", async () => {
     const id = p.userId("supervisor");
-    const res = await p.call("PUT", `/api/users/${id}`, { token: admin, body: { type: "AGENT", agent_info: { max_no_answer: "5" } } });
+    const res = await p.call("PUT", `/api/users/${id}`, {
+      token: admin,
+      body: { type: "AGENT", agent_info: { max_no_answer: "5" } },
+    });
     expect(res.status).toBe(200);
     const user = await get(id);
     expect(user.type).toBe("AGENT");
@@ -413,10 +460,16 @@ describe("creating, changing and deleting users", () => {
     expect((await p.call("PUT", `/api/users/${id}`, { token: agent1, body: { name: "Alice A." } })).status).toBe(200);
     expect((await get(id)).name).toBe("Alice A.");
     const before = p.snapshot();
-    const type = await p.call<ErrorJson>("PUT", `/api/users/${id}`, { token: agent1, body: { name: "Boss", is_admin: 1 } });
+    const type = await p.call<ErrorJson>("PUT", `/api/users/${id}`, {
+      token: agent1,
+      body: { name: "Boss", is_admin: 1 },
+    });
     expect(type.status).toBe(403);
     expect(type.body.text).toContain("'is_admin'");
-    const other = await p.call<ErrorJson>("PUT", `/api/users/${p.userId("agent2")}`, { token: agent1, body: { name: "Hacked" } });
+    const other = await p.call<ErrorJson>("PUT", `/api/users/${p.userId("agent2")}`, {
+      token: agent1,
+      body: { name: "Hacked" },
+    });
     expect(other.status).toBe(403);
     expect(other.body.text).toBe("no permission");
     expect(p.snapshot()).toEqual(before);
@@ -427,7 +480,9 @@ describe("creating, changing and deleting users", () => {
     const weak = await p.call<ErrorJson>("PUT", `/api/users/${id}`, { token: admin, body: { password: "weakpass" } });
     expect(weak.status).toBe(400);
     expect(weak.body.text).toContain("password must contain an upper-case letter");
-    expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { password: "Dave@New2026" } })).status).toBe(200);
+    expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { password: "Dave@New2026" } })).status).toBe(
+      200,
+    );
     expect((await p.signIn("agent4")).status).toBe(403);
     expect((await p.signIn("agent4", "Dave@New2026")).status).toBe(200);
   });
@@ -438,7 +493,9 @@ describe("creating, changing and deleting users", () => {
     // A second extension for the user (extensions are managed by resources outside this API part).
     const second = Number(
       p.db
-        .prepare("INSERT INTO extensions (user_id, extn, domain, password, name) VALUES (?, '1033', ?, 'Extn1234Demo', 'Carol desk')")
+        .prepare(
+          "INSERT INTO extensions (user_id, extn, domain, password, name) VALUES (?, '1033', ?, 'Extn1234Demo', 'Carol desk')",
+        )
         .run(id, DEMO_DOMAIN).lastInsertRowid,
     );
     const flat = await p.call("PUT", `/api/users/${id}`, { token: admin, body: { action: "toggle", extn_id: second } });
@@ -446,13 +503,18 @@ describe("creating, changing and deleting users", () => {
     expect(await get(id)).toMatchObject({ extn: "1033", extn_id: second });
     expect((await p.session("agent3")).extn).toBe("1033");
 
-    const nested = await p.call("PUT", `/api/users/${id}`, { token: admin, body: { request: { action: "toggle", extn_id: original } } });
+    const nested = await p.call("PUT", `/api/users/${id}`, {
+      token: admin,
+      body: { request: { action: "toggle", extn_id: original } },
+    });
     expect(nested.status).toBe(200);
     expect(await get(id)).toMatchObject({ extn: "1003", extn_id: original });
 
     const foreign = (await get(p.userId("agent1"))).extn_id!;
     const before = p.snapshot();
-    expect((await p.call("PUT", `/api/users/${id}`, { token: admin, body: { action: "toggle", extn_id: foreign } })).status).toBe(404);
+    expect(
+      (await p.call("PUT", `/api/users/${id}`, { token: admin, body: { action: "toggle", extn_id: foreign } })).status,
+    ).toBe(404);
     expect(p.snapshot()).toEqual(before);
   });
 
@@ -479,7 +541,10 @@ describe("creating, changing and deleting users", () => {
     expect((await p.call("GET", `/api/users/${id}`, { token: admin })).status).toBe(404);
     expect((await p.call("GET", "/api/users/info", { token })).status).toBe(403);
     expect((await p.call("GET", "/api/users/info", { token: key })).status).toBe(403);
-    expect((await p.call("POST", "/api/users/extn_token", { token: admin, body: { extn: "1040", domain: DEMO_DOMAIN } })).status).toBe(404);
+    expect(
+      (await p.call("POST", "/api/users/extn_token", { token: admin, body: { extn: "1040", domain: DEMO_DOMAIN } }))
+        .status,
+    ).toBe(404);
     expect((await p.signIn("gone", "Gone@Pass1")).status).toBe(403);
   });
 
@@ -522,11 +587,17 @@ describe("extension tokens", () => {
   });
 
   it("refuses a token for another user's extension unless the caller is an administrator", async () => {
-    const res = await p.call<ErrorJson>("POST", "/api/users/extn_token", { token: agent1, body: { extn: "1002", domain: DEMO_DOMAIN } });
+    const res = await p.call<ErrorJson>("POST", "/api/users/extn_token", {
+      token: agent1,
+      body: { extn: "1002", domain: DEMO_DOMAIN },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: 403, text: "no permission" });
     const admin = await p.token("admin");
-    const asAdmin = await p.call<{ token: string }>("POST", "/api/users/extn_token", { token: admin, body: { extn: "1002", domain: DEMO_DOMAIN } });
+    const asAdmin = await p.call<{ token: string }>("POST", "/api/users/extn_token", {
+      token: admin,
+      body: { extn: "1002", domain: DEMO_DOMAIN },
+    });
     expect(asAdmin.status).toBe(200);
     // The extension signs in as its owner, not as the administrator who asked.
     const holder = await p.platform.ctx.auth.resolveAnyToken(asAdmin.body.token);
@@ -534,7 +605,10 @@ describe("extension tokens", () => {
   });
 
   it("answers 404 for an unknown extension and 400 naming a missing field", async () => {
-    const unknown = await p.call("POST", "/api/users/extn_token", { token: agent1, body: { extn: "9999", domain: DEMO_DOMAIN } });
+    const unknown = await p.call("POST", "/api/users/extn_token", {
+      token: agent1,
+      body: { extn: "9999", domain: DEMO_DOMAIN },
+    });
     expect(unknown.status).toBe(404);
     const missing = await p.call<ErrorJson>("POST", "/api/users/extn_token", { token: agent1, body: { extn: "1001" } });
     expect(missing.status).toBe(400);
@@ -543,7 +617,10 @@ describe("extension tokens", () => {
 
   it("refuses a token for a disabled extension with 'no permission' wording, so that the toolbar does not take it for an ended session", async () => {
     p.db.prepare("UPDATE extensions SET disabled = 1 WHERE extn = '1001'").run();
-    const res = await p.call<ErrorJson>("POST", "/api/users/extn_token", { token: agent1, body: { extn: "1001", domain: DEMO_DOMAIN } });
+    const res = await p.call<ErrorJson>("POST", "/api/users/extn_token", {
+      token: agent1,
+      body: { extn: "1001", domain: DEMO_DOMAIN },
+    });
     p.db.prepare("UPDATE extensions SET disabled = 0 WHERE extn = '1001'").run();
     expect(res.status).toBe(403);
     expect(res.body.text).toMatch(/^no permission/);

@@ -18,13 +18,21 @@ describe("bad requests get a clear 400 and change nothing", () => {
     admin = await p.token("admin");
     agent1 = await p.token("agent1");
     agent1Id = p.userId("agent1");
-    const key = await p.call<{ data: { id: number } }>("POST", `/api/users/${agent1Id}/dev_keys`, { token: agent1, body: {} });
+    const key = await p.call<{ data: { id: number } }>("POST", `/api/users/${agent1Id}/dev_keys`, {
+      token: agent1,
+      body: {},
+    });
     keyId = key.body.data.id;
   });
   afterAll(() => p.close());
 
   /** Sends a request that must be refused with 400 naming `mentions`, and proves nothing was written. */
-  async function refused(method: string, path: string, request: { body?: unknown; raw?: string; token?: string }, mentions: string) {
+  async function refused(
+    method: string,
+    path: string,
+    request: { body?: unknown; raw?: string; token?: string },
+    mentions: string,
+  ) {
     const before = p.snapshot();
     const res = await p.call<ErrorJson>(method, path, { token: admin, ...request });
     expect(res.status, `${method} ${path} ${request.raw ?? JSON.stringify(request.body)}`).toBe(400);
@@ -59,7 +67,12 @@ describe("bad requests get a clear 400 and change nothing", () => {
   });
 
   it("refuses unknown fields, naming them", async () => {
-    await refused("POST", "/api/sessions", { body: { login: "agent1", password: "Wrong@Pass9", remember: true } }, "'remember'");
+    await refused(
+      "POST",
+      "/api/sessions",
+      { body: { login: "agent1", password: "Wrong@Pass9", remember: true } },
+      "'remember'",
+    );
     await refused(
       "POST",
       "/api/users",
@@ -67,14 +80,29 @@ describe("bad requests get a clear 400 and change nothing", () => {
       "'salary'",
     );
     await refused("PUT", `/api/users/${agent1Id}`, { body: { name: "A", nickname: "Al" } }, "'nickname'");
-    await refused("PUT", `/api/users/${agent1Id}`, { body: { request: { action: "toggle", extn_id: 1, now: true } } }, "'request.now'");
-    await refused("POST", "/api/users/extn_token", { body: { extn: "1001", domain: DEMO_DOMAIN, ttl: 60 }, token: agent1 }, "'ttl'");
+    await refused(
+      "PUT",
+      `/api/users/${agent1Id}`,
+      { body: { request: { action: "toggle", extn_id: 1, now: true } } },
+      "'request.now'",
+    );
+    await refused(
+      "POST",
+      "/api/users/extn_token",
+      { body: { extn: "1001", domain: DEMO_DOMAIN, ttl: 60 }, token: agent1 },
+      "'ttl'",
+    );
   });
 
   it("refuses wrong types, naming the field", async () => {
     await refused("POST", "/api/sessions", { body: { login: 1001, password: DEMO_PASSWORD } }, "'login'");
     await refused("POST", "/api/sessions", { body: { login: "agent1", password: DEMO_PASSWORD, jwt: "yes" } }, "'jwt'");
-    await refused("POST", "/api/users", { body: { login: "zed", name: "Zed", password: "Zed@Pass123", type: "BOSS" } }, "'type'");
+    await refused(
+      "POST",
+      "/api/users",
+      { body: { login: "zed", name: "Zed", password: "Zed@Pass123", type: "BOSS" } },
+      "'type'",
+    );
     await refused(
       "POST",
       "/api/users",
@@ -88,8 +116,18 @@ describe("bad requests get a clear 400 and change nothing", () => {
       "'agent_info'",
     );
     await refused("PUT", `/api/users/${agent1Id}`, { body: { disabled: true } }, "'disabled'");
-    await refused("PUT", `/api/users/${agent1Id}`, { body: { request: { action: "toggle", extn_id: "1" } } }, "'request.extn_id'");
-    await refused("POST", "/api/users/extn_token", { body: { extn: 1001, domain: DEMO_DOMAIN }, token: agent1 }, "'extn'");
+    await refused(
+      "PUT",
+      `/api/users/${agent1Id}`,
+      { body: { request: { action: "toggle", extn_id: "1" } } },
+      "'request.extn_id'",
+    );
+    await refused(
+      "POST",
+      "/api/users/extn_token",
+      { body: { extn: 1001, domain: DEMO_DOMAIN }, token: agent1 },
+      "'extn'",
+    );
   });
 
   it("refuses missing required fields, naming them", async () => {

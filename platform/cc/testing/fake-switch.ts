@@ -145,7 +145,8 @@ export class FakeSwitch extends EventEmitter implements Switch {
   }
 
   private stopEavesdrop(listener: FakeChannel) {
-    for (let i = this.eavesdrops.length - 1; i >= 0; i--) if (this.eavesdrops[i]!.listener === listener) this.eavesdrops.splice(i, 1);
+    for (let i = this.eavesdrops.length - 1; i >= 0; i--)
+      if (this.eavesdrops[i]!.listener === listener) this.eavesdrops.splice(i, 1);
   }
 
   transfer(ch: Channel, destination: string): void {
@@ -300,7 +301,10 @@ export class FakeChannel extends EventEmitter implements Channel {
 
   header(name: string): string | undefined {
     const prefix = `${name.toLowerCase()}:`;
-    return this.headers.find((h) => h.toLowerCase().startsWith(prefix))?.slice(prefix.length).trim();
+    return this.headers
+      .find((h) => h.toLowerCase().startsWith(prefix))
+      ?.slice(prefix.length)
+      .trim();
   }
 
   override on<E extends keyof ChannelEvents>(event: E, listener: ChannelEvents[E]): this {

@@ -8,7 +8,7 @@ import { ccCaller, type CcCaller } from "../cc-caller";
 import { CcService } from "../cc-functions";
 import type { CcEvent } from "../cc-event";
 import { CallCenterDirectory } from "../directory";
-import type { FakeChannel} from "./fake-switch";
+import type { FakeChannel } from "./fake-switch";
 import { FakeSwitch } from "./fake-switch";
 
 /**
@@ -61,7 +61,10 @@ export class CallCenterFixture {
 
   /** Changes an agent's agent_info settings, as PUT /api/users would. */
   setAgentInfo(extn: string, changes: Record<string, string>) {
-    const row = this.db.prepare("SELECT id, agent_info FROM users WHERE extn = ?").get(extn) as { id: number; agent_info: string };
+    const row = this.db.prepare("SELECT id, agent_info FROM users WHERE extn = ?").get(extn) as {
+      id: number;
+      agent_info: string;
+    };
     this.db
       .prepare("UPDATE users SET agent_info = ? WHERE id = ?")
       .run(JSON.stringify({ ...parseAgentInfo(row.agent_info), ...changes }), row.id);

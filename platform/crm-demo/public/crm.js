@@ -38,7 +38,13 @@ for (const c of customers) {
   const call = element("td");
   call.append(element("button", "Call", { type: "button", "data-dial": c.phone, "aria-label": `Call ${c.name}` }));
   const demo = element("td");
-  demo.append(element("button", "Calls us", { type: "button", "data-queue-call": c.id, "aria-label": `${c.name} calls the support queue` }));
+  demo.append(
+    element("button", "Calls us", {
+      type: "button",
+      "data-queue-call": c.id,
+      "aria-label": `${c.name} calls the support queue`,
+    }),
+  );
   row.append(phone, call, demo);
   $("#customers").append(row);
 }
@@ -46,8 +52,14 @@ for (const c of customers) {
 document.addEventListener("click", async (e) => {
   const queueCall = e.target.closest?.("[data-queue-call]");
   if (!queueCall) return;
-  const r = await fetch("/queue-calls", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customer: queueCall.dataset.queueCall }) });
-  say(r.ok ? "A simulated customer is calling the support queue." : `Could not start the simulated call (${r.status}).`);
+  const r = await fetch("/queue-calls", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ customer: queueCall.dataset.queueCall }),
+  });
+  say(
+    r.ok ? "A simulated customer is calling the support queue." : `Could not start the simulated call (${r.status}).`,
+  );
 });
 
 // ---- The customer card ----
@@ -56,7 +68,9 @@ function showCard(call) {
   const customer = call.party ? customerByNumber(call.party.number) : undefined;
   $("#card").hidden = false;
   $("#card").dataset.customer = customer?.id ?? "";
-  $("#card-title").textContent = customer ? `${customer.name}, ${customer.company}` : `Unknown caller ${call.party?.name ?? ""} ${call.party?.number ?? ""}`.trim();
+  $("#card-title").textContent = customer
+    ? `${customer.name}, ${customer.company}`
+    : `Unknown caller ${call.party?.name ?? ""} ${call.party?.number ?? ""}`.trim();
   const facts = $("#card-facts");
   facts.replaceChildren();
   const fact = (name, value) => facts.append(element("dt", name), element("dd", value));
@@ -77,7 +91,13 @@ function describeCall(call, what) {
 
 let bar;
 try {
-  bar = await AgentbarHost.embed({ url: appUrl, container: $("#agentbar"), layout: "side", width: "100%", height: "100%" });
+  bar = await AgentbarHost.embed({
+    url: appUrl,
+    container: $("#agentbar"),
+    layout: "side",
+    width: "100%",
+    height: "100%",
+  });
 } catch (e) {
   $("#agent-status").textContent = "not connected";
   say(`Agentbar did not connect (${e.code}): ${e.message}`);
@@ -86,7 +106,11 @@ try {
 
 function showAgent(state) {
   const a = state.agent;
-  const text = !state.user ? "not signed in" : !a ? "not in a queue" : `${a.status}${a.reason ? ` (${a.reason})` : ""}${a.pending ? `, changing to ${a.pending}` : ""}`;
+  const text = !state.user
+    ? "not signed in"
+    : !a
+      ? "not in a queue"
+      : `${a.status}${a.reason ? ` (${a.reason})` : ""}${a.pending ? `, changing to ${a.pending}` : ""}`;
   $("#agent-status").textContent = text;
 }
 showAgent(bar.state);
@@ -95,7 +119,20 @@ bar.on("state", showAgent);
 // Every event, kept for the browser's console (and the end-to-end tests): `crm.events`, `crm.bar`.
 const events = [];
 window.crm = { bar, events };
-const EVENTS = ["session", "registration", "agent", "call.ringing", "call.dialling", "call.answered", "call.held", "call.resumed", "call.muted", "call.unmuted", "call.updated", "call.ended"];
+const EVENTS = [
+  "session",
+  "registration",
+  "agent",
+  "call.ringing",
+  "call.dialling",
+  "call.answered",
+  "call.held",
+  "call.resumed",
+  "call.muted",
+  "call.unmuted",
+  "call.updated",
+  "call.ended",
+];
 for (const name of [...EVENTS, "wrapup.started", "wrapup.updated", "wrapup.ended", "error", "protocol-error"]) {
   bar.on(name, (data) => {
     events.push({ name, data, at: Date.now() });
@@ -113,7 +150,11 @@ bar.on("call.dialling", ({ call }) => {
   $("#card-call").textContent = describeCall(call, "Calling");
 });
 bar.on("call.answered", ({ call }) => ($("#card-call").textContent = describeCall(call, "On the call")));
-bar.on("call.ended", ({ call, cause, hungUpBy }) => ($("#card-call").textContent = `${describeCall(call, "Ended")}, ${cause}, hung up by ${hungUpBy}`));
+bar.on(
+  "call.ended",
+  ({ call, cause, hungUpBy }) =>
+    ($("#card-call").textContent = `${describeCall(call, "Ended")}, ${cause}, hung up by ${hungUpBy}`),
+);
 bar.on("wrapup.ended", ({ wrapUp }) => {
   const id = $("#card").dataset.customer;
   if (!id) return;
@@ -136,5 +177,7 @@ bar.dialLinks(document, fail);
 document.addEventListener("click", (e) => {
   const button = e.target.closest?.("[data-status]");
   if (!button) return;
-  bar.setStatus(button.dataset.status, button.dataset.reason).then(({ applied }) => say(applied === "after-call" ? "The status applies when the call is over." : ""), fail);
+  bar
+    .setStatus(button.dataset.status, button.dataset.reason)
+    .then(({ applied }) => say(applied === "after-call" ? "The status applies when the call is over." : ""), fail);
 });

@@ -23,12 +23,21 @@ const agentStateQuery = {
  * function and answers its envelope (`{code:200, message:'success'}`, or `{code, message}` with
  * the same HTTP status), `GET /api/cc/agent_state` lists agent state records.
  */
-export function callCenterRoutes(app: FastifyInstance, service: CcService, directory: CallCenterDirectory, profile: PlatformProfile) {
-  app.post<{ Params: { func: string }; Body: unknown }>("/api/cc/ccc/:func", { config: SIGNED_IN }, async (req, reply) => {
-    const caller = ccCaller(principalOf(req).user, directory);
-    const envelope = await service.run(req.params.func, req.body, caller);
-    return reply.status(envelope.code === 200 ? 200 : envelope.code).send(envelope);
-  });
+export function callCenterRoutes(
+  app: FastifyInstance,
+  service: CcService,
+  directory: CallCenterDirectory,
+  profile: PlatformProfile,
+) {
+  app.post<{ Params: { func: string }; Body: unknown }>(
+    "/api/cc/ccc/:func",
+    { config: SIGNED_IN },
+    async (req, reply) => {
+      const caller = ccCaller(principalOf(req).user, directory);
+      const envelope = await service.run(req.params.func, req.body, caller);
+      return reply.status(envelope.code === 200 ? 200 : envelope.code).send(envelope);
+    },
+  );
 
   app.get<{ Querystring: { queue?: string; type?: string } }>(
     "/api/cc/agent_state",
@@ -36,7 +45,8 @@ export function callCenterRoutes(app: FastifyInstance, service: CcService, direc
       config: SIGNED_IN,
       schema: { querystring: agentStateQuery },
       // The call-center API answers envelopes `{code, message}`, also for a malformed query.
-      schemaErrorFormatter: (errors, dataVar) => new HttpError(400, { code: 400, message: describeSchemaError(errors, dataVar) }),
+      schemaErrorFormatter: (errors, dataVar) =>
+        new HttpError(400, { code: 400, message: describeSchemaError(errors, dataVar) }),
     },
     async (req, reply) => {
       const caller = ccCaller(principalOf(req).user, directory);

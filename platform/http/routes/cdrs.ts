@@ -67,28 +67,32 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return ctx.users.extensionsOf(p.user.id).map((e) => e.extn);
   };
 
-  app.get<{ Querystring: ListQuery }>("/api/cdrs", { config: SIGNED_IN, schema: { querystring: listQuery } }, async (req) => {
-    const q = req.query;
-    const page = q.page ?? 1;
-    const perPage = q.perPage ?? DEFAULT_PER_PAGE;
-    const scope = scopeOf(req);
-    const { rowCount, rows } = ctx.cdrs.list({
-      ...(q.dateType ? { dateType: q.dateType } : {}),
-      ...(q.startDate ? { startDate: q.startDate } : {}),
-      ...(q.endDate ? { endDate: q.endDate } : {}),
-      ...(q.cidNumber ? { cidNumber: q.cidNumber } : {}),
-      ...(q.destNumber ? { destNumber: q.destNumber } : {}),
-      ...(q.startBillsec !== undefined ? { startBillsec: q.startBillsec } : {}),
-      ...(q.endBillsec !== undefined ? { endBillsec: q.endBillsec } : {}),
-      ...(q.last !== undefined ? { lastDays: q.last } : {}),
-      ...(q.groupValue !== undefined ? { queueId: q.groupValue } : {}),
-      ...(q.contextValue ? { context: q.contextValue } : {}),
-      ...(scope ? { extensions: scope } : {}),
-      page,
-      perPage,
-    });
-    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map(cdrJson) };
-  });
+  app.get<{ Querystring: ListQuery }>(
+    "/api/cdrs",
+    { config: SIGNED_IN, schema: { querystring: listQuery } },
+    async (req) => {
+      const q = req.query;
+      const page = q.page ?? 1;
+      const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+      const scope = scopeOf(req);
+      const { rowCount, rows } = ctx.cdrs.list({
+        ...(q.dateType ? { dateType: q.dateType } : {}),
+        ...(q.startDate ? { startDate: q.startDate } : {}),
+        ...(q.endDate ? { endDate: q.endDate } : {}),
+        ...(q.cidNumber ? { cidNumber: q.cidNumber } : {}),
+        ...(q.destNumber ? { destNumber: q.destNumber } : {}),
+        ...(q.startBillsec !== undefined ? { startBillsec: q.startBillsec } : {}),
+        ...(q.endBillsec !== undefined ? { endBillsec: q.endBillsec } : {}),
+        ...(q.last !== undefined ? { lastDays: q.last } : {}),
+        ...(q.groupValue !== undefined ? { queueId: q.groupValue } : {}),
+        ...(q.contextValue ? { context: q.contextValue } : {}),
+        ...(scope ? { extensions: scope } : {}),
+        page,
+        perPage,
+      });
+      return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map(cdrJson) };
+    },
+  );
 
   app.get<{ Querystring: { startDate?: string; endDate?: string; page?: number; perPage?: number } }>(
     "/api/cdrs/records",

@@ -48,7 +48,8 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const keyOf = (userId: number, keyId: string): DevKeyRow => {
     const id = Number(keyId);
     if (!Number.isInteger(id) || id <= 0) throw fail(406, "Missing Args");
-    const row = db.prepare("SELECT * FROM dev_keys WHERE id = ? AND user_id = ?").get(id, userId) as DevKeyRow | undefined;
+    const row = db.prepare("SELECT * FROM dev_keys WHERE id = ? AND user_id = ?").get(id, userId) as
+      DevKeyRow | undefined;
     if (!row) throw fail(404, "Key Does Not Exist");
     return row;
   };
@@ -70,7 +71,9 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
       const now = timestamp();
       const k = randomBytes(24).toString("hex");
       const info = db
-        .prepare("INSERT INTO dev_keys (user_id, k, description, enabled, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)")
+        .prepare(
+          "INSERT INTO dev_keys (user_id, k, description, enabled, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)",
+        )
         .run(userId, k, req.body?.description ?? "", now, now);
       return envelope(db.prepare("SELECT * FROM dev_keys WHERE id = ?").get(info.lastInsertRowid) as DevKeyRow);
     },
@@ -81,33 +84,43 @@ export function devKeyRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return db.prepare("SELECT * FROM dev_keys WHERE user_id = ? ORDER BY id").all(userId) as DevKeyRow[];
   });
 
-  app.put<{ Params: { user_id: string; key_id: string }; Body: { action?: "toggle"; description?: string; enabled?: 0 | 1 | "0" | "1" } }>(
+  app.put<{
+    Params: { user_id: string; key_id: string };
+    Body: { action?: "toggle"; description?: string; enabled?: 0 | 1 | "0" | "1" };
+  }>("/api/users/:user_id/dev_keys/:key_id", { config: SIGNED_IN, schema: { body: keyBody } }, async (req) => {
+    const userId = owner(req);
+    const key = keyOf(userId, req.params.key_id);
+    const body = req.body ?? {};
+    if (body.action === undefined && body.description === undefined && body.enabled === undefined) {
+      throw fail(406, "Missing Args");
+    }
+    const enabled =
+      body.action === "toggle"
+        ? key.enabled
+          ? 0
+          : 1
+        : body.enabled === undefined
+          ? key.enabled
+          : Number(body.enabled);
+    db.prepare("UPDATE dev_keys SET enabled = ?, description = ?, updated_at = ? WHERE id = ?").run(
+      enabled,
+      body.description ?? key.description,
+      timestamp(),
+      key.id,
+    );
+    return envelope(db.prepare("SELECT * FROM dev_keys WHERE id = ?").get(key.id) as DevKeyRow);
+  });
+
+  app.delete<{ Params: { user_id: string; key_id: string } }>(
     "/api/users/:user_id/dev_keys/:key_id",
-    { config: SIGNED_IN, schema: { body: keyBody } },
+    { config: SIGNED_IN },
     async (req) => {
       const userId = owner(req);
       const key = keyOf(userId, req.params.key_id);
-      const body = req.body ?? {};
-      if (body.action === undefined && body.description === undefined && body.enabled === undefined) {
-        throw fail(406, "Missing Args");
-      }
-      const enabled = body.action === "toggle" ? (key.enabled ? 0 : 1) : (body.enabled === undefined ? key.enabled : Number(body.enabled));
-      db.prepare("UPDATE dev_keys SET enabled = ?, description = ?, updated_at = ? WHERE id = ?").run(
-        enabled,
-        body.description ?? key.description,
-        timestamp(),
-        key.id,
-      );
-      return envelope(db.prepare("SELECT * FROM dev_keys WHERE id = ?").get(key.id) as DevKeyRow);
+      db.prepare("DELETE FROM dev_keys WHERE id = ?").run(key.id);
+      return envelope(String(key.id));
     },
   );
-
-  app.delete<{ Params: { user_id: string; key_id: string } }>("/api/users/:user_id/dev_keys/:key_id", { config: SIGNED_IN }, async (req) => {
-    const userId = owner(req);
-    const key = keyOf(userId, req.params.key_id);
-    db.prepare("DELETE FROM dev_keys WHERE id = ?").run(key.id);
-    return envelope(String(key.id));
-  });
 
   app.delete<{ Params: { user_id: string } }>("/api/users/:user_id/dev_keys", { config: SIGNED_IN }, async (req) => {
     const userId = owner(req);

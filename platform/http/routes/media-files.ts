@@ -6,7 +6,19 @@ import { envelope, fail } from "../errors";
 import { PAGE, PER_PAGE } from "../validation";
 import { mediaFileJson, type MediaFileReader, type MediaFileRow } from "../../cdr/media-files";
 
-const TYPES = ["SYSTEM", "UPLOAD", "RECORD", "SCRIPT", "DATABASE", "ASR", "VOICEMAIL", "TTS", "PDF", "FAX", "CONFERENCE"];
+const TYPES = [
+  "SYSTEM",
+  "UPLOAD",
+  "RECORD",
+  "SCRIPT",
+  "DATABASE",
+  "ASR",
+  "VOICEMAIL",
+  "TTS",
+  "PDF",
+  "FAX",
+  "CONFERENCE",
+];
 
 const listQuery = {
   type: "object",
@@ -51,7 +63,15 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
     async (req) => {
       const q = req.query;
       const reader = readerOf(req);
-      const types = [...(q.type ? [q.type] : []), ...(q.types ? q.types.split(",").map((t) => t.trim()).filter(Boolean) : [])];
+      const types = [
+        ...(q.type ? [q.type] : []),
+        ...(q.types
+          ? q.types
+              .split(",")
+              .map((t) => t.trim())
+              .filter(Boolean)
+          : []),
+      ];
       const unknown = types.find((t) => !TYPES.includes(t.toUpperCase()));
       if (unknown) throw fail(400, `field 'type' in query must be one of ${TYPES.join(", ")}, not '${unknown}'`);
       const page = q.page ?? 1;
@@ -75,7 +95,8 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const { id, ext } = parseFile(req.params.file);
     const row = readable(req, ctx.mediaFiles.byId(id));
     if (ext === undefined) return mediaFileJson(row);
-    if (ext.toLowerCase() !== row.ext.toLowerCase() || !existsSync(row.abs_path)) throw fail(404, "Media File Does Not Exist");
+    if (ext.toLowerCase() !== row.ext.toLowerCase() || !existsSync(row.abs_path))
+      throw fail(404, "Media File Does Not Exist");
     return reply
       .type(row.mime || "application/octet-stream")
       .header("Content-Disposition", `inline; filename="${row.file_name.replace(/"/g, "")}"`)
@@ -86,7 +107,8 @@ export function mediaFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const { id } = parseFile(req.params.file);
     const row = readable(req, ctx.mediaFiles.byId(id));
     const p = principalOf(req);
-    if (!p.user.is_admin && row.user_id !== p.user.id) throw fail(403, "no permission: only the recording's owner or an administrator may delete it");
+    if (!p.user.is_admin && row.user_id !== p.user.id)
+      throw fail(403, "no permission: only the recording's owner or an administrator may delete it");
     ctx.mediaFiles.delete(id);
     return envelope(String(id));
   });

@@ -20,11 +20,15 @@ const loginBody = {
 } as const;
 
 export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  app.post<{ Body: LoginRequest }>("/api/sessions", { config: ANYONE, schema: { body: loginBody } }, async (req, reply) => {
-    const session = await ctx.auth.login(req.body ?? {});
-    reply.setCookie(SESSION_COOKIE, session.token, sessionCookieOptions(ctx.options.sessionExpires));
-    return session;
-  });
+  app.post<{ Body: LoginRequest }>(
+    "/api/sessions",
+    { config: ANYONE, schema: { body: loginBody } },
+    async (req, reply) => {
+      const session = await ctx.auth.login(req.body ?? {});
+      reply.setCookie(SESSION_COOKIE, session.token, sessionCookieOptions(ctx.options.sessionExpires));
+      return session;
+    },
+  );
 
   app.delete("/api/sessions", { config: ANYONE }, async (req, reply) => {
     const found = tokenOf(req);
@@ -39,12 +43,20 @@ export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
     {
       config: ANYONE,
       schema: {
-        querystring: { type: "object", additionalProperties: false, properties: { login: { type: "string", maxLength: 64 } } },
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: { login: { type: "string", maxLength: 64 } },
+        },
       },
     },
     async (req) => {
       const captcha = ctx.captchas.create(req.query.login ?? "");
-      return { code: 200, message: "success", data: { captcha_id: captcha.id, pic_path: `/api/captchas/${captcha.id}` } };
+      return {
+        code: 200,
+        message: "success",
+        data: { captcha_id: captcha.id, pic_path: `/api/captchas/${captcha.id}` },
+      };
     },
   );
 
@@ -52,7 +64,13 @@ export function sessionRoutes(app: FastifyInstance, ctx: PlatformContext) {
     "/api/captchas/:id",
     {
       config: ANYONE,
-      schema: { params: { type: "object", properties: { id: { type: "integer", minimum: 0, maximum: MAX_INT32 } }, required: ["id"] } },
+      schema: {
+        params: {
+          type: "object",
+          properties: { id: { type: "integer", minimum: 0, maximum: MAX_INT32 } },
+          required: ["id"],
+        },
+      },
     },
     async (req, reply) => {
       const svg = ctx.captchas.picture(req.params.id);

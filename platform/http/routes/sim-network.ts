@@ -31,7 +31,11 @@ interface NetworkBody {
  * NetworkImpairments). PUT sets both directions (a direction left out is clean), DELETE makes
  * both clean, GET tells the settings and what the links of the extension's live legs did.
  */
-export function networkRoutes(app: FastifyInstance, network: NetworkImpairments, extensionExists: (extension: string) => boolean): void {
+export function networkRoutes(
+  app: FastifyInstance,
+  network: NetworkImpairments,
+  extensionExists: (extension: string) => boolean,
+): void {
   const known = (extension: string) => {
     if (!extensionExists(extension)) throw fail(404, "Extension Does Not Exist");
     return extension;
@@ -39,7 +43,11 @@ export function networkRoutes(app: FastifyInstance, network: NetworkImpairments,
 
   app.get("/sim/network", { config: SIMULATOR }, async () => ({ data: network.impaired() }));
 
-  app.get<{ Params: { extension: string } }>("/sim/network/:extension", { config: SIMULATOR, schema: { params } }, async (req) => network.of(known(req.params.extension)));
+  app.get<{ Params: { extension: string } }>(
+    "/sim/network/:extension",
+    { config: SIMULATOR, schema: { params } },
+    async (req) => network.of(known(req.params.extension)),
+  );
 
   app.put<{ Params: { extension: string }; Body: NetworkBody }>(
     "/sim/network/:extension",
@@ -47,7 +55,11 @@ export function networkRoutes(app: FastifyInstance, network: NetworkImpairments,
       config: SIMULATOR,
       schema: {
         params,
-        body: { type: "object", additionalProperties: false, properties: { toPhone: linkSchema, fromPhone: linkSchema } },
+        body: {
+          type: "object",
+          additionalProperties: false,
+          properties: { toPhone: linkSchema, fromPhone: linkSchema },
+        },
       },
     },
     async (req) =>
@@ -57,5 +69,9 @@ export function networkRoutes(app: FastifyInstance, network: NetworkImpairments,
       }),
   );
 
-  app.delete<{ Params: { extension: string } }>("/sim/network/:extension", { config: SIMULATOR, schema: { params } }, async (req) => network.clear(known(req.params.extension)));
+  app.delete<{ Params: { extension: string } }>(
+    "/sim/network/:extension",
+    { config: SIMULATOR, schema: { params } },
+    async (req) => network.clear(known(req.params.extension)),
+  );
 }

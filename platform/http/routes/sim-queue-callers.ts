@@ -29,26 +29,34 @@ const startBody = {
  * - `GET /sim/queue-callers` → every report; `GET /sim/queue-callers/<id>` → one
  * - `DELETE /sim/queue-callers/<id>` → the caller hangs up; its report
  */
-export function simQueueCallerRoutes(app: FastifyInstance, directory: CallCenterDirectory, callers: QueueCallers | undefined) {
+export function simQueueCallerRoutes(
+  app: FastifyInstance,
+  directory: CallCenterDirectory,
+  callers: QueueCallers | undefined,
+) {
   const need = () => {
     if (!callers) throw fail(503, "the simulated outside world is not running");
     return callers;
   };
 
-  app.post<{ Body: Partial<QueueCallerOptions> & { queue: string } }>("/sim/queue-callers", { config: SIMULATOR, schema: { body: startBody } }, async (req, reply) => {
-    const b = req.body;
-    if (!directory.queue(b.queue)) throw fail(404, `queue '${b.queue}' not found`);
-    const report = await need().start({
-      queue: b.queue,
-      callerIdNumber: b.callerIdNumber ?? "5550100",
-      callerIdName: b.callerIdName ?? "Simulated Customer",
-      toneHz: b.toneHz,
-      patienceSeconds: b.patienceSeconds,
-      dtmf: b.dtmf,
-      dtmfDelaySeconds: b.dtmfDelaySeconds,
-    });
-    return reply.status(201).send(report);
-  });
+  app.post<{ Body: Partial<QueueCallerOptions> & { queue: string } }>(
+    "/sim/queue-callers",
+    { config: SIMULATOR, schema: { body: startBody } },
+    async (req, reply) => {
+      const b = req.body;
+      if (!directory.queue(b.queue)) throw fail(404, `queue '${b.queue}' not found`);
+      const report = await need().start({
+        queue: b.queue,
+        callerIdNumber: b.callerIdNumber ?? "5550100",
+        callerIdName: b.callerIdName ?? "Simulated Customer",
+        toneHz: b.toneHz,
+        patienceSeconds: b.patienceSeconds,
+        dtmf: b.dtmf,
+        dtmfDelaySeconds: b.dtmfDelaySeconds,
+      });
+      return reply.status(201).send(report);
+    },
+  );
 
   app.get("/sim/queue-callers", { config: SIMULATOR }, async () => need().list());
 

@@ -12,7 +12,6 @@ import type { SimWorld } from "../../sim/sim-world";
  * `simulator` access, which checks it.
  */
 export function simRoutes(app: FastifyInstance, sim: SimWorld) {
-
   const channelOr404 = (uuid: string) => {
     const ch = sim.get(uuid);
     if (!ch) throw fail(404, "Simulated Channel Does Not Exist");
@@ -39,7 +38,9 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld) {
     },
   );
 
-  app.get<{ Params: { uuid: string } }>("/sim/channels/:uuid", { config: SIMULATOR }, async (req) => channelOr404(req.params.uuid).report());
+  app.get<{ Params: { uuid: string } }>("/sim/channels/:uuid", { config: SIMULATOR }, async (req) =>
+    channelOr404(req.params.uuid).report(),
+  );
 
   app.post<{ Body: { destination: string; callerIdNumber?: string; callerIdName?: string; frequency?: number } }>(
     "/sim/calls",
@@ -79,14 +80,22 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld) {
         body: {
           type: ["object", "null"],
           additionalProperties: false,
-          properties: { cause: { type: "string", enum: ["NORMAL_CLEARING", "USER_BUSY", "CALL_REJECTED", "NO_ANSWER", "ORIGINATOR_CANCEL"] } },
+          properties: {
+            cause: {
+              type: "string",
+              enum: ["NORMAL_CLEARING", "USER_BUSY", "CALL_REJECTED", "NO_ANSWER", "ORIGINATOR_CANCEL"],
+            },
+          },
         },
       },
     },
     async (req) => {
       const ch = channelOr404(req.params.uuid);
       if (!ch.isUp) throw fail(400, "the simulated channel has already hung up");
-      ch.farEndHangup(req.body?.cause ?? (ch.state === "answered" || ch.direction === "inbound" ? "NORMAL_CLEARING" : "CALL_REJECTED"));
+      ch.farEndHangup(
+        req.body?.cause ??
+          (ch.state === "answered" || ch.direction === "inbound" ? "NORMAL_CLEARING" : "CALL_REJECTED"),
+      );
       return ch.report();
     },
   );

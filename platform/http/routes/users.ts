@@ -161,7 +161,12 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
       .prepare(`SELECT * FROM users ${whereSql} ORDER BY ${sortField} ${order}, id ASC LIMIT ? OFFSET ?`)
       .all(...args, perPage, (page - 1) * perPage) as UserRow[];
     const viewer = principalOf(req).user;
-    return { rowCount, page, pageCount: Math.max(1, Math.ceil(rowCount / perPage)), data: rows.map((r) => userJson(r, viewer)) };
+    return {
+      rowCount,
+      page,
+      pageCount: Math.max(1, Math.ceil(rowCount / perPage)),
+      data: rows.map((r) => userJson(r, viewer)),
+    };
   });
 
   app.get("/api/users/info", { config: SIGNED_IN }, async (req) => {
@@ -173,7 +178,9 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return { count: (db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n };
   });
 
-  app.get<{ Params: { id: string } }>("/api/users/:id", { config: SIGNED_IN }, async (req) => userJson(userOr404(req.params.id), principalOf(req).user));
+  app.get<{ Params: { id: string } }>("/api/users/:id", { config: SIGNED_IN }, async (req) =>
+    userJson(userOr404(req.params.id), principalOf(req).user),
+  );
 
   app.get<{ Params: { id: string } }>("/api/users/:id/extensions", { config: SIGNED_IN }, async (req) => {
     const p = principalOf(req);
@@ -206,7 +213,9 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     }
     const type = (b.type as string | undefined) ?? "NORMAL";
     const agentInfo =
-      type === "AGENT" ? { ...DEFAULT_AGENT_INFO, ...((b.agent_info as object | undefined) ?? {}) } : (b.agent_info ?? {});
+      type === "AGENT"
+        ? { ...DEFAULT_AGENT_INFO, ...((b.agent_info as object | undefined) ?? {}) }
+        : (b.agent_info ?? {});
     const isAdmin = (b.is_admin as number | undefined) ?? 0;
 
     return db.transaction(() => {
@@ -256,60 +265,67 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
     });
   }
 
-  app.put<{ Params: { id: string }; Body: UpdateBody }>("/api/users/:id", { config: SIGNED_IN, schema: { body: updateBody } }, async (req) => {
-    const p = principalOf(req);
-    const b = req.body ?? {};
-    const isAdmin = Boolean(p.user.is_admin);
-    const { id: _ignoredId, action: _a, extn_id: _e, request: _r, password, ...fields } = b;
-    if (password !== undefined && !isAdmin) throw fail(403, "no permission to change 'password'");
-    const problem = typeof password === "string" ? userPasswordProblem(password) : undefined;
-    if (problem) throw fail(400, `password ${problem}`);
-    // Hashed before the user is read, so that what is checked below is still so when written.
-    const passwordHash = typeof password === "string" ? await hashPassword(password) : undefined;
-    const user = userOr404(req.params.id);
-    if (!isAdmin && p.user.id !== user.id) throw fail(403, "no permission");
+  app.put<{ Params: { id: string }; Body: UpdateBody }>(
+    "/api/users/:id",
+    { config: SIGNED_IN, schema: { body: updateBody } },
+    async (req) => {
+      const p = principalOf(req);
+      const b = req.body ?? {};
+      const isAdmin = Boolean(p.user.is_admin);
+      const { id: _ignoredId, action: _a, extn_id: _e, request: _r, password, ...fields } = b;
+      if (password !== undefined && !isAdmin) throw fail(403, "no permission to change 'password'");
+      const problem = typeof password === "string" ? userPasswordProblem(password) : undefined;
+      if (problem) throw fail(400, `password ${problem}`);
+      // Hashed before the user is read, so that what is checked below is still so when written.
+      const passwordHash = typeof password === "string" ? await hashPassword(password) : undefined;
+      const user = userOr404(req.params.id);
+      if (!isAdmin && p.user.id !== user.id) throw fail(403, "no permission");
 
-    const toggle = b.request ?? (b.action === "toggle" ? { action: b.action, extn_id: b.extn_id } : undefined);
-    if (toggle) {
-      if (toggle.extn_id === undefined) throw fail(400, "missing required field 'extn_id'");
-      const ext = users.extensionById(toggle.extn_id);
-      if (!ext || ext.user_id !== user.id) throw fail(404, "Extension Does Not Exist");
-      users.updateUser(user.id, { extn: ext.extn, extn_id: ext.id });
-      return envelope(String(user.id));
-    }
-
-    for (const key of Object.keys(fields)) {
-      if (!isAdmin && !SELF_EDITABLE.has(key)) throw fail(403, `no permission to change '${key}'`);
-    }
-    const changes: Partial<UserRow> = passwordHash === undefined ? {} : { password_hash: passwordHash };
-    if (typeof fields.login === "string" && fields.login !== user.login && users.byLogin(fields.login)) {
-      throw fail(400, `login '${fields.login}' is already taken`);
-    }
-    if (typeof fields.domain === "string" && !users.domainExists(fields.domain)) {
-      throw fail(400, `unknown domain '${fields.domain}'`);
-    }
-    for (const [key, value] of Object.entries(fields)) {
-      if (value === undefined) continue;
-      if (key === "agent_info") {
-        // agent_info is merged so that one setting (say wrap_up_time) can change alone.
-        changes.agent_info = JSON.stringify({ ...parseAgentInfo(user.agent_info), ...(value as object) });
-      } else {
-        (changes as Record<string, unknown>)[key] = value;
+      const toggle = b.request ?? (b.action === "toggle" ? { action: b.action, extn_id: b.extn_id } : undefined);
+      if (toggle) {
+        if (toggle.extn_id === undefined) throw fail(400, "missing required field 'extn_id'");
+        const ext = users.extensionById(toggle.extn_id);
+        if (!ext || ext.user_id !== user.id) throw fail(404, "Extension Does Not Exist");
+        users.updateUser(user.id, { extn: ext.extn, extn_id: ext.id });
+        return envelope(String(user.id));
       }
-    }
-    if (changes.type === "AGENT" && user.type !== "AGENT") {
-      // A user made an agent gets the agent defaults a new agent would, under what they already have.
-      changes.agent_info = JSON.stringify({ ...DEFAULT_AGENT_INFO, ...parseAgentInfo(changes.agent_info ?? user.agent_info) });
-    }
-    if (changes.is_locked === 0) {
-      changes.locked_until = "";
-      changes.login_attempts ??= 0;
-    }
-    users.updateUser(user.id, changes);
-    // New credentials, or none: whoever held the old ones is signed out everywhere.
-    if (changes.password_hash !== undefined || changes.disabled === 1) ctx.auth.endSessionsOf(user.id);
-    return envelope(String(user.id));
-  });
+
+      for (const key of Object.keys(fields)) {
+        if (!isAdmin && !SELF_EDITABLE.has(key)) throw fail(403, `no permission to change '${key}'`);
+      }
+      const changes: Partial<UserRow> = passwordHash === undefined ? {} : { password_hash: passwordHash };
+      if (typeof fields.login === "string" && fields.login !== user.login && users.byLogin(fields.login)) {
+        throw fail(400, `login '${fields.login}' is already taken`);
+      }
+      if (typeof fields.domain === "string" && !users.domainExists(fields.domain)) {
+        throw fail(400, `unknown domain '${fields.domain}'`);
+      }
+      for (const [key, value] of Object.entries(fields)) {
+        if (value === undefined) continue;
+        if (key === "agent_info") {
+          // agent_info is merged so that one setting (say wrap_up_time) can change alone.
+          changes.agent_info = JSON.stringify({ ...parseAgentInfo(user.agent_info), ...(value as object) });
+        } else {
+          (changes as Record<string, unknown>)[key] = value;
+        }
+      }
+      if (changes.type === "AGENT" && user.type !== "AGENT") {
+        // A user made an agent gets the agent defaults a new agent would, under what they already have.
+        changes.agent_info = JSON.stringify({
+          ...DEFAULT_AGENT_INFO,
+          ...parseAgentInfo(changes.agent_info ?? user.agent_info),
+        });
+      }
+      if (changes.is_locked === 0) {
+        changes.locked_until = "";
+        changes.login_attempts ??= 0;
+      }
+      users.updateUser(user.id, changes);
+      // New credentials, or none: whoever held the old ones is signed out everywhere.
+      if (changes.password_hash !== undefined || changes.disabled === 1) ctx.auth.endSessionsOf(user.id);
+      return envelope(String(user.id));
+    },
+  );
 
   app.delete<{ Params: { id: string } }>("/api/users/:id", { config: SIGNED_IN }, async (req) => {
     const p = requireAdmin(req);
@@ -332,7 +348,11 @@ export function userRoutes(app: FastifyInstance, ctx: PlatformContext) {
         // Worded as a permission refusal: a bare 403 means "session over" to clients (spec: Errors).
         if (ext.disabled) throw fail(403, `no permission: extension ${ext.extn} is disabled`);
         // The token stands for the extension: whoever asked for it, it signs in as the owner.
-        return ctx.auth.issueExtensionToken(ext.user_id ?? p.user.id, ext, req.body.jwt === true || req.body.jwt === "true");
+        return ctx.auth.issueExtensionToken(
+          ext.user_id ?? p.user.id,
+          ext,
+          req.body.jwt === true || req.body.jwt === "true",
+        );
       },
     );
   }

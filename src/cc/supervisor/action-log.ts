@@ -6,7 +6,8 @@ import { browserStorage, readJson, type KeyValueStorage, type SessionStore } fro
  * browser's localStorage per supervisor and platform, so that it survives a reload, newest first
  * and bounded (LOG_SIZE entries, none older than LOG_DAYS). The platform has no place for it.
  */
-export type SupervisorCommand = "monitor" | "whisper" | "whisper-customer" | "barge" | "intercept" | "stop" | "agent-status";
+export type SupervisorCommand =
+  "monitor" | "whisper" | "whisper-customer" | "barge" | "intercept" | "stop" | "agent-status";
 
 export interface SupervisorLogEntry {
   at: number;
@@ -36,7 +37,15 @@ export interface ActionLog {
   add(entry: Omit<SupervisorLogEntry, "at" | "by">): void;
 }
 
-const COMMANDS: readonly string[] = ["monitor", "whisper", "whisper-customer", "barge", "intercept", "stop", "agent-status"];
+const COMMANDS: readonly string[] = [
+  "monitor",
+  "whisper",
+  "whisper-customer",
+  "barge",
+  "intercept",
+  "stop",
+  "agent-status",
+];
 
 /** An entry read back from storage, or undefined when it is not one (an older or tampered record). */
 function entryOf(x: unknown): SupervisorLogEntry | undefined {
@@ -58,9 +67,14 @@ function entryOf(x: unknown): SupervisorLogEntry | undefined {
   };
 }
 
-const bounded = (entries: readonly SupervisorLogEntry[], now: number) => entries.filter((e) => now - e.at < LOG_DAYS * 86_400_000).slice(0, LOG_SIZE);
+const bounded = (entries: readonly SupervisorLogEntry[], now: number) =>
+  entries.filter((e) => now - e.at < LOG_DAYS * 86_400_000).slice(0, LOG_SIZE);
 
-export function createActionLog(deps: { session: SessionStore; storage: KeyValueStorage; now?: () => number }): ActionLog {
+export function createActionLog(deps: {
+  session: SessionStore;
+  storage: KeyValueStorage;
+  now?: () => number;
+}): ActionLog {
   const now = deps.now ?? Date.now;
   const store = createStore<ActionLogState>()(() => ({ entries: [] }));
   /** The key of the signed-in supervisor on this platform; "" while nobody is signed in. */

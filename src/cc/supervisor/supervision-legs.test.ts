@@ -23,7 +23,11 @@ const leg: CallRecord = {
   sipCallId: "x@y",
 };
 
-const entry = (command: SupervisorLogEntry["command"], s: number, extra: Partial<SupervisorLogEntry> = {}): SupervisorLogEntry => ({
+const entry = (
+  command: SupervisorLogEntry["command"],
+  s: number,
+  extra: Partial<SupervisorLogEntry> = {},
+): SupervisorLogEntry => ({
   at: at(s),
   by: "supervisor",
   agent: "1001",
@@ -36,14 +40,38 @@ const entry = (command: SupervisorLogEntry["command"], s: number, extra: Partial
 
 describe("supervision legs in the call history", () => {
   it("are what the record says (cc_side), with the modes the action log adds for the same leg, in order", () => {
-    const log = [entry("intercept", 40, { leg: "leg-7" }), entry("whisper", 20, { leg: "leg-7" }), entry("monitor", 1, { leg: "leg-7" }), entry("barge", 30, { leg: "leg-other" })];
-    expect(supervisionLegOf({ ...leg, ccSide: "monitor", ccTargetAgent: "1001" }, log)).toEqual({ modes: ["monitor", "whisper", "intercept"], agent: "1001", agentName: "Alice Agent" });
-    expect(supervisionLegOf({ ...leg, ccSide: "three-way", ccTargetAgent: "1001" }, [])).toEqual({ modes: ["barge"], agent: "1001", agentName: "Alice Agent" });
+    const log = [
+      entry("intercept", 40, { leg: "leg-7" }),
+      entry("whisper", 20, { leg: "leg-7" }),
+      entry("monitor", 1, { leg: "leg-7" }),
+      entry("barge", 30, { leg: "leg-other" }),
+    ];
+    expect(supervisionLegOf({ ...leg, ccSide: "monitor", ccTargetAgent: "1001" }, log)).toEqual({
+      modes: ["monitor", "whisper", "intercept"],
+      agent: "1001",
+      agentName: "Alice Agent",
+    });
+    expect(supervisionLegOf({ ...leg, ccSide: "three-way", ccTargetAgent: "1001" }, [])).toEqual({
+      modes: ["barge"],
+      agent: "1001",
+      agentName: "Alice Agent",
+    });
   });
 
   it("on a platform whose records cannot tell, come from the log: entries within the leg's time naming its caller", () => {
-    const log = [entry("monitor", 1), entry("whisper", 10), entry("stop", 59), entry("monitor", 90), entry("barge", 20, { agent: "1002" }), entry("whisper", 30, { outcome: "failed" })];
-    expect(supervisionLegOf(leg, log)).toEqual({ modes: ["monitor", "whisper"], agent: "1001", agentName: "Alice Agent" });
+    const log = [
+      entry("monitor", 1),
+      entry("whisper", 10),
+      entry("stop", 59),
+      entry("monitor", 90),
+      entry("barge", 20, { agent: "1002" }),
+      entry("whisper", 30, { outcome: "failed" }),
+    ];
+    expect(supervisionLegOf(leg, log)).toEqual({
+      modes: ["monitor", "whisper"],
+      agent: "1001",
+      agentName: "Alice Agent",
+    });
   });
 
   it("leave plain calls plain", () => {

@@ -31,7 +31,13 @@ export function supervisionLegOf(record: CallRecord, log: readonly SupervisorLog
   const entries = byLeg.length
     ? byLeg
     : start !== null && end !== null
-      ? done.filter((e) => !e.leg && e.agent === (record.ccTargetAgent || record.callerNumber) && e.at >= start - SLACK_MS && e.at <= end + SLACK_MS)
+      ? done.filter(
+          (e) =>
+            !e.leg &&
+            e.agent === (record.ccTargetAgent || record.callerNumber) &&
+            e.at >= start - SLACK_MS &&
+            e.at <= end + SLACK_MS,
+        )
       : [];
   const side = SIDES[record.ccSide ?? ""];
   if (!side && !entries.length) return null;

@@ -10,7 +10,15 @@ import { createSupervision } from "./supervision";
 import { emptyWallboard, WallboardDraft, type WallboardAgent } from "./wallboard";
 import { createWallboard } from "./wallboard-store";
 
-const sam: FakeUser = { id: 2, login: "supervisor", password: "Agentbar@2026", name: "Sam Supervisor", extn: "1010", domain: "agentbar.local", authority: "supervisor" };
+const sam: FakeUser = {
+  id: 2,
+  login: "supervisor",
+  password: "Agentbar@2026",
+  name: "Sam Supervisor",
+  extn: "1010",
+  domain: "agentbar.local",
+  authority: "supervisor",
+};
 
 const alice: WallboardAgent = {
   number: "1001",
@@ -21,7 +29,15 @@ const alice: WallboardAgent = {
   reason: "",
   state: "In a queue call",
   callstate: "TALKING",
-  call: { uuid: "leg-1001", number: "5550100", name: "Carla Customer", queue: "support", answeredAt: 1, kind: "queue", member: "m1" },
+  call: {
+    uuid: "leg-1001",
+    number: "5550100",
+    name: "Carla Customer",
+    queue: "support",
+    answeredAt: 1,
+    kind: "queue",
+    member: "m1",
+  },
   statusSince: 0,
   statusSinceExact: true,
   noAnswerCount: 0,
@@ -45,25 +61,65 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
     if (method !== "POST" || !func) return undefined;
     asked.push({ func, body });
     // The platform calls the supervisor's phone, which answers by itself.
-    if (func === "ccMonitor" || func === "ccThreeWay" || (func === "ccIntercept" && !calls.getState().calls.some((c) => c.state === "active"))) {
+    if (
+      func === "ccMonitor" ||
+      func === "ccThreeWay" ||
+      (func === "ccIntercept" && !calls.getState().calls.some((c) => c.state === "active"))
+    ) {
       const leg = `sup-${asked.length}`;
       queueMicrotask(() => {
-        addCall(calls, testCall({ id: leg, state: "ringing", startedAt: Date.now(), autoAnswer: { decidedBy: "policy", afterSec: 0, answerAt: Date.now() }, context: { [CC.action]: func === "ccMonitor" ? "monitor" : "three-way", [CC.callId]: leg, [CC.customerUuid]: String(body.destUUID ?? body.callID) } }));
+        addCall(
+          calls,
+          testCall({
+            id: leg,
+            state: "ringing",
+            startedAt: Date.now(),
+            autoAnswer: { decidedBy: "policy", afterSec: 0, answerAt: Date.now() },
+            context: {
+              [CC.action]: func === "ccMonitor" ? "monitor" : "three-way",
+              [CC.callId]: leg,
+              [CC.customerUuid]: String(body.destUUID ?? body.callID),
+            },
+          }),
+        );
         updateCall(calls, leg, { state: "active", answeredAt: Date.now() });
       });
-      return json(200, { code: 200, message: "success", data: { uuid: leg, ...(func === "ccMonitor" ? { agent_told: told } : {}) } });
+      return json(200, {
+        code: 200,
+        message: "success",
+        data: { uuid: leg, ...(func === "ccMonitor" ? { agent_told: told } : {}) },
+      });
     }
     return json(200, { code: 200, message: "success" });
   });
   const device = o.device ?? memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: memoryStorage(),
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.test",
+  });
   await session.getState().signIn({ login: sam.login, password: sam.password, platformUrl: "https://pbx.example.com" });
-  const feed = { store: { getState: () => ({ status: "off" as const, lastEventAt: 0 }), subscribe: () => () => {} }, subscribe: () => () => {}, dispose() {} };
+  const feed = {
+    store: { getState: () => ({ status: "off" as const, lastEventAt: 0 }), subscribe: () => () => {} },
+    subscribe: () => () => {},
+    dispose() {},
+  };
   const wallboard = createWallboard({ session, feed: feed as never });
   const d = new WallboardDraft(emptyWallboard(0));
   d.setAgent(alice);
-  d.setAgent({ ...alice, number: "1010", name: "Sam Supervisor", extension: "1010", status: "Logged Out", kind: "logged-out", call: null, queues: [] });
+  d.setAgent({
+    ...alice,
+    number: "1010",
+    name: "Sam Supervisor",
+    extension: "1010",
+    status: "Logged Out",
+    kind: "logged-out",
+    call: null,
+    queues: [],
+  });
   wallboard.store.setState({ board: d.finish() });
   const dtmf: string[] = [];
   const hungUp: string[] = [];
@@ -74,16 +130,32 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
       hungUp.push(id);
       updateCall(calls, id, { state: "ended" });
     },
-    decorate: (id: string, context: Record<string, string>) => void updateCall(calls, id, (c) => ({ context: { ...c.context, ...context } })),
+    decorate: (id: string, context: Record<string, string>) =>
+      void updateCall(calls, id, (c) => ({ context: { ...c.context, ...context } })),
   };
   const log = createActionLog({ session, storage: device });
   const supervision = createSupervision({ session, phone, wallboard: wallboard.store, log, confirmTimeoutMs: 1000 });
-  cleanups.push(() => supervision.dispose(), () => wallboard.dispose());
+  cleanups.push(
+    () => supervision.dispose(),
+    () => wallboard.dispose(),
+  );
   const label = (id: string) => {
     const c = calls.getState().calls.find((x) => x.id === id)!.context;
     return `${c[SUPERVISION.mode]} ${c[SUPERVISION.agent]}`;
   };
-  return { asked, dtmf, hungUp, calls, wallboard, supervision, session, device, label, s: () => supervision.store.getState(), a: supervision.actions };
+  return {
+    asked,
+    dtmf,
+    hungUp,
+    calls,
+    wallboard,
+    supervision,
+    session,
+    device,
+    label,
+    s: () => supervision.store.getState(),
+    a: supervision.actions,
+  };
 }
 
 describe("supervising a call", () => {
@@ -93,7 +165,13 @@ describe("supervising a call", () => {
     expect(t.asked.map((x) => x.func)).toEqual(["ccLogin", "ccMonitor"]);
     expect(t.asked[0]!.body).toEqual({ agent: "1010", extn: "1010", queue: "support" });
     expect(t.asked[1]!.body).toEqual({ agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" });
-    expect(t.s().current).toMatchObject({ agent: "1001", callUuid: "leg-1001", customer: "5550100", mode: "monitor", phoneCall: "sup-2" });
+    expect(t.s().current).toMatchObject({
+      agent: "1001",
+      callUuid: "leg-1001",
+      customer: "5550100",
+      mode: "monitor",
+      phoneCall: "sup-2",
+    });
 
     await t.a.whisper("1001");
     await t.a.barge("1001");
@@ -101,7 +179,12 @@ describe("supervising a call", () => {
     expect(t.dtmf).toEqual(["2 info", "3 info", "0 info"]);
     expect(t.asked).toHaveLength(2);
     expect(t.s().current).toMatchObject({ mode: "monitor", phoneCall: "sup-2" });
-    expect(t.s().log.map((l) => `${l.by} ${l.command} ${l.agent} ${l.outcome}`).reverse()).toEqual([
+    expect(
+      t
+        .s()
+        .log.map((l) => `${l.by} ${l.command} ${l.agent} ${l.outcome}`)
+        .reverse(),
+    ).toEqual([
       "supervisor monitor 1001 done",
       "supervisor whisper 1001 done",
       "supervisor barge 1001 done",
@@ -125,7 +208,12 @@ describe("supervising a call", () => {
     expect(t.label("sup-2")).toBe("barge Alice Agent");
     await t.a.intercept("1001");
     expect(t.label("sup-2")).toBe("intercept Alice Agent");
-    expect(t.s().log.map((l) => `${l.command} ${l.leg}`).reverse()).toEqual(["monitor sup-2", "whisper-customer sup-2", "barge sup-2", "intercept sup-2"]);
+    expect(
+      t
+        .s()
+        .log.map((l) => `${l.command} ${l.leg}`)
+        .reverse(),
+    ).toEqual(["monitor sup-2", "whisper-customer sup-2", "barge sup-2", "intercept sup-2"]);
   });
 
   it("says whether the platform tells the agent: told, not told, or not said (a barge leg's answer has no word on it)", async () => {
@@ -153,14 +241,27 @@ describe("supervising a call", () => {
       "supervisor whisper 1001 done",
       "supervisor monitor 1001 done",
     ]);
-    expect(after.s().log[1]).toMatchObject({ agentName: "Alice Agent", detail: "5550100", leg: "sup-2", at: expect.any(Number) });
+    expect(after.s().log[1]).toMatchObject({
+      agentName: "Alice Agent",
+      detail: "5550100",
+      leg: "sup-2",
+      at: expect.any(Number),
+    });
     // Bounded: the newest LOG_SIZE lines stay.
     await after.a.monitor("1001");
     for (let i = 0; i < LOG_SIZE; i++) await after.a.whisper("1001").then(() => after.a.monitor("1001"));
     expect(after.s().log).toHaveLength(LOG_SIZE);
-    expect(JSON.parse(device.getItem("agentbar.supervisor-log.supervisor@https://pbx.example.com")!)).toHaveLength(LOG_SIZE);
+    expect(JSON.parse(device.getItem("agentbar.supervisor-log.supervisor@https://pbx.example.com")!)).toHaveLength(
+      LOG_SIZE,
+    );
     // Anything unreadable in storage is left out, not shown.
-    device.setItem("agentbar.supervisor-log.supervisor@https://pbx.example.com", JSON.stringify([{ at: "soon", command: "monitor" }, { at: 1, command: "explode", outcome: "done" }]));
+    device.setItem(
+      "agentbar.supervisor-log.supervisor@https://pbx.example.com",
+      JSON.stringify([
+        { at: "soon", command: "monitor" },
+        { at: 1, command: "explode", outcome: "done" },
+      ]),
+    );
     expect((await setup({ device })).s().log).toEqual([]);
   });
 
@@ -174,7 +275,10 @@ describe("supervising a call", () => {
     expect(t.s().current).toBeNull();
 
     await t.a.barge("1001");
-    expect(t.asked.at(-1)).toEqual({ func: "ccThreeWay", body: { agent: "1001", callID: "leg-1001", destAgent: "1010", destExtn: "1010" } });
+    expect(t.asked.at(-1)).toEqual({
+      func: "ccThreeWay",
+      body: { agent: "1001", callID: "leg-1001", destAgent: "1010", destExtn: "1010" },
+    });
     expect(t.s().current).toMatchObject({ mode: "barge" });
   });
 
@@ -182,10 +286,19 @@ describe("supervising a call", () => {
     const t = await setup();
     await t.a.monitor("1001");
     await t.a.intercept("1001");
-    expect(t.asked.at(-1)).toEqual({ func: "ccIntercept", body: { agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" } });
+    expect(t.asked.at(-1)).toEqual({
+      func: "ccIntercept",
+      body: { agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" },
+    });
     expect(t.s().current).toBeNull();
     expect(t.hungUp).toEqual([]);
-    expect(t.s().log[0]).toMatchObject({ command: "intercept", agent: "1001", agentName: "Alice Agent", detail: "5550100", outcome: "done" });
+    expect(t.s().log[0]).toMatchObject({
+      command: "intercept",
+      agent: "1001",
+      agentName: "Alice Agent",
+      detail: "5550100",
+      outcome: "done",
+    });
   });
 
   it("refuses to supervise an agent with no call, and records the failure", async () => {

@@ -26,7 +26,12 @@ export type SupervisionMode = "monitor" | "whisper" | "whisper-customer" | "barg
 export type { SupervisorCommand, SupervisorLogEntry } from "./action-log";
 
 /** The digit of FreeSWITCH's eavesdrop that puts a listening leg in each mode. */
-export const MODE_DIGITS: Record<SupervisionMode, string> = { monitor: "0", whisper: "2", "whisper-customer": "1", barge: "3" };
+export const MODE_DIGITS: Record<SupervisionMode, string> = {
+  monitor: "0",
+  whisper: "2",
+  "whisper-customer": "1",
+  barge: "3",
+};
 
 export interface Supervising {
   /** The agent whose call it is. */
@@ -97,7 +102,12 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
   const legTimeoutMs = deps.legTimeoutMs ?? 20_000;
   const confirmTimeoutMs = deps.confirmTimeoutMs ?? 10_000;
   const actionLog = deps.log ?? actionLogOf(deps.session);
-  const store = createStore<SupervisionState>()(() => ({ current: null, pending: null, error: null, log: actionLog.store.getState().entries }));
+  const store = createStore<SupervisionState>()(() => ({
+    current: null,
+    pending: null,
+    error: null,
+    log: actionLog.store.getState().entries,
+  }));
   const unsubscribeLog = actionLog.store.subscribe((s) => store.setState({ log: s.entries }));
   const { phone } = deps;
 
@@ -108,14 +118,20 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
   };
 
   /** Runs a command: pending while it runs, logged (with the leg it used) and kept as the error when it fails. */
-  const perform = async (command: SupervisorCommand, agent: string, detail: string, work: (o: { client: PlatformClient; ext: string; row: WallboardAgent | undefined }) => Promise<string | void>) => {
+  const perform = async (
+    command: SupervisorCommand,
+    agent: string,
+    detail: string,
+    work: (o: { client: PlatformClient; ext: string; row: WallboardAgent | undefined }) => Promise<string | void>,
+  ) => {
     const row = deps.wallboard.getState().board.agents.get(agent);
     const agentName = row?.name ?? "";
     store.setState({ pending: { command, agent }, error: null });
     try {
       const who = me();
       if (!who) throw commandError("not-working", command, now());
-      if (!who.user.extension) throw { ...commandError("not-available", command, now()), message: "you have no extension to listen on" };
+      if (!who.user.extension)
+        throw { ...commandError("not-available", command, now()), message: "you have no extension to listen on" };
       const leg = await work({ client: who.client, ext: who.user.extension, row });
       actionLog.add({ agent, agentName, command, detail, outcome: "done", ...(leg ? { leg } : {}) });
       store.setState({ pending: null });
@@ -136,10 +152,20 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
   };
 
   /** The phone call carrying the supervisor's new leg: named by its headers, else the first one the platform answered by itself since `since`. */
-  const awaitLeg = (callUuid: string, legUuid: string | undefined, since: number, command: SupervisorCommand): Promise<Call> =>
+  const awaitLeg = (
+    callUuid: string,
+    legUuid: string | undefined,
+    since: number,
+    command: SupervisorCommand,
+  ): Promise<Call> =>
     new Promise((resolve, reject) => {
       const find = (calls: readonly Call[]) =>
-        calls.find((c) => c.direction === "inbound" && c.state !== "ended" && (c.context[CC.callId] === legUuid || c.context[CC.customerUuid] === callUuid)) ??
+        calls.find(
+          (c) =>
+            c.direction === "inbound" &&
+            c.state !== "ended" &&
+            (c.context[CC.callId] === legUuid || c.context[CC.customerUuid] === callUuid),
+        ) ??
         calls.find((c) => c.direction === "inbound" && c.state !== "ended" && c.startedAt >= since && c.autoAnswer);
       const check = () => {
         const call = find(phone.callsStore.getState().calls);
@@ -150,7 +176,10 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       };
       const timer = setTimeout(() => {
         done();
-        reject({ ...commandError("not-confirmed", command, now()), message: "your phone did not answer the supervision leg" });
+        reject({
+          ...commandError("not-confirmed", command, now()),
+          message: "your phone did not answer the supervision leg",
+        });
       }, legTimeoutMs);
       const unsubscribe = phone.callsStore.subscribe(check);
       const done = () => {
@@ -170,7 +199,11 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     });
   };
 
-  const startSupervising = async (agent: string, mode: SupervisionMode, o: { client: PlatformClient; ext: string; row: WallboardAgent | undefined }) => {
+  const startSupervising = async (
+    agent: string,
+    mode: SupervisionMode,
+    o: { client: PlatformClient; ext: string; row: WallboardAgent | undefined },
+  ) => {
     const call = liveCallOf(o.row);
     if (!call) throw commandError("unknown-call", mode, now());
     if (store.getState().current) await stopCurrent();
@@ -185,7 +218,17 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     const agentName = o.row?.name ?? "";
     const legUuid = made.uuid ?? leg.context[CC.callId] ?? "";
     store.setState({
-      current: { agent, agentName, callUuid: call.uuid, customer: call.number, mode: "monitor", phoneCall: leg.id, leg: legUuid, since: now(), agentTold: made.agentTold ?? null },
+      current: {
+        agent,
+        agentName,
+        callUuid: call.uuid,
+        customer: call.number,
+        mode: "monitor",
+        phoneCall: leg.id,
+        leg: legUuid,
+        since: now(),
+        agentTold: made.agentTold ?? null,
+      },
     });
     label(leg.id, "monitor", agentName || agent);
     follow(leg);
@@ -228,7 +271,8 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     return perform(mode, agent, row?.call?.number ?? "", async (o) => {
       const current = store.getState().current;
       // Same call: the keys switch the mode; nobody is dropped.
-      if (current && current.agent === agent && current.callUuid === liveCallOf(o.row)?.uuid && current.phoneCall) return switchMode(mode);
+      if (current && current.agent === agent && current.callUuid === liveCallOf(o.row)?.uuid && current.phoneCall)
+        return switchMode(mode);
       return startSupervising(agent, mode, o);
     });
   };
@@ -275,7 +319,17 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
         await new Promise<void>((resolve, reject) => {
           const shown = () => {
             const row = deps.wallboard.getState().board.agents.get(agent);
-            return !!row && matches(next, { number: agent, status: row.status, state: row.state, callstate: row.callstate, reason: row.reason, since: row.statusSince });
+            return (
+              !!row &&
+              matches(next, {
+                number: agent,
+                status: row.status,
+                state: row.state,
+                callstate: row.callstate,
+                reason: row.reason,
+                since: row.statusSince,
+              })
+            );
           };
           if (shown()) return resolve();
           const timer = setTimeout(() => {

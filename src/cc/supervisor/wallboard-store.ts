@@ -4,7 +4,14 @@ import type { SessionStore, SessionUser } from "../../session";
 import type { CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
 import { isSupervisor } from "./supervisor-role";
-import { applyEvent, applyRecords, DEFAULT_SERVICE_LEVEL_SECONDS, emptyWallboard, WallboardDraft, type WallboardData } from "./wallboard";
+import {
+  applyEvent,
+  applyRecords,
+  DEFAULT_SERVICE_LEVEL_SECONDS,
+  emptyWallboard,
+  WallboardDraft,
+  type WallboardData,
+} from "./wallboard";
 
 /**
  * - `events`: the event channel is open and talking; reads of agent_state only reconcile now and then;
@@ -133,10 +140,17 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       const everyone = scope.length ? [] : await readAgents(c, {});
       if (myRun !== run) return;
       const queuesOf = new Map<string, string[]>();
-      for (const [queue, rows] of perQueue) for (const r of rows) queuesOf.set(r.agent_id, [...(queuesOf.get(r.agent_id) ?? []), queue]);
+      for (const [queue, rows] of perQueue)
+        for (const r of rows) queuesOf.set(r.agent_id, [...(queuesOf.get(r.agent_id) ?? []), queue]);
       // Events that came during the read are newer than it: the read first, then them.
       const d = draft();
-      applyRecords(d, [...perQueue.flatMap(([, rows]) => rows), ...everyone], queuesOf, now(), new Set(board.agents.keys()));
+      applyRecords(
+        d,
+        [...perQueue.flatMap(([, rows]) => rows), ...everyone],
+        queuesOf,
+        now(),
+        new Set(board.agents.keys()),
+      );
       const events = pending;
       pending = [];
       for (const e of events) applyEvent(d, e, now());
@@ -168,7 +182,9 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
 
   const userOf = (): { client: PlatformClient; user: SessionUser } | null => {
     const s = deps.session.getState();
-    return s.status === "signed-in" && s.client && s.user && isSupervisor(s.user) ? { client: s.client, user: s.user } : null;
+    return s.status === "signed-in" && s.client && s.user && isSupervisor(s.user)
+      ? { client: s.client, user: s.user }
+      : null;
   };
 
   const stop = () => {
@@ -190,7 +206,14 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const myRun = run;
     client = who.client;
     lastReadAt = 0;
-    store.setState({ board: emptyWallboard(now()), loading: true, readError: null, updatedAt: 0, stale: false, source: "polling" });
+    store.setState({
+      board: emptyWallboard(now()),
+      loading: true,
+      readError: null,
+      updatedAt: 0,
+      stale: false,
+      source: "polling",
+    });
     unsubscribeFeed = deps.feed.subscribe({}, onEvent);
     // An administrator watches every queue; a supervisor its own, or every one when it has none.
     const scope = who.user.isAdmin ? [] : await userQueues(who.client, who.user.id).catch(() => [] as string[]);

@@ -8,9 +8,33 @@ import { idleAgentRecords } from "./testing/agent-records";
 import { isSupervisor } from "./supervisor-role";
 import { createWallboard } from "./wallboard-store";
 
-const sam: FakeUser = { id: 2, login: "supervisor", password: "Agentbar@2026", name: "Sam Supervisor", extn: "1010", domain: "agentbar.local", authority: "supervisor" };
-const ada: FakeUser = { id: 1, login: "admin", password: "Agentbar@2026", name: "Ada Admin", extn: "1000", domain: "agentbar.local", authority: "admin" };
-const alice: FakeUser = { id: 3, login: "agent1", password: "Agentbar@2026", name: "Alice Agent", extn: "1001", domain: "agentbar.local", authority: "agent" };
+const sam: FakeUser = {
+  id: 2,
+  login: "supervisor",
+  password: "Agentbar@2026",
+  name: "Sam Supervisor",
+  extn: "1010",
+  domain: "agentbar.local",
+  authority: "supervisor",
+};
+const ada: FakeUser = {
+  id: 1,
+  login: "admin",
+  password: "Agentbar@2026",
+  name: "Ada Admin",
+  extn: "1000",
+  domain: "agentbar.local",
+  authority: "admin",
+};
+const alice: FakeUser = {
+  id: 3,
+  login: "agent1",
+  password: "Agentbar@2026",
+  name: "Alice Agent",
+  extn: "1001",
+  domain: "agentbar.local",
+  authority: "agent",
+};
 
 const T0 = new Date("2026-03-02T09:00:00Z").getTime();
 
@@ -34,8 +58,21 @@ class SimulatedCenter {
 
   setStatus(n: string, status: string, reason: string, at: number) {
     const a = this.agents.get(n)!;
-    this.agents.set(n, { ...a, status, reason: status === "On Break" ? reason : "", state: status === "Available" ? "READY" : "UNREADY" });
-    this.emit({ "CC-Action": "agent-status-change", "CC-Agent": n, "CC-Agent-Status": status, ...(status === "On Break" ? { "CC-Agent-Break-Reason": reason } : {}) }, at);
+    this.agents.set(n, {
+      ...a,
+      status,
+      reason: status === "On Break" ? reason : "",
+      state: status === "Available" ? "READY" : "UNREADY",
+    });
+    this.emit(
+      {
+        "CC-Action": "agent-status-change",
+        "CC-Agent": n,
+        "CC-Agent-Status": status,
+        ...(status === "On Break" ? { "CC-Agent-Break-Reason": reason } : {}),
+      },
+      at,
+    );
   }
 
   startCall(n: string, customer: string, at: number) {
@@ -46,12 +83,42 @@ class SimulatedCenter {
       agent_uuid: uuid,
       callstate: "TALKING",
       cc_state: "In a queue call",
-      call: { uuid, kind: "queue", direction: "inbound", queue: a.group_id, member_uuid: `m-${uuid}`, customer_uuid: `c-${uuid}`, cid_name: `Customer ${customer}`, cid_number: customer, answered: true, held: false, consult: null },
+      call: {
+        uuid,
+        kind: "queue",
+        direction: "inbound",
+        queue: a.group_id,
+        member_uuid: `m-${uuid}`,
+        customer_uuid: `c-${uuid}`,
+        cid_name: `Customer ${customer}`,
+        cid_number: customer,
+        answered: true,
+        held: false,
+        consult: null,
+      },
     });
-    const headers = { "CC-Queue": a.group_id, "CC-Agent": `${a.group_id}.${n}`, "CC-Member-UUID": `m-${uuid}`, "CC-Member-CID-Name": `Customer ${customer}`, "CC-Member-CID-Number": customer };
-    this.emit({ "CC-Action": "member-queue-start", ...headers, "CC-Member-Joined-Time": String((at - 5000) / 1000) }, at);
+    const headers = {
+      "CC-Queue": a.group_id,
+      "CC-Agent": `${a.group_id}.${n}`,
+      "CC-Member-UUID": `m-${uuid}`,
+      "CC-Member-CID-Name": `Customer ${customer}`,
+      "CC-Member-CID-Number": customer,
+    };
+    this.emit(
+      { "CC-Action": "member-queue-start", ...headers, "CC-Member-Joined-Time": String((at - 5000) / 1000) },
+      at,
+    );
     this.emit({ "CC-Action": "agent-offering", ...headers }, at);
-    this.emit({ "CC-Action": "bridge-agent-start", ...headers, "CC-Agent-UUID": uuid, "CC-Agent-Answered-Time": String(at / 1000), "CC-Member-Joined-Time": String((at - 5000) / 1000) }, at);
+    this.emit(
+      {
+        "CC-Action": "bridge-agent-start",
+        ...headers,
+        "CC-Agent-UUID": uuid,
+        "CC-Agent-Answered-Time": String(at / 1000),
+        "CC-Member-Joined-Time": String((at - 5000) / 1000),
+      },
+      at,
+    );
     this.emit({ "CC-Action": "agent-state-change", "CC-Agent": n, "CC-Agent-State": "In a queue call" }, at);
   }
 
@@ -59,7 +126,16 @@ class SimulatedCenter {
     const a = this.agents.get(n)!;
     const uuid = a.agent_uuid;
     this.agents.set(n, { ...a, agent_uuid: "", callstate: "IDLE", cc_state: "Waiting", call: null });
-    this.emit({ "CC-Action": "bridge-agent-end", "CC-Queue": a.group_id, "CC-Agent": n, "CC-Agent-UUID": uuid, "CC-Hangup-Cause": "NORMAL_CLEARING" }, at);
+    this.emit(
+      {
+        "CC-Action": "bridge-agent-end",
+        "CC-Queue": a.group_id,
+        "CC-Agent": n,
+        "CC-Agent-UUID": uuid,
+        "CC-Hangup-Cause": "NORMAL_CLEARING",
+      },
+      at,
+    );
     this.emit({ "CC-Action": "agent-state-change", "CC-Agent": n, "CC-Agent-State": "Waiting" }, at);
   }
 
@@ -79,7 +155,10 @@ class SimulatedCenter {
       this.reads++;
       if (this.failReads) return json(500, { code: 500, text: "database unavailable" });
       const queue = url.searchParams.get("queue");
-      return json(200, [...this.agents.values()].filter((a) => !queue || a.group_id === queue));
+      return json(
+        200,
+        [...this.agents.values()].filter((a) => !queue || a.group_id === queue),
+      );
     }
     if (method === "GET" && /\/api\/users\/\d+\/queue\/name$/.test(url.pathname)) return json(200, []);
     return undefined;
@@ -112,13 +191,24 @@ async function setup(o: { agents?: number; user?: FakeUser } = {}) {
   platform.overrides.push(center.route);
   const device = memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: memoryStorage(),
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.test",
+  });
   const channel = scriptedChannel();
   const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect });
   const board = createWallboard({ session, feed });
-  cleanups.push(() => board.dispose(), () => feed.dispose());
+  cleanups.push(
+    () => board.dispose(),
+    () => feed.dispose(),
+  );
   const user = o.user ?? sam;
-  await session.getState().signIn({ login: user.login, password: user.password, platformUrl: "https://pbx.example.com" });
+  await session
+    .getState()
+    .signIn({ login: user.login, password: user.password, platformUrl: "https://pbx.example.com" });
   const unwatch = board.watch();
   cleanups.push(unwatch);
   await vi.waitFor(() => expect(board.store.getState().loading).toBe(false));
@@ -136,7 +226,13 @@ function expectBoardMatches(board: ReturnType<typeof createWallboard>, center: S
   expect(rows.size).toBe(center.agents.size);
   const wrong = [...center.agents.values()].filter((a) => {
     const row = rows.get(a.agent_id);
-    return !row || row.status !== a.status || row.reason !== a.reason || (row.call?.number ?? "") !== (a.call?.cid_number ?? "") || (row.call?.uuid ?? "") !== a.agent_uuid;
+    return (
+      !row ||
+      row.status !== a.status ||
+      row.reason !== a.reason ||
+      (row.call?.number ?? "") !== (a.call?.cid_number ?? "") ||
+      (row.call?.uuid ?? "") !== a.agent_uuid
+    );
   });
   expect(wrong.map((a) => a.agent_id)).toEqual([]);
 }
@@ -220,44 +316,97 @@ describe("the supervisor's wallboard", () => {
     push({ "CC-Action": "members-count", ...q, "CC-Count": "3" });
     t.board.flush();
     let s = summarizeQueue(t.state().board, "support", 20);
-    expect(s).toMatchObject({ waiting: 3, longestWaitingSince: T0, waitingUnseen: 0, answered: 0, abandoned: 0, serviceLevel: null });
+    expect(s).toMatchObject({
+      waiting: 3,
+      longestWaitingSince: T0,
+      waitingUnseen: 0,
+      answered: 0,
+      abandoned: 0,
+      serviceLevel: null,
+    });
     expect(s.byStatus).toMatchObject({ break: 2 });
 
     // m1 answered after 10 s, m2 after 30 s (outside 20 s), m3 gives up.
-    push({ "CC-Action": "agent-offering", ...q, "CC-Agent": "10000", "CC-Member-UUID": "m1", "CC-Member-CID-Number": "5550100" });
-    push({ "CC-Action": "bridge-agent-start", ...q, "CC-Agent": "10000", "CC-Agent-UUID": "leg1", "CC-Member-UUID": "m1", "CC-Member-CID-Number": "5550100", "CC-Member-Joined-Time": at(0), "CC-Agent-Answered-Time": at(10) });
-    push({ "CC-Action": "bridge-agent-start", ...q, "CC-Agent": "10002", "CC-Agent-UUID": "leg2", "CC-Member-UUID": "m2", "CC-Member-Joined-Time": at(2), "CC-Agent-Answered-Time": at(32) });
+    push({
+      "CC-Action": "agent-offering",
+      ...q,
+      "CC-Agent": "10000",
+      "CC-Member-UUID": "m1",
+      "CC-Member-CID-Number": "5550100",
+    });
+    push({
+      "CC-Action": "bridge-agent-start",
+      ...q,
+      "CC-Agent": "10000",
+      "CC-Agent-UUID": "leg1",
+      "CC-Member-UUID": "m1",
+      "CC-Member-CID-Number": "5550100",
+      "CC-Member-Joined-Time": at(0),
+      "CC-Agent-Answered-Time": at(10),
+    });
+    push({
+      "CC-Action": "bridge-agent-start",
+      ...q,
+      "CC-Agent": "10002",
+      "CC-Agent-UUID": "leg2",
+      "CC-Member-UUID": "m2",
+      "CC-Member-Joined-Time": at(2),
+      "CC-Agent-Answered-Time": at(32),
+    });
     push({ "CC-Action": "member-queue-end", ...q, "CC-Cause": "Cancel", "CC-Member-UUID": "m3" });
     push({ "CC-Action": "members-count", ...q, "CC-Count": "0" });
     // A handover of m1 to another agent (a transfer) answers no new caller.
-    push({ "CC-Action": "bridge-agent-start", ...q, "CC-Agent": "10002", "CC-Agent-UUID": "leg3", "CC-Member-UUID": "m1", "CC-Member-Joined-Time": at(0), "CC-Agent-Answered-Time": at(40) });
-    push({ "CC-Action": "agent-status-change", "CC-Agent": "10000", "CC-Agent-Status": "On Break", "CC-Agent-Break-Reason": "lunch" });
+    push({
+      "CC-Action": "bridge-agent-start",
+      ...q,
+      "CC-Agent": "10002",
+      "CC-Agent-UUID": "leg3",
+      "CC-Member-UUID": "m1",
+      "CC-Member-Joined-Time": at(0),
+      "CC-Agent-Answered-Time": at(40),
+    });
+    push({
+      "CC-Action": "agent-status-change",
+      "CC-Agent": "10000",
+      "CC-Agent-Status": "On Break",
+      "CC-Agent-Break-Reason": "lunch",
+    });
     t.board.flush();
     s = summarizeQueue(t.state().board, "support", 20);
     expect(s).toMatchObject({ waiting: 0, longestWaitingSince: null, answered: 2, abandoned: 1 });
     expect(s.serviceLevel).toBeCloseTo(1 / 3);
     expect(summarizeQueue(t.state().board, "support", 40).serviceLevel).toBeCloseTo(2 / 3);
-    expect(t.state().board.agents.get("10000")).toMatchObject({ status: "On Break", kind: "break", reason: "lunch", call: { number: "5550100", uuid: "leg1", queue: "support" } });
+    expect(t.state().board.agents.get("10000")).toMatchObject({
+      status: "On Break",
+      kind: "break",
+      reason: "lunch",
+      call: { number: "5550100", uuid: "leg1", queue: "support" },
+    });
 
     // A new day starts the counts again.
     vi.setSystemTime(T0 + 24 * 3600_000);
     push({ "CC-Action": "members-count", ...q, "CC-Count": "1" });
     t.board.flush();
-    expect(summarizeQueue(t.state().board, "support", 20)).toMatchObject({ waiting: 1, answered: 0, abandoned: 0, waitingUnseen: 1 });
+    expect(summarizeQueue(t.state().board, "support", 20)).toMatchObject({
+      waiting: 1,
+      answered: 0,
+      abandoned: 0,
+      waitingUnseen: 1,
+    });
   });
 
   it("runs only for supervisors and administrators", async () => {
     // From the spec's system_roles and is_admin, never from the label currentAuthority.
     const user = (systemRoles: string[], isAdmin = false) => ({ systemRoles, isAdmin });
-    expect([isSupervisor(user(["supervisor"])), isSupervisor(user([], true)), isSupervisor(user(["Administrator"])), isSupervisor(user(["agent"])), isSupervisor(user(["user"])), isSupervisor(user([])), isSupervisor(null)]).toEqual([
-      true,
-      true,
-      true,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect([
+      isSupervisor(user(["supervisor"])),
+      isSupervisor(user([], true)),
+      isSupervisor(user(["Administrator"])),
+      isSupervisor(user(["agent"])),
+      isSupervisor(user(["user"])),
+      isSupervisor(user([])),
+      isSupervisor(null),
+    ]).toEqual([true, true, true, false, false, false, false]);
     const t = await setup({ agents: 5, user: alice });
     expect(t.state()).toMatchObject({ source: "off" });
     expect(t.center.reads).toBe(0);

@@ -70,7 +70,11 @@ export interface WallboardData {
   countingSince: number;
 }
 
-export const emptyWallboard = (now: number): WallboardData => ({ agents: new Map(), queues: new Map(), countingSince: now });
+export const emptyWallboard = (now: number): WallboardData => ({
+  agents: new Map(),
+  queues: new Map(),
+  countingSince: now,
+});
 
 /** `1001`, `support.1001`, `1001@domain` -> `1001`. */
 export function agentNumberOf(name: string): string {
@@ -143,7 +147,8 @@ export class WallboardDraft {
   /** A new day: today's counts start again. */
   resetCounts(at: number): void {
     this.countingSince = at;
-    for (const name of [...(this.queues ?? this.base.queues).keys()]) this.patchQueue(name, () => ({ answeredWaits: [], abandoned: 0 }));
+    for (const name of [...(this.queues ?? this.base.queues).keys()])
+      this.patchQueue(name, () => ({ answeredWaits: [], abandoned: 0 }));
   }
 
   get touched(): boolean {
@@ -151,7 +156,11 @@ export class WallboardDraft {
   }
 
   finish(): WallboardData {
-    return { agents: this.agents ?? this.base.agents, queues: this.queues ?? this.base.queues, countingSince: this.countingSince };
+    return {
+      agents: this.agents ?? this.base.agents,
+      queues: this.queues ?? this.base.queues,
+      countingSince: this.countingSince,
+    };
   }
 }
 
@@ -160,7 +169,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
   if (a && b && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k])
+    );
   }
   return false;
 }
@@ -214,7 +226,8 @@ export function applyEvent(d: WallboardDraft, e: CallCenterEventData, now: numbe
     }
     case "bridge-agent-end":
     case "bridge-agent-fail":
-      if (row && (!row.call?.uuid || !e["CC-Agent-UUID"] || row.call.uuid === e["CC-Agent-UUID"])) d.patchAgent(number, { callstate: "IDLE", call: null });
+      if (row && (!row.call?.uuid || !e["CC-Agent-UUID"] || row.call.uuid === e["CC-Agent-UUID"]))
+        d.patchAgent(number, { callstate: "IDLE", call: null });
       return;
     case "agent-max-no-answer": {
       const count = Number(e["CC-Agent-No-Answer-Count"]);
@@ -223,7 +236,10 @@ export function applyEvent(d: WallboardDraft, e: CallCenterEventData, now: numbe
     }
     case "member-queue-start":
       d.addQueue(queue);
-      if (member) d.patchQueue(queue, (f) => ({ members: { ...f.members, [member]: seconds(e["CC-Member-Joined-Time"]) || at } }));
+      if (member)
+        d.patchQueue(queue, (f) => ({
+          members: { ...f.members, [member]: seconds(e["CC-Member-Joined-Time"]) || at },
+        }));
       return;
     case "member-queue-end":
       d.patchQueue(queue, (f) => ({
@@ -263,7 +279,13 @@ function callOf(e: CallCenterEventData, uuid: string, answeredAt: number): Wallb
  * it listed (`queuesOf` says which queues each was listed for). Agents it no longer lists leave
  * the board. A status seen again keeps the time it was first seen.
  */
-export function applyRecords(d: WallboardDraft, records: readonly AgentStateRecord[], queuesOf: ReadonlyMap<string, readonly string[]>, now: number, previous: ReadonlySet<string>): void {
+export function applyRecords(
+  d: WallboardDraft,
+  records: readonly AgentStateRecord[],
+  queuesOf: ReadonlyMap<string, readonly string[]>,
+  now: number,
+  previous: ReadonlySet<string>,
+): void {
   const listed = new Set<string>();
   for (const r of records) {
     if (!r.agent_id || listed.has(r.agent_id)) continue;
@@ -285,7 +307,11 @@ export function applyRecords(d: WallboardDraft, records: readonly AgentStateReco
           member: platformCall.member_uuid,
         }
       : r.agent_uuid
-        ? { ...(old?.call ?? { number: "", name: "", queue: "", kind: "", member: "" }), uuid: r.agent_uuid, answeredAt: old?.call?.answeredAt || now }
+        ? {
+            ...(old?.call ?? { number: "", name: "", queue: "", kind: "", member: "" }),
+            uuid: r.agent_uuid,
+            answeredAt: old?.call?.answeredAt || now,
+          }
         : null;
     const queues = [...new Set([...(queuesOf.get(r.agent_id) ?? []), ...(r.group_id ? [r.group_id] : [])])].sort();
     for (const q of queues) d.addQueue(q);
@@ -377,15 +403,21 @@ export function selectAgents(agents: ReadonlyMap<string, WallboardAgent>, q: Age
   for (const a of agents.values()) {
     if (q.queue && !a.queues.includes(q.queue)) continue;
     if (q.status === "in-call" ? !a.call : q.status && a.kind !== q.status) continue;
-    if (needle && !a.name.toLowerCase().includes(needle) && !a.number.includes(needle) && !a.extension.includes(needle)) continue;
+    if (needle && !a.name.toLowerCase().includes(needle) && !a.number.includes(needle) && !a.extension.includes(needle))
+      continue;
     kept.push(a);
   }
-  const byName = (a: WallboardAgent, b: WallboardAgent) => a.name.localeCompare(b.name) || a.number.localeCompare(b.number);
+  const byName = (a: WallboardAgent, b: WallboardAgent) =>
+    a.name.localeCompare(b.name) || a.number.localeCompare(b.number);
   const order: Record<AgentQuery["sort"], (a: WallboardAgent, b: WallboardAgent) => number> = {
     name: byName,
     extension: (a, b) => a.number.localeCompare(b.number, undefined, { numeric: true }),
     // In a call first, then by status, the longest in it first.
-    status: (a, b) => Number(!!b.call) - Number(!!a.call) || STATUS_ORDER[a.kind] - STATUS_ORDER[b.kind] || a.statusSince - b.statusSince || byName(a, b),
+    status: (a, b) =>
+      Number(!!b.call) - Number(!!a.call) ||
+      STATUS_ORDER[a.kind] - STATUS_ORDER[b.kind] ||
+      a.statusSince - b.statusSince ||
+      byName(a, b),
     time: (a, b) => a.statusSince - b.statusSince || byName(a, b),
   };
   return kept.sort(order[q.sort]).map((a) => a.number);

@@ -17,16 +17,34 @@ import { fakePhoneSession } from "./fake-phone";
  */
 export function agentRig(
   cleanups: Array<() => unknown>,
-  o: { cc?: FakeCallCenter; storage?: KeyValueStorage; tabStorage?: KeyValueStorage; events?: boolean; confirmTimeoutMs?: number; page?: PageEventTarget } = {},
+  o: {
+    cc?: FakeCallCenter;
+    storage?: KeyValueStorage;
+    tabStorage?: KeyValueStorage;
+    events?: boolean;
+    confirmTimeoutMs?: number;
+    page?: PageEventTarget;
+  } = {},
 ) {
   const fcc = o.cc ?? new FakeCallCenter();
   const platform = fakePlatform();
   platform.overrides.push(fcc.route);
   const device = o.storage ?? memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.test" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: memoryStorage(),
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.test",
+  });
   const { session: phoneSession, phone, hooks } = fakePhoneSession();
-  const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", ...(o.events === false ? {} : { connect: fcc.events }) });
+  const feed = createEventFeed({
+    session,
+    settings,
+    pageHref: () => "https://app.test/",
+    ...(o.events === false ? {} : { connect: fcc.events }),
+  });
   cleanups.push(() => feed.dispose());
   const agent = createAgentSession({
     session,
@@ -54,7 +72,8 @@ export function agentRig(
     store,
     callsStore: phone.callsStore,
     hooks,
-    signIn: () => session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }),
+    signIn: () =>
+      session.getState().signIn({ login: "agent1", password: alice.password, platformUrl: "https://pbx.example.com" }),
     register: () => phone.phoneStore.setState({ registration: { status: "registered", registeredAt: Date.now() } }),
     /** Signed in, registered, in the queues, with the event channel open and carrying events (`quiet`: open and silent). */
     async working({ quiet = false } = {}) {
@@ -73,11 +92,18 @@ export type AgentRig = ReturnType<typeof agentRig>;
 
 /** A call as the phone's store holds it, from Carla Customer unless `patch` says otherwise. */
 export const call = (patch: Partial<Call>): Call =>
-  testCall({ remote: { number: "5550100", name: "Carla Customer", uri: "sip:5550100@agentbar.local", withheld: false }, startedAt: Date.now(), ...patch });
+  testCall({
+    remote: { number: "5550100", name: "Carla Customer", uri: "sip:5550100@agentbar.local", withheld: false },
+    startedAt: Date.now(),
+    ...patch,
+  });
 
 /** A queue call ringing, labelled as the call-center hook labels it. */
 export const queueCall = (id = "call-1", leg = "leg-1") =>
-  call({ id, context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` } });
+  call({
+    id,
+    context: { [CC.action]: "queue", [CC.callId]: leg, [CC.queue]: "support", [CC.customerUuid]: `customer-of-${leg}` },
+  });
 
 /** An INVITE reaching the phone with these headers, as the call-center hook sees it. */
 export function invite(headers: Record<string, string>): IncomingCall {
@@ -96,5 +122,9 @@ export function takeQueueCall(t: AgentRig, id = "call-1", leg = "leg-1") {
   const c = queueCall(id, leg);
   t.callsStore.setState({ calls: [c] });
   t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
-  t.callsStore.setState({ calls: [{ ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now(), end: { kind: "hangup", by: "remote" } }] });
+  t.callsStore.setState({
+    calls: [
+      { ...c, state: "ended", answeredAt: Date.now(), endedAt: Date.now(), end: { kind: "hangup", by: "remote" } },
+    ],
+  });
 }

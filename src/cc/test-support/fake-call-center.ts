@@ -60,9 +60,21 @@ export class FakeCallCenter {
   readonly route: Route = ({ method, url, body }) => {
     const path = url.pathname;
     if (method === "GET" && /^\/api\/users\/\d+$/.test(path)) {
-      return json(200, { id: 3, login: "agent1", name: "Alice Agent", extn: this.agent, domain: "agentbar.local", type: "AGENT", agent_info: this.agentInfo });
+      return json(200, {
+        id: 3,
+        login: "agent1",
+        name: "Alice Agent",
+        extn: this.agent,
+        domain: "agentbar.local",
+        type: "AGENT",
+        agent_info: this.agentInfo,
+      });
     }
-    if (method === "GET" && /^\/api\/users\/\d+\/queue\/name$/.test(path)) return json(200, this.queues.map((name) => ({ name })));
+    if (method === "GET" && /^\/api\/users\/\d+\/queue\/name$/.test(path))
+      return json(
+        200,
+        this.queues.map((name) => ({ name })),
+      );
     if (method === "GET" && path === "/api/cc/agent_state") {
       this.stateReads++;
       this.stateQueries.push(url.searchParams.toString());
@@ -101,21 +113,40 @@ export class FakeCallCenter {
       if (func === "ccLogin" && this.status === "Logged Out") this.setStatus("On Break");
       if (func === "ccHold" && this.call) this.call = { ...this.call, held: true };
       if (func === "ccUnHold" && this.call) this.call = { ...this.call, held: false };
-      if (func === "ccConsult" && this.call) this.call = { ...this.call, consult: { uuid: "consult-leg", target: String(body.destExtn ?? ""), answered: false } };
+      if (func === "ccConsult" && this.call)
+        this.call = {
+          ...this.call,
+          consult: { uuid: "consult-leg", target: String(body.destExtn ?? ""), answered: false },
+        };
       if (func === "ccCancelConsult" && this.call) this.call = { ...this.call, consult: null };
     }
-    return json(200, { code: 200, message: "success", ...(func === "ccDial" && !this.specOnly ? { data: { callID: this.dialLeg } } : {}) });
+    return json(200, {
+      code: 200,
+      message: "success",
+      ...(func === "ccDial" && !this.specOnly ? { data: { callID: this.dialLeg } } : {}),
+    });
   }
 
   setStatus(status: string, reason = ""): void {
     this.status = status;
     this.reason = reason;
     this.statusChangedAt = Date.now();
-    if (this.tells && !this.specOnly) this.emit({ "CC-Action": "agent-status-change", "CC-Agent": this.agent, "CC-Agent-Status": status, ...(reason ? { "CC-Agent-Break-Reason": reason } : {}) });
+    if (this.tells && !this.specOnly)
+      this.emit({
+        "CC-Action": "agent-status-change",
+        "CC-Agent": this.agent,
+        "CC-Agent-Status": status,
+        ...(reason ? { "CC-Agent-Break-Reason": reason } : {}),
+      });
   }
 
   emit(data: Record<string, string>): void {
-    this.sink?.({ "Event-Name": "CUSTOM", "Event-Subclass": "callcenter::info", "Event-Date-Timestamp": String(Date.now() * 1000), ...data });
+    this.sink?.({
+      "Event-Name": "CUSTOM",
+      "Event-Subclass": "callcenter::info",
+      "Event-Date-Timestamp": String(Date.now() * 1000),
+      ...data,
+    });
   }
 
   /** Opens or closes the event feed as the channel would. */

@@ -35,7 +35,11 @@ export class FakePhone {
   };
   reject = async (id: CallId, status: 486 | 603 = 603) => {
     this.record("reject", id, status);
-    this.patch(id, { state: "ended", endedAt: Date.now(), end: { kind: status === 486 ? "busy" : "declined", by: "local", status } });
+    this.patch(id, {
+      state: "ended",
+      endedAt: Date.now(),
+      end: { kind: status === 486 ? "busy" : "declined", by: "local", status },
+    });
   };
   hangup = async (id: CallId) => {
     this.record("hangup", id);

@@ -1,4 +1,15 @@
-import { CONNECT, MAX_ID, PROTOCOL_VERSIONS, id, schemaOfAny, statusChoice, text, type Checked, type CommandName, type Scope } from "./protocol";
+import {
+  CONNECT,
+  MAX_ID,
+  PROTOCOL_VERSIONS,
+  id,
+  schemaOfAny,
+  statusChoice,
+  text,
+  type Checked,
+  type CommandName,
+  type Scope,
+} from "./protocol";
 import { at, bool, int, isRecord, list, literal, obj, oneOf, str, type Infer, type Schema } from "./schema";
 
 /**
@@ -61,12 +72,21 @@ export interface CommandMessage<C extends CommandName = CommandName> {
 }
 
 const commandId = int(1, MAX_ID);
-const commandEnvelope = obj({ type: literal("command"), id: commandId, command: oneOf(...COMMAND_NAMES), args: schemaOfAny() });
+const commandEnvelope = obj({
+  type: literal("command"),
+  id: commandId,
+  command: oneOf(...COMMAND_NAMES),
+  args: schemaOfAny(),
+});
 
 /** Checks a message that arrived at the app; when it is refused, `id` is its id if that much could be read. */
 export function checkCommand(message: unknown): Checked<CommandMessage> {
   const readId = isRecord(message) && !commandId(message.id) ? (message.id as number) : undefined;
-  const refuse = (problem: string): Checked<CommandMessage> => ({ ok: false, problem, ...(readId === undefined ? {} : { id: readId }) });
+  const refuse = (problem: string): Checked<CommandMessage> => ({
+    ok: false,
+    problem,
+    ...(readId === undefined ? {} : { id: readId }),
+  });
   const problem = commandEnvelope(message);
   if (problem) return refuse(problem);
   const m = message as CommandMessage;
@@ -89,7 +109,10 @@ export const connectMessage = obj(
 export type ConnectMessage = Infer<typeof connectMessage>;
 
 /** The highest version both sides speak, or undefined. */
-export function chooseVersion(offered: readonly number[], spoken: readonly number[] = PROTOCOL_VERSIONS): number | undefined {
+export function chooseVersion(
+  offered: readonly number[],
+  spoken: readonly number[] = PROTOCOL_VERSIONS,
+): number | undefined {
   const common = offered.filter((v) => spoken.includes(v));
   return common.length ? Math.max(...common) : undefined;
 }

@@ -29,7 +29,10 @@ export class AgentbarError extends Error {
  * and on connecting) and `protocol-error` (a message from the app that did not fit the protocol;
  * it was ignored).
  */
-export type HostEvents = { [E in EventName]: EventData<E> } & { state: Snapshot; "protocol-error": { message: string } };
+export type HostEvents = { [E in EventName]: EventData<E> } & {
+  state: Snapshot;
+  "protocol-error": { message: string };
+};
 export type Emit = <E extends keyof HostEvents>(event: E, data: HostEvents[E]) => void;
 
 /** The part of a MessagePort the connection uses. */
@@ -78,7 +81,10 @@ export class Connection {
     if (this.closed) return Promise.reject(new AgentbarError("disconnected", "The connection to Agentbar is closed"));
     const id = ++this.lastId;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(id, new AgentbarError("timeout", `${command}: no answer from Agentbar`)), this.commandTimeoutMs);
+      const timer = setTimeout(
+        () => this.settle(id, new AgentbarError("timeout", `${command}: no answer from Agentbar`)),
+        this.commandTimeoutMs,
+      );
       this.pending.set(id, { command, resolve: resolve as (r: unknown) => void, reject, timer });
       this.port.postMessage({ type: "command", id, command, args });
     });
@@ -98,7 +104,11 @@ export class Connection {
     if (!checked.ok) return this.emit("protocol-error", { message: checked.problem });
     const m = checked.value;
     if (m.type === "reply") {
-      this.settle(m.re, m.ok ? undefined : new AgentbarError(m.error.code, m.error.message), m.ok ? m.result : undefined);
+      this.settle(
+        m.re,
+        m.ok ? undefined : new AgentbarError(m.error.code, m.error.message),
+        m.ok ? m.result : undefined,
+      );
     } else if (m.type === "event") {
       this.state = applyEvent(this.state, m.event, m.data);
       this.emit(m.event, m.data as never);
@@ -137,7 +147,11 @@ export function applyEvent(state: Snapshot, event: EventName, data: unknown): Sn
       const call = (data as EventData<"call.answered">).call;
       const known = state.calls.some((c) => c.callId === call.callId);
       const calls =
-        event === "call.ended" ? state.calls.filter((c) => c.callId !== call.callId) : known ? state.calls.map((c) => (c.callId === call.callId ? call : c)) : [...state.calls, call];
+        event === "call.ended"
+          ? state.calls.filter((c) => c.callId !== call.callId)
+          : known
+            ? state.calls.map((c) => (c.callId === call.callId ? call : c))
+            : [...state.calls, call];
       return { ...state, calls };
     }
   }
@@ -196,12 +210,22 @@ export function handshake(o: HandshakeOptions): Promise<Connection> {
         finish(port);
         resolve(new Connection(port, m, o.commandTimeoutMs, o.emit));
       };
-      const message: ConnectMessage = { type: CONNECT, versions: [...PROTOCOL_VERSIONS], instance: o.instance, ...(o.credential ? { credential: o.credential } : {}) };
+      const message: ConnectMessage = {
+        type: CONNECT,
+        versions: [...PROTOCOL_VERSIONS],
+        instance: o.instance,
+        ...(o.credential ? { credential: o.credential } : {}),
+      };
       o.post(message, channel.port2);
     };
     const deadline = setTimeout(() => {
       finish();
-      reject(new AgentbarError("no-answer", "Agentbar did not answer: is this page's origin allowed in the app's configuration?"));
+      reject(
+        new AgentbarError(
+          "no-answer",
+          "Agentbar did not answer: is this page's origin allowed in the app's configuration?",
+        ),
+      );
     }, o.timeoutMs);
     const retry = setInterval(attempt, o.retryMs ?? 250);
     attempt();

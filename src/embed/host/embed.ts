@@ -29,7 +29,11 @@ export interface EmbedOptions {
   commandTimeoutMs?: number;
 }
 
-const SIZES: Record<Layout, [string, string]> = { bar: ["100%", "56px"], side: ["360px", "100%"], full: ["100%", "100%"] };
+const SIZES: Record<Layout, [string, string]> = {
+  bar: ["100%", "56px"],
+  side: ["360px", "100%"],
+  full: ["100%", "100%"],
+};
 
 /**
  * Frames the Agentbar app and connects to it. Resolves once the app answered the handshake, with
@@ -46,7 +50,12 @@ export async function embed(options: EmbedOptions): Promise<Agentbar> {
   // The phone needs the microphone, and the ringtone must play without a click in the frame.
   frame.allow = "microphone; autoplay";
   const [width, height] = SIZES[layout];
-  Object.assign(frame.style, { width: options.width ?? width, height: options.height ?? height, border: "0", display: "block" });
+  Object.assign(frame.style, {
+    width: options.width ?? width,
+    height: options.height ?? height,
+    border: "0",
+    display: "block",
+  });
   const bar = new Agentbar(frame, url.origin, options);
   options.container.append(frame);
   try {
@@ -112,7 +121,9 @@ export class Agentbar {
 
   /** Any command of the protocol; the named methods below are the same with typed arguments. */
   send<C extends CommandName>(command: C, args: CommandArgs<C>): Promise<CommandResult<C>> {
-    return this.connection ? this.connection.send(command, args) : Promise.reject(new AgentbarError("disconnected", "Agentbar is not connected"));
+    return this.connection
+      ? this.connection.send(command, args)
+      : Promise.reject(new AgentbarError("disconnected", "Agentbar is not connected"));
   }
 
   /** Places a call; resolves once the agent's phone has it. */
@@ -153,7 +164,12 @@ export class Agentbar {
   getState(): Promise<CommandResult<"getState">> {
     return this.send("getState", {});
   }
-  setDisposition(callId: string, outcome: string, notes: string, options: { done?: boolean } = {}): Promise<CommandResult<"setDisposition">> {
+  setDisposition(
+    callId: string,
+    outcome: string,
+    notes: string,
+    options: { done?: boolean } = {},
+  ): Promise<CommandResult<"setDisposition">> {
     return this.send("setDisposition", { callId, outcome, notes, ...options });
   }
   getDiagnostics(): Promise<CommandResult<"getDiagnostics">> {
@@ -168,7 +184,10 @@ export class Agentbar {
    * Opt-in: clicks on `tel:` and `sip:` links inside `root` (default: the whole page) dial with
    * the app. A refused dial goes to `onError` (default: the console). Returns the function that stops it.
    */
-  dialLinks(root: Document | Element = document, onError = (e: unknown, target: string) => console.warn(`agentbar: could not dial ${target}`, e)): () => void {
+  dialLinks(
+    root: Document | Element = document,
+    onError = (e: unknown, target: string) => console.warn(`agentbar: could not dial ${target}`, e),
+  ): () => void {
     return dialLinks(root, (target) => this.dial(target), onError);
   }
 

@@ -12,7 +12,14 @@ describe("tel: and sip: links", () => {
   });
 
   it("leave every other link alone", () => {
-    for (const href of ["https://example.com/tel:123", "mailto:a@b", "javascript:alert(1)", "/customers/5", "#", "tel:%E0%A4%A"]) {
+    for (const href of [
+      "https://example.com/tel:123",
+      "mailto:a@b",
+      "javascript:alert(1)",
+      "/customers/5",
+      "#",
+      "tel:%E0%A4%A",
+    ]) {
       expect(dialStringOf(href), href).toBeUndefined();
     }
   });

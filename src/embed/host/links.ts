@@ -20,7 +20,11 @@ export function dialStringOf(href: string): string | undefined {
  * a click with a modifier key, or one the page already handled, is left to the browser).
  * Links added later are covered too. Returns the function that stops it.
  */
-export function dialLinks(root: Document | Element, dial: (target: string) => Promise<unknown>, onError: (error: unknown, target: string) => void): () => void {
+export function dialLinks(
+  root: Document | Element,
+  dial: (target: string) => Promise<unknown>,
+  onError: (error: unknown, target: string) => void,
+): () => void {
   const onClick = (e: Event) => {
     const m = e as MouseEvent;
     if (m.defaultPrevented || m.button !== 0 || m.ctrlKey || m.metaKey || m.shiftKey || m.altKey) return;

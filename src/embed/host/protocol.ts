@@ -87,7 +87,10 @@ export type UserInfo = Infer<typeof userInfo>;
 
 export const REGISTRATION_STATES = ["signed-out", "connecting", "registered", "reconnecting", "failed"] as const;
 /** Whether the agent's phone can take calls; `detail` and `nextAttemptAt` only with the `diagnostics` scope. */
-export const registrationInfo = obj({ state: oneOf(...REGISTRATION_STATES) }, { detail: str(1000), nextAttemptAt: time });
+export const registrationInfo = obj(
+  { state: oneOf(...REGISTRATION_STATES) },
+  { detail: str(1000), nextAttemptAt: time },
+);
 export type RegistrationInfo = Infer<typeof registrationInfo>;
 
 export const AGENT_STATUSES = ["ready", "ready-on-demand", "break", "signed-out", "unknown"] as const;
@@ -169,7 +172,11 @@ export type Diagnostics = Infer<typeof diagnosticsInfo>;
  * The diagnostics file the devices panel downloads (recent SIP messages, registration history,
  * the last calls' stats, devices, settings; no password, token or digest answer), as JSON text.
  */
-export const diagnosticsFileInfo = obj({ name: str(200), type: literal("application/json"), text: str(MAX_DIAGNOSTICS_FILE) });
+export const diagnosticsFileInfo = obj({
+  name: str(200),
+  type: literal("application/json"),
+  text: str(MAX_DIAGNOSTICS_FILE),
+});
 export type DiagnosticsFile = Infer<typeof diagnosticsFileInfo>;
 
 // ---- Replies: what each command resolves with ----
@@ -238,12 +245,19 @@ export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 /** A message as checked: its value, or the first problem found (and its id, when that much could be read). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string; id?: number };
 
-export const helloMessage = obj({ type: literal("hello"), version: int(1, 1000), appVersion: str(64), scopes: list(oneOf(...SCOPES), SCOPES.length), state: snapshotInfo });
+export const helloMessage = obj({
+  type: literal("hello"),
+  version: int(1, 1000),
+  appVersion: str(64),
+  scopes: list(oneOf(...SCOPES), SCOPES.length),
+  state: snapshotInfo,
+});
 export type HelloMessage = Infer<typeof helloMessage>;
 export const refusedMessage = obj({ type: literal("refused"), error: errorInfo, versions: list(int(1, 1000), 16) });
 export type RefusedMessage = Infer<typeof refusedMessage>;
 
-export type ReplyMessage = { type: "reply"; re: number; ok: true; result: unknown } | { type: "reply"; re: number; ok: false; error: ErrorInfo };
+export type ReplyMessage =
+  { type: "reply"; re: number; ok: true; result: unknown } | { type: "reply"; re: number; ok: false; error: ErrorInfo };
 export type EventMessage<E extends EventName = EventName> = { type: "event"; event: E; data: EventData<E> };
 export type AppMessage = HelloMessage | RefusedMessage | ReplyMessage | EventMessage;
 
@@ -256,7 +270,10 @@ const eventEnvelope = obj({ type: literal("event"), event: oneOf(...EVENT_NAMES)
  * the command it answers (`commandOf` says which command an id was), an event's data against
  * that event's schema.
  */
-export function checkAppMessage(message: unknown, commandOf: (id: number) => CommandName | undefined): Checked<AppMessage> {
+export function checkAppMessage(
+  message: unknown,
+  commandOf: (id: number) => CommandName | undefined,
+): Checked<AppMessage> {
   if (!isRecord(message)) return { ok: false, problem: "must be an object" };
   const fail = (problem: string): Checked<AppMessage> => ({ ok: false, problem });
   const pass = (): Checked<AppMessage> => ({ ok: true, value: message as unknown as AppMessage });

@@ -20,17 +20,28 @@ const schema = <T>(check: (value: unknown) => string | undefined): Schema<T> => 
 /** A string of at most `max` characters, matching `pattern` if one is given. */
 export const str = (max: number, pattern?: RegExp): Schema<string> =>
   schema((v) =>
-    typeof v !== "string" ? "must be a string" : v.length > max ? `must be at most ${max} characters` : pattern && !pattern.test(v) ? "has a wrong format" : undefined,
+    typeof v !== "string"
+      ? "must be a string"
+      : v.length > max
+        ? `must be at most ${max} characters`
+        : pattern && !pattern.test(v)
+          ? "has a wrong format"
+          : undefined,
   );
 
 /** A whole number from `min` to `max`. */
 export const int = (min: number, max: number): Schema<number> =>
-  schema((v) => (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max ? `must be a whole number from ${min} to ${max}` : undefined));
+  schema((v) =>
+    typeof v !== "number" || !Number.isInteger(v) || v < min || v > max
+      ? `must be a whole number from ${min} to ${max}`
+      : undefined,
+  );
 
 export const bool: Schema<boolean> = schema((v) => (typeof v === "boolean" ? undefined : "must be true or false"));
 
 /** Exactly `value`. */
-export const literal = <T extends string | boolean>(value: T): Schema<T> => schema((v) => (v === value ? undefined : `must be ${String(value)}`));
+export const literal = <T extends string | boolean>(value: T): Schema<T> =>
+  schema((v) => (v === value ? undefined : `must be ${String(value)}`));
 
 export const oneOf = <T extends string>(...values: T[]): Schema<T> =>
   schema((v) => ((values as unknown[]).includes(v) ? undefined : `must be one of ${values.join(", ")}`));
@@ -49,11 +60,15 @@ export const list = <T>(item: Schema<T>, max: number): Schema<T[]> =>
   });
 
 /** A plain object with the `required` fields and any of the `optional` ones, and nothing else. */
-export const obj = <R extends Fields, O extends Fields = Record<never, never>>(required: R, optional?: O): Schema<Shape<R, O>> =>
+export const obj = <R extends Fields, O extends Fields = Record<never, never>>(
+  required: R,
+  optional?: O,
+): Schema<Shape<R, O>> =>
   schema((v) => {
     if (!isRecord(v)) return "must be an object";
     for (const key of Object.keys(v)) {
-      if (!Object.hasOwn(required, key) && !(optional && Object.hasOwn(optional, key))) return `${key}: is not a known field`;
+      if (!Object.hasOwn(required, key) && !(optional && Object.hasOwn(optional, key)))
+        return `${key}: is not a known field`;
     }
     for (const [key, check] of Object.entries(required)) {
       const problem = Object.hasOwn(v, key) ? check(v[key]) : "is missing";

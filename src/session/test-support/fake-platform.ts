@@ -12,17 +12,38 @@ export interface FakeUser {
   authority: string;
 }
 
-export type Route = (req: { method: string; url: URL; body: Record<string, unknown>; token: string | null; signal: AbortSignal | null }) => Response | Promise<Response> | undefined;
+export type Route = (req: {
+  method: string;
+  url: URL;
+  body: Record<string, unknown>;
+  token: string | null;
+  signal: AbortSignal | null;
+}) => Response | Promise<Response> | undefined;
 
-export const alice: FakeUser = { id: 3, login: "agent1", password: "Agentbar@2026", name: "Alice Agent", extn: "1001", domain: "agentbar.local", authority: "agent" };
+export const alice: FakeUser = {
+  id: 3,
+  login: "agent1",
+  password: "Agentbar@2026",
+  name: "Alice Agent",
+  extn: "1001",
+  domain: "agentbar.local",
+  authority: "agent",
+};
 
-export const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export function fakePlatform(users: FakeUser[] = [alice]) {
   let serial = 0;
   const tokens = new Map<string, FakeUser>();
   const refreshTokens = new Map<string, FakeUser>();
-  const calls: { method: string; path: string; body: Record<string, unknown>; token: string | null; keepalive?: true }[] = [];
+  const calls: {
+    method: string;
+    path: string;
+    body: Record<string, unknown>;
+    token: string | null;
+    keepalive?: true;
+  }[] = [];
   /** Routes tried before the built-in ones; the first to answer wins. */
   const overrides: Route[] = [];
 

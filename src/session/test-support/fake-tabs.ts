@@ -27,7 +27,12 @@ export class FakeBrowser {
   }
 
   /** @internal */
-  request(tab: FakeTab, name: string, options: { steal?: boolean; signal?: AbortSignal }, callback: () => Promise<void>): Promise<void> {
+  request(
+    tab: FakeTab,
+    name: string,
+    options: { steal?: boolean; signal?: AbortSignal },
+    callback: () => Promise<void>,
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const r: Request = { tab, callback, resolve, reject };
       if (options.steal) {
@@ -80,7 +85,11 @@ export class FakeBrowser {
 
   /** @internal The tab is gone: its locks are released and its requests dropped. */
   forget(tab: FakeTab) {
-    for (const [name, q] of this.queues) this.queues.set(name, q.filter((r) => r.tab !== tab));
+    for (const [name, q] of this.queues)
+      this.queues.set(
+        name,
+        q.filter((r) => r.tab !== tab),
+      );
     for (const [name, r] of [...this.holders]) {
       if (r.tab !== tab) continue;
       this.holders.delete(name);
@@ -106,7 +115,9 @@ export class FakeTab {
   constructor(private readonly browser: FakeBrowser) {
     this.locks = {
       request: (name, options, callback) =>
-        this.storageDenied ? Promise.reject(new DOMException("The request was denied.", "SecurityError")) : browser.request(this, name, options, callback),
+        this.storageDenied
+          ? Promise.reject(new DOMException("The request was denied.", "SecurityError"))
+          : browser.request(this, name, options, callback),
     };
   }
 

@@ -22,11 +22,24 @@ export interface MediaTally {
 }
 
 export function newTally(): MediaTally {
-  return { seconds: 0, packetsReceived: 0, packetsLost: 0, bytesReceived: 0, packetsSent: 0, bytesSent: 0, jitter: 0.002, receivedEnergy: 0, sentEnergy: 0 };
+  return {
+    seconds: 0,
+    packetsReceived: 0,
+    packetsLost: 0,
+    bytesReceived: 0,
+    packetsSent: 0,
+    bytesSent: 0,
+    jitter: 0.002,
+    receivedEnergy: 0,
+    sentEnergy: 0,
+  };
 }
 
 /** One second more of a call: 50 packets due each way, `lost` of those due to us lost, levels as RMS 0-1. */
-export function oneSecond(t: MediaTally, options: { lost?: number; arriving?: boolean; receivedLevel?: number; sentLevel?: number } = {}): MediaTally {
+export function oneSecond(
+  t: MediaTally,
+  options: { lost?: number; arriving?: boolean; receivedLevel?: number; sentLevel?: number } = {},
+): MediaTally {
   const arriving = options.arriving ?? true;
   const lost = options.lost ?? 0;
   const received = arriving ? 50 - lost : 0;
@@ -46,7 +59,13 @@ export function oneSecond(t: MediaTally, options: { lost?: number; arriving?: bo
 export function statsReport(t: MediaTally): RTCStatsReport {
   const entries: Array<Record<string, unknown>> = [
     { id: "T01", type: "transport", selectedCandidatePairId: "CP1" },
-    { id: "CP1", type: "candidate-pair", nominated: true, state: "succeeded", ...(t.pairRtt !== undefined ? { currentRoundTripTime: t.pairRtt } : {}) },
+    {
+      id: "CP1",
+      type: "candidate-pair",
+      nominated: true,
+      state: "succeeded",
+      ...(t.pairRtt !== undefined ? { currentRoundTripTime: t.pairRtt } : {}),
+    },
     { id: "CP2", type: "candidate-pair", nominated: false, state: "failed", currentRoundTripTime: 9 },
     { id: "COT01_111", type: "codec", mimeType: "audio/opus", clockRate: 48000 },
     {
@@ -65,7 +84,15 @@ export function statsReport(t: MediaTally): RTCStatsReport {
     { id: "OT01A2", type: "outbound-rtp", kind: "audio", packetsSent: t.packetsSent, bytesSent: t.bytesSent },
     { id: "SA3", type: "media-source", kind: "audio", totalAudioEnergy: t.sentEnergy, totalSamplesDuration: t.seconds },
     ...(t.rtt !== undefined || t.fractionLost !== undefined
-      ? [{ id: "RI01A2", type: "remote-inbound-rtp", kind: "audio", ...(t.rtt !== undefined ? { roundTripTime: t.rtt } : {}), fractionLost: t.fractionLost ?? 0 }]
+      ? [
+          {
+            id: "RI01A2",
+            type: "remote-inbound-rtp",
+            kind: "audio",
+            ...(t.rtt !== undefined ? { roundTripTime: t.rtt } : {}),
+            fractionLost: t.fractionLost ?? 0,
+          },
+        ]
       : []),
   ];
   return new Map(entries.map((e) => [e.id as string, e])) as unknown as RTCStatsReport;

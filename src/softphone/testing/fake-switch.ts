@@ -23,7 +23,7 @@ export const isRequest = (r: WireRecord, method?: string): r is RequestRecord =>
 export const isResponse = (r: WireRecord, status?: number, method?: string): r is ResponseRecord =>
   r.message instanceof Core.IncomingResponseMessage &&
   (status === undefined || r.message.statusCode === status) &&
-  (!method || r.message.cseq !== undefined && r.message.method === method);
+  (!method || (r.message.cseq !== undefined && r.message.method === method));
 
 const logger = (() => {
   const f = new Core.LoggerFactory();
@@ -52,7 +52,8 @@ export class FakeSwitch {
   /** Answer to a digest with the wrong password: 403 (most servers) or a fresh 401 challenge. */
   wrongPasswordStatus: 401 | 403 = 403;
   /** Lets a test answer REGISTERs itself (503 with Retry-After, 404...). */
-  registerOverride: ((req: Core.IncomingRequestMessage) => { status: number; headers?: string[] } | undefined) | undefined;
+  registerOverride:
+    ((req: Core.IncomingRequestMessage) => { status: number; headers?: string[] } | undefined) | undefined;
   /** New WebSocket connections fail while set (server down). */
   refuseConnections = false;
   /**
@@ -190,8 +191,20 @@ export class FakeSwitch {
     else queueMicrotask(() => to.receive(raw));
   }
 
-  respond(to: SwitchTransport, req: Core.IncomingRequestMessage, statusCode: number, extraHeaders: string[] = [], body?: Core.Body, toTag?: string): void {
-    const { message } = Core.constructOutgoingResponse(req, { statusCode, extraHeaders, toTag: toTag ?? this.newTag(), ...(body ? { body } : {}) });
+  respond(
+    to: SwitchTransport,
+    req: Core.IncomingRequestMessage,
+    statusCode: number,
+    extraHeaders: string[] = [],
+    body?: Core.Body,
+    toTag?: string,
+  ): void {
+    const { message } = Core.constructOutgoingResponse(req, {
+      statusCode,
+      extraHeaders,
+      toTag: toTag ?? this.newTag(),
+      ...(body ? { body } : {}),
+    });
     this.deliver(to, message);
   }
 
@@ -243,7 +256,9 @@ export class FakeSwitch {
       const challenge = (stale = false) => {
         const nonce = `n${++this.nonce}`;
         this.nonces.set(nonce, 0);
-        return [`WWW-Authenticate: Digest realm="${this.domain}", nonce="${nonce}", qop="auth", algorithm=MD5${stale ? ", stale=true" : ""}`];
+        return [
+          `WWW-Authenticate: Digest realm="${this.domain}", nonce="${nonce}", qop="auth", algorithm=MD5${stale ? ", stale=true" : ""}`,
+        ];
       };
       if (!authorization) return this.respond(from, req, 401, challenge());
       if (!digestMatches(authorization, "REGISTER", password)) {
@@ -350,7 +365,9 @@ function digestMatches(header: string, method: string, password: string): boolea
   const p = digestParams(header);
   const ha1 = Md5.hashStr(`${p.username}:${p.realm}:${password}`);
   const ha2 = Md5.hashStr(`${method}:${p.uri}`);
-  const expected = p.qop ? Md5.hashStr(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`) : Md5.hashStr(`${ha1}:${p.nonce}:${ha2}`);
+  const expected = p.qop
+    ? Md5.hashStr(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`)
+    : Md5.hashStr(`${ha1}:${p.nonce}:${ha2}`);
   return expected === p.response;
 }
 
@@ -372,8 +389,17 @@ export interface ServerCallOptions {
 }
 
 export const platformSdp = (direction = "sendrecv", address = "10.0.0.1") =>
-  ["v=0", "o=FreeSWITCH 1 1 IN IP4 10.0.0.1", "s=FreeSWITCH", `c=IN IP4 ${address}`, "t=0 0", "m=audio 20000 RTP/AVP 0 101", "a=rtpmap:0 PCMU/8000", "a=rtpmap:101 telephone-event/8000", `a=${direction}`].join("\r\n") +
-  "\r\n";
+  [
+    "v=0",
+    "o=FreeSWITCH 1 1 IN IP4 10.0.0.1",
+    "s=FreeSWITCH",
+    `c=IN IP4 ${address}`,
+    "t=0 0",
+    "m=audio 20000 RTP/AVP 0 101",
+    "a=rtpmap:0 PCMU/8000",
+    "a=rtpmap:101 telephone-event/8000",
+    `a=${direction}`,
+  ].join("\r\n") + "\r\n";
 
 /**
  * The platform's side of a call it originates or takes part in: builds raw requests as the server
@@ -414,10 +440,15 @@ export class ServerCall {
     const o = this.options;
     const sdp = o.sdp ?? platformSdp();
     const from = `${o.fromName ? `"${o.fromName}" ` : ""}<sip:${o.fromUser ?? "5550100"}@${this.sw.domain}>;tag=${this.fromTag}`;
-    this.lastInvite = this.build(`INVITE sip:${o.to}@${this.sw.domain}${o.requestUriParams ?? ""} SIP/2.0`, "INVITE", this.cseq, from, `<sip:${o.to}@${this.sw.domain}>`, [
-      "Content-Type: application/sdp",
-      ...(o.headers ?? []),
-    ], sdp);
+    this.lastInvite = this.build(
+      `INVITE sip:${o.to}@${this.sw.domain}${o.requestUriParams ?? ""} SIP/2.0`,
+      "INVITE",
+      this.cseq,
+      from,
+      `<sip:${o.to}@${this.sw.domain}>`,
+      ["Content-Type: application/sdp", ...(o.headers ?? [])],
+      sdp,
+    );
     this.sw.deliver(this.transport, this.lastInvite);
     return this;
   }
@@ -428,7 +459,19 @@ export class ServerCall {
     const from = /^From: ([^\r\n]*)/m.exec(this.lastInvite)?.[1];
     const to = /^To: ([^\r\n]*)/m.exec(this.lastInvite)?.[1];
     const ruri = this.lastInvite.slice(7, this.lastInvite.indexOf(" SIP/2.0"));
-    const lines = [`CANCEL ${ruri} SIP/2.0`, ...via, "Max-Forwards: 70", `From: ${from}`, `To: ${to}`, `Call-ID: ${this.callId}`, "CSeq: 1 CANCEL", ...(reason ? [`Reason: ${reason}`] : []), "Content-Length: 0", "", ""];
+    const lines = [
+      `CANCEL ${ruri} SIP/2.0`,
+      ...via,
+      "Max-Forwards: 70",
+      `From: ${from}`,
+      `To: ${to}`,
+      `Call-ID: ${this.callId}`,
+      "CSeq: 1 CANCEL",
+      ...(reason ? [`Reason: ${reason}`] : []),
+      "Content-Length: 0",
+      "",
+      "",
+    ];
     this.sw.deliver(this.transport, lines.join("\r\n"));
   }
 
@@ -447,7 +490,15 @@ export class ServerCall {
     const n = cseq ?? ++this.cseq;
     const from = `<sip:${this.options.fromUser ?? "5550100"}@${this.sw.domain}>;tag=${this.fromTag}`;
     const to = `<sip:${this.options.to}@${this.sw.domain}>;tag=${this.toTag}`;
-    const raw = this.build(`${method} ${this.remoteTarget} SIP/2.0`, method, n, from, to, body ? [`Content-Type: ${body.type}`, ...headers] : headers, body?.content);
+    const raw = this.build(
+      `${method} ${this.remoteTarget} SIP/2.0`,
+      method,
+      n,
+      from,
+      to,
+      body ? [`Content-Type: ${body.type}`, ...headers] : headers,
+      body?.content,
+    );
     this.sw.deliver(this.transport, raw);
   }
 
@@ -474,7 +525,18 @@ export class ServerCall {
     const via = /^Via:[^\r\n]*/m.exec(this.lastInvite)?.[0] ?? "";
     const from = /^From: ([^\r\n]*)/m.exec(this.lastInvite)?.[1];
     const ruri = this.lastInvite.slice(7, this.lastInvite.indexOf(" SIP/2.0"));
-    const lines = [`ACK ${ruri} SIP/2.0`, via, "Max-Forwards: 70", `From: ${from}`, `To: <sip:${this.options.to}@${this.sw.domain}>;tag=${res.toTag}`, `Call-ID: ${this.callId}`, "CSeq: 1 ACK", "Content-Length: 0", "", ""];
+    const lines = [
+      `ACK ${ruri} SIP/2.0`,
+      via,
+      "Max-Forwards: 70",
+      `From: ${from}`,
+      `To: <sip:${this.options.to}@${this.sw.domain}>;tag=${res.toTag}`,
+      `Call-ID: ${this.callId}`,
+      "CSeq: 1 ACK",
+      "Content-Length: 0",
+      "",
+      "",
+    ];
     this.sw.deliver(this.transport, lines.join("\r\n"));
   }
 
@@ -501,16 +563,29 @@ export class ServerCall {
 
   /** A NOTIFY about the progress of a REFER the phone sent (sipfrag body). */
   notifyRefer(sipfrag: string, terminated: boolean): void {
-    this.sendInDialog("NOTIFY", ["Event: refer", `Subscription-State: ${terminated ? "terminated;reason=noresource" : "active;expires=60"}`], {
-      type: "message/sipfrag;version=2.0",
-      content: sipfrag,
-    });
+    this.sendInDialog(
+      "NOTIFY",
+      ["Event: refer", `Subscription-State: ${terminated ? "terminated;reason=noresource" : "active;expires=60"}`],
+      {
+        type: "message/sipfrag;version=2.0",
+        content: sipfrag,
+      },
+    );
   }
 
-  private build(requestLine: string, method: string, cseq: number, from: string, to: string, headers: string[], body?: string): string {
+  private build(
+    requestLine: string,
+    method: string,
+    cseq: number,
+    from: string,
+    to: string,
+    headers: string[],
+    body?: string,
+  ): string {
     const vias = [`Via: SIP/2.0/WSS 10.0.0.1:5066;branch=z9hG4bKinj${++this.branch}${this.callId.slice(-6)}`];
     if (this.vias === 2) vias.push(`Via: SIP/2.0/WSS peer-${this.branch}.invalid;branch=z9hG4bKpeer${this.branch}`);
-    if (this.vias === "behind-proxy") vias.push(`Via: SIP/2.0/UDP 10.0.0.5:5060;rport=5060;branch=z9hG4bKfs${this.branch}`);
+    if (this.vias === "behind-proxy")
+      vias.push(`Via: SIP/2.0/UDP 10.0.0.5:5060;rport=5060;branch=z9hG4bKfs${this.branch}`);
     const content = body ?? "";
     const lines = [
       requestLine,

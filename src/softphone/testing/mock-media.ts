@@ -144,7 +144,8 @@ export class MockSdh implements SessionDescriptionHandler {
   /** What sendDtmf returns: false when telephone-event was not negotiated. */
   dtmfWorks = true;
   /** Set by the phone's wrappers, as on sip.js's handler. */
-  peerConnectionDelegate: { oniceconnectionstatechange?: (e: Event) => void; onicecandidate?: (e: unknown) => void } | undefined;
+  peerConnectionDelegate:
+    { oniceconnectionstatechange?: (e: Event) => void; onicecandidate?: (e: unknown) => void } | undefined;
   iceConnectionState: RTCIceConnectionState = "connected";
   iceGatheringCompleted = 0;
   /** Offers wait here after the local description is set, as ICE gathering makes them. */
@@ -229,7 +230,17 @@ export class MockSdh implements SessionDescriptionHandler {
     if (this.signaling !== "have-remote-offer") throw new Error(`Invalid signaling state ${this.signaling}`);
     const offered = this.remoteOfferDirection;
     direction =
-      offered === "inactive" ? "inactive" : offered === "recvonly" ? "sendonly" : offered === "sendonly" ? (options?.hold ? "inactive" : "recvonly") : options?.hold ? "sendonly" : "sendrecv";
+      offered === "inactive"
+        ? "inactive"
+        : offered === "recvonly"
+          ? "sendonly"
+          : offered === "sendonly"
+            ? options?.hold
+              ? "inactive"
+              : "recvonly"
+            : options?.hold
+              ? "sendonly"
+              : "sendrecv";
     this.signaling = "stable";
     const sdp = this.sdp(direction);
     this.answers.push(sdp);
@@ -260,7 +271,8 @@ export class MockSdh implements SessionDescriptionHandler {
 
   private rollback(type: string, from: "have-local-offer" | "have-remote-offer"): void {
     if (type !== "rollback") throw new Error("only rollback is modelled");
-    if (this.signaling !== from) throw Object.assign(new Error(`Failed to rollback in state ${this.signaling}`), { name: "InvalidStateError" });
+    if (this.signaling !== from)
+      throw Object.assign(new Error(`Failed to rollback in state ${this.signaling}`), { name: "InvalidStateError" });
     this.signaling = "stable";
   }
 
@@ -307,7 +319,11 @@ export class MockSdh implements SessionDescriptionHandler {
 }
 
 /** A factory that makes MockSdh handlers and remembers them, newest last. */
-export function mockMedia(): { factory: SessionDescriptionHandlerFactory; handlers: MockSdh[]; of(session: Session): MockSdh } {
+export function mockMedia(): {
+  factory: SessionDescriptionHandlerFactory;
+  handlers: MockSdh[];
+  of(session: Session): MockSdh;
+} {
   const handlers: MockSdh[] = [];
   return {
     handlers,
@@ -356,7 +372,8 @@ export class FakeMediaDevices implements MediaDevicesLike {
     if (held) await held;
     const audio = constraints.audio as { deviceId?: { exact?: string } } | boolean;
     const exact = typeof audio === "object" ? audio.deviceId?.exact : undefined;
-    if (this.failWith && (!this.failWith.onlyExact || exact)) throw Object.assign(new Error(this.failWith.name), { name: this.failWith.name });
+    if (this.failWith && (!this.failWith.onlyExact || exact))
+      throw Object.assign(new Error(this.failWith.name), { name: this.failWith.name });
     if (exact && !this.devices.some((d) => d.kind === "audioinput" && d.deviceId === exact)) {
       throw Object.assign(new Error("Overconstrained"), { name: "OverconstrainedError" });
     }
@@ -364,7 +381,9 @@ export class FakeMediaDevices implements MediaDevicesLike {
     const inputs = this.devices.filter((d) => d.kind === "audioinput");
     const device = exact ? inputs.find((d) => d.deviceId === exact) : inputs[0];
     const label = exact ? (device?.label ?? "") : "default microphone";
-    const stream = new FakeStream([new FakeTrack("audio", label, { deviceId: device?.deviceId ?? "default", groupId: device?.groupId ?? "" })]);
+    const stream = new FakeStream([
+      new FakeTrack("audio", label, { deviceId: device?.deviceId ?? "default", groupId: device?.groupId ?? "" }),
+    ]);
     this.opened.push(stream);
     return stream as unknown as MediaStream;
   }

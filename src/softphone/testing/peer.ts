@@ -1,4 +1,12 @@
-import { Registerer, RegistererState, SIPExtension, UserAgent, type Invitation, type SessionDescriptionHandlerFactory, type UserAgentDelegate } from "sip.js";
+import {
+  Registerer,
+  RegistererState,
+  SIPExtension,
+  UserAgent,
+  type Invitation,
+  type SessionDescriptionHandlerFactory,
+  type UserAgentDelegate,
+} from "sip.js";
 import type { FakeSwitch } from "./fake-switch";
 import { mockMedia } from "./mock-media";
 
@@ -17,7 +25,12 @@ export interface Peer {
   stop(): Promise<void>;
 }
 
-export async function startPeer(sw: FakeSwitch, user: string, delegate: UserAgentDelegate = {}, mediaFactory?: SessionDescriptionHandlerFactory): Promise<Peer> {
+export async function startPeer(
+  sw: FakeSwitch,
+  user: string,
+  delegate: UserAgentDelegate = {},
+  mediaFactory?: SessionDescriptionHandlerFactory,
+): Promise<Peer> {
   const media = mockMedia();
   const invitations: Invitation[] = [];
   const waiting: Array<(i: Invitation) => void> = [];

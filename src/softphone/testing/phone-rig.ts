@@ -56,7 +56,12 @@ export async function startPhone(sw: FakeSwitch, options: RigOptions = {}): Prom
     logConnector: () => {},
     ...options.env,
   });
-  await phone.start({ server: "wss://pbx.test/sip", address: `${user}@${sw.domain}`, password: "secret", ...options.settings });
+  await phone.start({
+    server: "wss://pbx.test/sip",
+    address: `${user}@${sw.domain}`,
+    password: "secret",
+    ...options.settings,
+  });
   if (options.registered !== false) await until(phone.phoneStore, (s) => s.registration.status === "registered");
   const sessions = (phone as unknown as { sessions: Map<CallId, CallSession> }).sessions;
   return {

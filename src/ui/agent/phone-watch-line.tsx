@@ -17,7 +17,11 @@ export function PhoneWatchLine({ compact = false }: { compact?: boolean }) {
   const w = s.phoneWatch;
   const m = phoneWatchWords(w, t.value);
   return (
-    <div class={`phone-watch${compact ? " compact" : ""}${w.trouble ? " trouble" : ""}`} data-testid="phone-watch" data-trouble={w.trouble ?? "woke"}>
+    <div
+      class={`phone-watch${compact ? " compact" : ""}${w.trouble ? " trouble" : ""}`}
+      data-testid="phone-watch"
+      data-trouble={w.trouble ?? "woke"}
+    >
       {compact ? (
         // The bar's one line keeps room for the phone: a short label, the whole text for a pointer and a screen reader.
         <span class="phone-watch-text" title={text}>
@@ -33,7 +37,13 @@ export function PhoneWatchLine({ compact = false }: { compact?: boolean }) {
         </button>
       )}
       {!w.trouble && (
-        <button type="button" class="icon-button tiny" aria-label={t.value.agent.dismiss} title={t.value.agent.dismiss} onClick={() => a.act(a.actions.dismissPhoneNote())}>
+        <button
+          type="button"
+          class="icon-button tiny"
+          aria-label={t.value.agent.dismiss}
+          title={t.value.agent.dismiss}
+          onClick={() => a.act(a.actions.dismissPhoneNote())}
+        >
           <CloseIcon />
         </button>
       )}

@@ -35,7 +35,11 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   if (s.phase === "off" || s.phase === "no-queues") return null;
   if (s.phase !== "on") {
     return (
-      <div class={`agent-status phase-${s.phase}${compact ? " compact" : ""}`} data-testid="agent-status" data-phase={s.phase}>
+      <div
+        class={`agent-status phase-${s.phase}${compact ? " compact" : ""}`}
+        data-testid="agent-status"
+        data-phase={s.phase}
+      >
         {s.phase === "failed" ? (
           <p class="agent-problem" role="alert">
             {m.joinFailed(s.problem)}{" "}
@@ -59,7 +63,8 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   const busy = !!s.wrapUp || (!!p && hasLiveCcCall(p.live.value));
   // The status to take after the call or wrap-up, when it is not the one the agent is in.
   const chosen = s.wrapUp?.next ?? s.next;
-  const next = chosen && (s.wrapUp?.heldOnBreak || nextLabel(chosen, t.value) !== statusLabel(s.agent, t.value)) ? chosen : null;
+  const next =
+    chosen && (s.wrapUp?.heldOnBreak || nextLabel(chosen, t.value) !== statusLabel(s.agent, t.value)) ? chosen : null;
   const now = p?.now.value ?? Date.now();
   const since = s.agent?.since ? formatDuration(Math.max(0, now - s.agent.since) / 1000) : "";
   // "Waiting" means waiting for a call only to a ready agent; on a break it says nothing.
@@ -77,7 +82,14 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   };
   /** A status to choose; `checked` marks the one the agent is in. */
   const item = (text: string, onClick: () => void, checked?: boolean, label?: string) => (
-    <button type="button" role={checked === undefined ? "menuitem" : "menuitemradio"} aria-checked={checked} aria-label={label} class="menu-item" onClick={onClick}>
+    <button
+      type="button"
+      role={checked === undefined ? "menuitem" : "menuitemradio"}
+      aria-checked={checked}
+      aria-label={label}
+      class="menu-item"
+      onClick={onClick}
+    >
       {text}
       {checked && (
         <span class="menu-check" aria-hidden="true">
@@ -101,7 +113,13 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   };
 
   return (
-    <div class={`agent-status kind-${kind}${compact ? " compact" : ""}`} ref={root} data-testid="agent-status" data-phase="on" data-status={s.agent?.status ?? ""}>
+    <div
+      class={`agent-status kind-${kind}${compact ? " compact" : ""}`}
+      ref={root}
+      data-testid="agent-status"
+      data-phase="on"
+      data-status={s.agent?.status ?? ""}
+    >
       <button
         type="button"
         ref={button}
@@ -122,9 +140,7 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
             {shown}
           </span>
           {!compact && (stateWord || since) && (
-            <span class="status-detail">
-              {[stateWord, since && m.since(since)].filter(Boolean).join(" · ")}
-            </span>
+            <span class="status-detail">{[stateWord, since && m.since(since)].filter(Boolean).join(" · ")}</span>
           )}
         </span>
         <span class="sr-only">. {m.changeStatus}</span>
@@ -134,14 +150,26 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
         <span class="next-status" data-testid="next-status">
           {compact ? `→ ${nextLabel(next, t.value)}` : m.nextStatus(nextLabel(next, t.value))}
           {!s.wrapUp && (
-            <button type="button" class="icon-button tiny" aria-label={m.clearNext} title={m.clearNext} onClick={() => a.act(a.actions.clearNext())}>
+            <button
+              type="button"
+              class="icon-button tiny"
+              aria-label={m.clearNext}
+              title={m.clearNext}
+              onClick={() => a.act(a.actions.clearNext())}
+            >
               <CloseIcon />
             </button>
           )}
         </span>
       )}
       {open && (
-        <div id={menuId} class="status-menu popover-panel align-start" role="menu" aria-label={busy ? m.afterCall : m.changeStatus} onKeyDown={onMenuKey}>
+        <div
+          id={menuId}
+          class="status-menu popover-panel align-start"
+          role="menu"
+          aria-label={busy ? m.afterCall : m.changeStatus}
+          onKeyDown={onMenuKey}
+        >
           {busy && <p class="menu-heading">{m.afterCall}</p>}
           {kind === "logged-out" ? (
             item(m.signInQueues, () => choose({ kind: "sign-in" }))
@@ -152,7 +180,14 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
               <p class="menu-heading" aria-hidden="true">
                 {m.breakHeading}
               </p>
-              {a.breakReasons.value.map((reason) => item(reason, () => choose({ kind: "break", reason }), kind === "break" && s.agent?.reason === reason, m.goBreak(reason)))}
+              {a.breakReasons.value.map((reason) =>
+                item(
+                  reason,
+                  () => choose({ kind: "break", reason }),
+                  kind === "break" && s.agent?.reason === reason,
+                  m.goBreak(reason),
+                ),
+              )}
               <hr />
               {item(m.signOutQueues, () => choose({ kind: "logged-out" }))}
             </>
@@ -162,7 +197,13 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
       {s.error && (
         <p class="agent-error" role="alert" data-testid="agent-error">
           {errorText(s.error, t.value)}
-          <button type="button" class="icon-button tiny" aria-label={m.dismiss} title={m.dismiss} onClick={() => a.act(a.actions.dismissError())}>
+          <button
+            type="button"
+            class="icon-button tiny"
+            aria-label={m.dismiss}
+            title={m.dismiss}
+            onClick={() => a.act(a.actions.dismissError())}
+          >
             <CloseIcon />
           </button>
         </p>

@@ -7,7 +7,9 @@ import { Popover } from "../shared/popover";
 
 const nextKey = (n: NextStatus) => (n.kind === "break" ? `break:${n.reason}` : n.kind);
 const nextOf = (key: string): NextStatus =>
-  key.startsWith("break:") ? { kind: "break", reason: key.slice(6) } : { kind: key as "ready" | "on-demand" | "logged-out" };
+  key.startsWith("break:")
+    ? { kind: "break", reason: key.slice(6) }
+    : { kind: key as "ready" | "on-demand" | "logged-out" };
 
 /**
  * After-call work: a countdown from the agent's wrap_up_time, the outcome of the call, notes, and
@@ -60,8 +62,14 @@ function WrapUpForm({ w }: { w: WrapUp }) {
   const m = t.value.agent;
   const id = useId();
   const store = a.actions;
-  const dispositions = a.dispositions.value.includes(w.disposition) || !w.disposition ? a.dispositions.value : [...a.dispositions.value, w.disposition];
-  const reasons = w.next.kind === "break" && !a.breakReasons.value.includes(w.next.reason) ? [...a.breakReasons.value, w.next.reason] : a.breakReasons.value;
+  const dispositions =
+    a.dispositions.value.includes(w.disposition) || !w.disposition
+      ? a.dispositions.value
+      : [...a.dispositions.value, w.disposition];
+  const reasons =
+    w.next.kind === "break" && !a.breakReasons.value.includes(w.next.reason)
+      ? [...a.breakReasons.value, w.next.reason]
+      : a.breakReasons.value;
   return (
     <div class="wrap-up-form">
       <label for={`${id}-d`}>{m.wrapUp.disposition}</label>
@@ -74,12 +82,22 @@ function WrapUpForm({ w }: { w: WrapUp }) {
         ))}
       </select>
       <label for={`${id}-n`}>{m.wrapUp.notes}</label>
-      <textarea id={`${id}-n`} rows={3} value={w.notes} aria-describedby={`${id}-h`} onInput={(e) => a.act(store.setNotes(e.currentTarget.value))} />
+      <textarea
+        id={`${id}-n`}
+        rows={3}
+        value={w.notes}
+        aria-describedby={`${id}-h`}
+        onInput={(e) => a.act(store.setNotes(e.currentTarget.value))}
+      />
       <p id={`${id}-h`} class="field-note">
         {m.wrapUp.notesHint}
       </p>
       <label for={`${id}-x`}>{m.wrapUp.next}</label>
-      <select id={`${id}-x`} value={nextKey(w.next)} onChange={(e) => a.act(store.choose(nextOf(e.currentTarget.value)))}>
+      <select
+        id={`${id}-x`}
+        value={nextKey(w.next)}
+        onChange={(e) => a.act(store.choose(nextOf(e.currentTarget.value)))}
+      >
         <option value="ready">{m.status.ready}</option>
         <option value="on-demand">{m.status["on-demand"]}</option>
         {reasons.map((r) => (

@@ -2,8 +2,23 @@ import { useEffect, useId, useState } from "preact/hooks";
 import { actionLogOf } from "../../cc/supervisor/action-log";
 import { supervisionLegOf } from "../../cc/supervisor/supervision-legs";
 import type { SessionStore } from "../../session";
-import { createCallHistory, otherPartyOf, type CallHistoryFilter, type CallHistoryStore, type CallRecord } from "../../session/call-history";
-import { ChevronIcon, IncomingIcon, OutgoingIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon } from "../icons";
+import {
+  createCallHistory,
+  otherPartyOf,
+  type CallHistoryFilter,
+  type CallHistoryStore,
+  type CallRecord,
+} from "../../session/call-history";
+import {
+  ChevronIcon,
+  IncomingIcon,
+  OutgoingIcon,
+  PauseIcon,
+  PhoneIcon,
+  PlayIcon,
+  RefreshIcon,
+  SearchIcon,
+} from "../icons";
 import { useModel, usePhone } from "../model/model";
 import { storeSignal } from "../model/store-signal";
 import { formatDuration, formatMoment } from "../shared/format";
@@ -32,13 +47,17 @@ function Filters() {
   const id = useId();
   const current = state.value.filter;
   const [f, setF] = useState<CallHistoryFilter>(current);
-  const [period, setPeriod] = useState<Period>(current.lastDays ? (String(current.lastDays) as Period) : current.startDate || current.endDate ? "dates" : "all");
+  const [period, setPeriod] = useState<Period>(
+    current.lastDays ? (String(current.lastDays) as Period) : current.startDate || current.endDate ? "dates" : "all",
+  );
   const set = (patch: Partial<CallHistoryFilter>) => setF({ ...f, ...patch });
 
   const submit = (e: Event) => {
     e.preventDefault();
     const lastDays = period === "all" || period === "dates" ? 0 : Number(period);
-    void history.getState().setFilter({ ...f, lastDays, ...(period === "dates" ? {} : { startDate: "", endDate: "" }) });
+    void history
+      .getState()
+      .setFilter({ ...f, lastDays, ...(period === "dates" ? {} : { startDate: "", endDate: "" }) });
   };
   const clear = () => {
     const empty = { callerNumber: "", destinationNumber: "", startDate: "", endDate: "", lastDays: 0 };
@@ -51,11 +70,23 @@ function Filters() {
     <form class="history-filters" onSubmit={submit} aria-label={h.search}>
       <div class="field">
         <label for={`${id}-from`}>{h.callerNumber}</label>
-        <input id={`${id}-from`} type="search" inputMode="tel" value={f.callerNumber} onInput={(e) => set({ callerNumber: e.currentTarget.value })} />
+        <input
+          id={`${id}-from`}
+          type="search"
+          inputMode="tel"
+          value={f.callerNumber}
+          onInput={(e) => set({ callerNumber: e.currentTarget.value })}
+        />
       </div>
       <div class="field">
         <label for={`${id}-to`}>{h.destinationNumber}</label>
-        <input id={`${id}-to`} type="search" inputMode="tel" value={f.destinationNumber} onInput={(e) => set({ destinationNumber: e.currentTarget.value })} />
+        <input
+          id={`${id}-to`}
+          type="search"
+          inputMode="tel"
+          value={f.destinationNumber}
+          onInput={(e) => set({ destinationNumber: e.currentTarget.value })}
+        />
       </div>
       <div class="field">
         <label for={`${id}-period`}>{h.period}</label>
@@ -71,11 +102,23 @@ function Filters() {
         <>
           <div class="field">
             <label for={`${id}-start`}>{h.startDate}</label>
-            <input id={`${id}-start`} type="date" value={f.startDate} max={f.endDate || undefined} onInput={(e) => set({ startDate: e.currentTarget.value })} />
+            <input
+              id={`${id}-start`}
+              type="date"
+              value={f.startDate}
+              max={f.endDate || undefined}
+              onInput={(e) => set({ startDate: e.currentTarget.value })}
+            />
           </div>
           <div class="field">
             <label for={`${id}-end`}>{h.endDate}</label>
-            <input id={`${id}-end`} type="date" value={f.endDate} min={f.startDate || undefined} onInput={(e) => set({ endDate: e.currentTarget.value })} />
+            <input
+              id={`${id}-end`}
+              type="date"
+              value={f.endDate}
+              min={f.startDate || undefined}
+              onInput={(e) => set({ endDate: e.currentTarget.value })}
+            />
           </div>
         </>
       )}
@@ -104,7 +147,13 @@ function Row({ record }: { record: CallRecord }) {
   const answered = record.billsec > 0 || record.answeredAt !== null;
   // A call that ended normally without being answered was not answered, whoever hung up.
   const normal = !record.hangupCause || record.hangupCause === "NORMAL_CLEARING";
-  const outcome = answered ? (normal ? h.cause.NORMAL_CLEARING : (h.cause[record.hangupCause] ?? record.hangupCause)) : normal ? h.notAnswered : (h.cause[record.hangupCause] ?? record.hangupCause);
+  const outcome = answered
+    ? normal
+      ? h.cause.NORMAL_CLEARING
+      : (h.cause[record.hangupCause] ?? record.hangupCause)
+    : normal
+      ? h.notAnswered
+      : (h.cause[record.hangupCause] ?? record.hangupCause);
   const who = supervision
     ? supervision.agentName || supervision.agent
     : other.name && other.name !== other.number
@@ -112,7 +161,11 @@ function Row({ record }: { record: CallRecord }) {
       : other.number || t.value.phone.unknownCaller;
   // The outcome and notes of the after-call work, kept in this browser (the platform has no place for them).
   // (Reading lastDisposition re-renders the row when a wrap-up saves one.)
-  const wrapped = agent && agent.lastDisposition.value !== undefined ? (agent.session.disposition(record.uuid) ?? (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined)) : undefined;
+  const wrapped =
+    agent && agent.lastDisposition.value !== undefined
+      ? (agent.session.disposition(record.uuid) ??
+        (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined))
+      : undefined;
   return (
     <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
       <span class={`history-dir ${other.direction}`} title={other.direction === "incoming" ? h.incoming : h.outgoing}>
@@ -145,7 +198,13 @@ function Row({ record }: { record: CallRecord }) {
           </button>
         )}
         {other.number && (
-          <button type="button" class="icon-button" aria-label={h.callBack(other.number)} title={h.callBack(other.number)} onClick={() => (p.dialText.value = other.number)}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={h.callBack(other.number)}
+            title={h.callBack(other.number)}
+            onClick={() => (p.dialText.value = other.number)}
+          >
             <PhoneIcon />
           </button>
         )}
@@ -161,7 +220,13 @@ function Row({ record }: { record: CallRecord }) {
           {playing.status === "loading" && <span class="spinner" aria-hidden="true" />}
           {playing.status === "failed" && <p class="field-note is-problem">{h.recordingFailed}</p>}
           {playing.url && (
-            <audio controls autoplay src={playing.url} aria-label={h.play} onEnded={() => history.getState().stopPlayback()} />
+            <audio
+              controls
+              autoplay
+              src={playing.url}
+              aria-label={h.play}
+              onEnded={() => history.getState().stopPlayback()}
+            />
           )}
         </div>
       )}
@@ -200,11 +265,24 @@ export function HistoryPanel() {
         <h2 id="history-title">{h.title}</h2>
         <div class="history-tools">
           {layout === "side" && (
-            <button type="button" class="icon-button" aria-label={h.search} title={h.search} aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={h.search}
+              title={h.search}
+              aria-expanded={filtersOpen}
+              onClick={() => setFiltersOpen(!filtersOpen)}
+            >
               <SearchIcon />
             </button>
           )}
-          <button type="button" class="icon-button" aria-label={h.refresh} title={h.refresh} onClick={() => void history.getState().load()}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={h.refresh}
+            title={h.refresh}
+            onClick={() => void history.getState().load()}
+          >
             <RefreshIcon />
           </button>
         </div>
@@ -224,13 +302,27 @@ export function HistoryPanel() {
       </div>
       {s.pageCount > 1 || s.page > 1 ? (
         <nav class="pager" aria-label={h.title}>
-          <button type="button" class="icon-button flip" aria-label={h.previous} title={h.previous} disabled={s.page <= 1} onClick={() => void history.getState().load(s.page - 1)}>
+          <button
+            type="button"
+            class="icon-button flip"
+            aria-label={h.previous}
+            title={h.previous}
+            disabled={s.page <= 1}
+            onClick={() => void history.getState().load(s.page - 1)}
+          >
             <ChevronIcon />
           </button>
           <span>
             {h.page(s.page, s.pageCount)} · {h.total(s.rowCount)}
           </span>
-          <button type="button" class="icon-button" aria-label={h.next} title={h.next} disabled={s.page >= s.pageCount} onClick={() => void history.getState().load(s.page + 1)}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={h.next}
+            title={h.next}
+            disabled={s.page >= s.pageCount}
+            onClick={() => void history.getState().load(s.page + 1)}
+          >
             <ChevronIcon />
           </button>
         </nav>

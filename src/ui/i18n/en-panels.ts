@@ -14,7 +14,8 @@ export const enPanels = {
     sipUrl: "SIP WebSocket address",
     sipUrlHint: (url: string) => `Empty: ${url}`,
     sipUrlProblem: "Enter an address starting with wss:// or ws://",
-    iceHint: "One per line. TURN: address, user name and password, separated by spaces. Empty: none (fine on a local network).",
+    iceHint:
+      "One per line. TURN: address, user name and password, separated by spaces. Empty: none (fine on a local network).",
     iceProblem: {
       scheme: (line: number) => `Line ${line}: start with stun:, stuns:, turn: or turns:.`,
       host: (line: number) => `Line ${line}: the server address is not valid.`,
@@ -55,7 +56,14 @@ export const enPanels = {
     layoutOption: { full: "Full page", side: "Side panel", bar: "One-line bar" },
     layoutHint: "The address (?layout=) takes precedence.",
     shortcutHint: "Click a field and press the keys (with Alt, Ctrl or Meta). Backspace clears it.",
-    shortcutNames: { answer: "Answer", hangup: "Hang up", hold: "Hold / resume", mute: "Mute / unmute", ready: "Ready", break: "Break" },
+    shortcutNames: {
+      answer: "Answer",
+      hangup: "Hang up",
+      hold: "Hold / resume",
+      mute: "Mute / unmute",
+      ready: "Ready",
+      break: "Break",
+    },
     shortcutTaken: (name: string) => `Already used for ${name}.`,
   },
   supervisor: {
@@ -108,7 +116,8 @@ export const enPanels = {
       stop: "Could not leave the call",
       "agent-status": "Could not change the status",
     } as Record<string, string>,
-    bar: (ready: number, talking: number, onBreak: number) => `${ready} ready · ${talking} in a call · ${onBreak} on break`,
+    bar: (ready: number, talking: number, onBreak: number) =>
+      `${ready} ready · ${talking} in a call · ${onBreak} on break`,
     log: "Action log",
     stale: (since: string) => `Not updated since ${since}`,
     readFailed: (message: string) => `The agents could not be read: ${message}`,
@@ -126,7 +135,14 @@ export const enPanels = {
     inACall: "In a call",
     sortBy: "Sort by",
     count: (shown: number, total: number) => (shown === total ? `${total} agents` : `${shown} of ${total} agents`),
-    columns: { agent: "Agent", status: "Status", call: "Current call", time: "In status", noAnswer: "Not answered", actions: "Actions" },
+    columns: {
+      agent: "Agent",
+      status: "Status",
+      call: "Current call",
+      time: "In status",
+      noAnswer: "Not answered",
+      actions: "Actions",
+    },
     callState: {
       RINGING: "Ringing",
       DIALING: "Dialling",
@@ -182,10 +198,16 @@ export const enPanels = {
     micDb: (db: number) => `${db} dB`,
     testSpeaker: "Test speaker",
     echo: "Echo test call",
-    echoHint: (number: string) => `Calls the echo service (${number}): keep talking while it runs; it plays back what you say and measures the delay.`,
+    echoHint: (number: string) =>
+      `Calls the echo service (${number}): keep talking while it runs; it plays back what you say and measures the delay.`,
     echoBusy: "End your calls to run the echo test.",
     echoStage: { calling: "Calling the echo service…", measuring: "Measuring: keep talking…" },
-    echoResult: (r: { ms?: number; delay: "good" | "fair" | "poor" | "none"; db: number; level: "silent" | "quiet" | "good" | "loud" }) =>
+    echoResult: (r: {
+      ms?: number;
+      delay: "good" | "fair" | "poor" | "none";
+      db: number;
+      level: "silent" | "quiet" | "good" | "loud";
+    }) =>
       [
         r.ms === undefined
           ? r.level === "silent"
@@ -204,7 +226,8 @@ export const enPanels = {
     echoFailed: (reason: string) => `The echo test did not run: ${reason}`,
     echoNoAnswer: "the echo service did not answer.",
     download: "Download diagnostics",
-    downloadHint: "A file for your IT team: the phone's recent messages, registration history, the last calls' figures, devices and settings. No password or token is in it.",
+    downloadHint:
+      "A file for your IT team: the phone's recent messages, registration history, the last calls' figures, devices and settings. No password or token is in it.",
     downloaded: (name: string) => `Saved ${name}.`,
     downloadFailed: "The diagnostics file could not be made.",
   },
@@ -224,8 +247,10 @@ export const enPanels = {
     warning: {
       loss: (loss: string) =>
         `Packets are being lost (${loss} %): the other side may hear you break up. Pause downloads and video calls, move closer to the Wi-Fi access point or use a network cable.`,
-      jitter: (ms: number) => `The network is unsteady (jitter ${ms} ms): voices may sound robotic. Stop other streams on this network; a cable helps.`,
-      rtt: (ms: number) => `Long delay (${ms} ms round trip): you may talk over each other. A VPN or a distant network route often causes this.`,
+      jitter: (ms: number) =>
+        `The network is unsteady (jitter ${ms} ms): voices may sound robotic. Stop other streams on this network; a cable helps.`,
+      rtt: (ms: number) =>
+        `Long delay (${ms} ms round trip): you may talk over each other. A VPN or a distant network route often causes this.`,
       mos: (mos: string) => `Call quality is low (estimated MOS ${mos}). If it does not improve, call back.`,
     },
     oneWay: {

@@ -47,9 +47,13 @@ export const enWorkspace = {
     restartPending: "New connection settings apply when the calls end.",
     tabs: {
       here: "Phone in this tab",
-      hereDetail: (others: number) => (others === 1 ? "Another tab of yours shows its calls and acts through it." : `${others} other tabs of yours show its calls and act through it.`),
+      hereDetail: (others: number) =>
+        others === 1
+          ? "Another tab of yours shows its calls and acts through it."
+          : `${others} other tabs of yours show its calls and act through it.`,
       elsewhere: "Phone in another tab",
-      elsewhereDetail: "Calls ring in every tab and can be answered here; their sound plays in the tab that has the phone.",
+      elsewhereDetail:
+        "Calls ring in every tab and can be answered here; their sound plays in the tab that has the phone.",
       useHere: "Use the phone here",
       afterCall: "Use the phone here after the call",
       moving: "Moving the phone here…",
@@ -154,7 +158,8 @@ export const enWorkspace = {
       referRefused: (target: string) => `The other side asked to transfer you to ${target}; the request was refused.`,
       autoAnswerSkipped: "A call marked for auto-answer is ringing because you are on another call.",
       incomingRefusedBusy: (from: string) => `A call from ${from} was turned away: you have too many calls.`,
-      holdFailed: (resume: boolean): string => (resume ? "The call could not be resumed." : "The call could not be put on hold."),
+      holdFailed: (resume: boolean): string =>
+        resume ? "The call could not be resumed." : "The call could not be put on hold.",
       transferFailed: "The transfer failed; the call is still with you.",
       dtmfFallback: "Keypad tones were sent as SIP INFO: the call does not carry them in the audio.",
       audioBlocked: "The browser blocked the call's sound.",

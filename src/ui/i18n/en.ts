@@ -48,17 +48,21 @@ export const en = {
       attemptsLeft === null
         ? "Wrong login name or password. Check both and try again."
         : `Wrong login name or password. ${attemptsLeft === 1 ? "1 attempt" : `${attemptsLeft} attempts`} left before the account is locked for ${lockHours === 1 ? "1 hour" : `${lockHours} hours`}.`,
-    captchaRequired: "After several failed sign-ins the platform wants proof that you are a person: type the characters in the picture.",
+    captchaRequired:
+      "After several failed sign-ins the platform wants proof that you are a person: type the characters in the picture.",
     wrongCaptcha: "The characters did not match the picture. Type the ones in the new picture.",
-    wrongCredentialsOrCaptcha: "Wrong password, or the characters did not match the picture (the platform does not say which). Check the password and type the characters in the new picture.",
+    wrongCredentialsOrCaptcha:
+      "Wrong password, or the characters did not match the picture (the platform does not say which). Check the password and type the characters in the new picture.",
     locked: (until: string | null) =>
       until
         ? `This account is locked after too many failed sign-ins. Try again after ${until}, or ask an administrator to unlock it.`
         : "This account is locked after too many failed sign-ins. Try again later, or ask an administrator to unlock it.",
     disabled: "This account is disabled. Ask an administrator to enable it.",
-    unreachable: (address: string) => `Cannot reach the platform at ${address}. Check the platform address and your network connection.`,
+    unreachable: (address: string) =>
+      `Cannot reach the platform at ${address}. Check the platform address and your network connection.`,
     timeout: (address: string) => `The platform at ${address} did not answer in time. Try again in a moment.`,
-    notAPlatform: (address: string) => `${address} does not answer like the telephony platform. Check the platform address.`,
+    notAPlatform: (address: string) =>
+      `${address} does not answer like the telephony platform. Check the platform address.`,
     other: (message: string) => `The platform refused the sign-in: ${message}`,
   },
   announce: {

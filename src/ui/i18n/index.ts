@@ -28,7 +28,8 @@ const loaded = signal<Partial<Record<Language, Messages>>>({ en: english });
 /** A catalogue with a part added: the part's sections are merged into the catalogue's. */
 export function withPart<T extends object>(catalogue: T, part: object): T {
   const out = { ...catalogue } as Record<string, unknown>;
-  for (const [section, words] of Object.entries(part)) out[section] = { ...(out[section] as object | undefined), ...words };
+  for (const [section, words] of Object.entries(part))
+    out[section] = { ...(out[section] as object | undefined), ...words };
   return out as T;
 }
 
@@ -51,7 +52,8 @@ export function loadEnglishPanels(): Promise<void> {
 }
 
 /** A panel's code, once the English it reads is there too. */
-export const withEnglishPanels = <T>(code: Promise<T>): Promise<T> => Promise.all([code, loadEnglishPanels()]).then(([c]) => c);
+export const withEnglishPanels = <T>(code: Promise<T>): Promise<T> =>
+  Promise.all([code, loadEnglishPanels()]).then(([c]) => c);
 
 const pending = new Map<Language, Promise<Messages>>();
 

@@ -63,8 +63,12 @@ describe("catalogues", () => {
   });
 
   it("English counts say attempt/attempts and hour/hours", () => {
-    expect(en.error.wrongCredentials(1, 1)).toBe("Wrong login name or password. 1 attempt left before the account is locked for 1 hour.");
-    expect(en.error.wrongCredentials(3, 2)).toBe("Wrong login name or password. 3 attempts left before the account is locked for 2 hours.");
+    expect(en.error.wrongCredentials(1, 1)).toBe(
+      "Wrong login name or password. 1 attempt left before the account is locked for 1 hour.",
+    );
+    expect(en.error.wrongCredentials(3, 2)).toBe(
+      "Wrong login name or password. 3 attempts left before the account is locked for 2 hours.",
+    );
   });
 });
 

@@ -30,6 +30,8 @@ export function chooseLanguage(setting: string, browserLanguages: readonly strin
 }
 
 /** navigator.languages, or navigator.language on browsers that lack the list. */
-export function browserLanguages(nav: Pick<Navigator, "language"> & { languages?: readonly string[] } = navigator): readonly string[] {
+export function browserLanguages(
+  nav: Pick<Navigator, "language"> & { languages?: readonly string[] } = navigator,
+): readonly string[] {
   return nav.languages?.length ? nav.languages : nav.language ? [nav.language] : [];
 }

@@ -44,7 +44,9 @@ export const zhCN: Messages = {
     wrongCaptcha: "字符与图片不符，请输入新图片中的字符。",
     wrongCredentialsOrCaptcha: "密码错误，或字符与图片不符（平台未说明是哪一项）。请检查密码，并输入新图片中的字符。",
     locked: (until: string | null) =>
-      until ? `登录失败次数过多，账号已被锁定。请在 ${until} 之后再试，或请管理员解锁。` : "登录失败次数过多，账号已被锁定。请稍后再试，或请管理员解锁。",
+      until
+        ? `登录失败次数过多，账号已被锁定。请在 ${until} 之后再试，或请管理员解锁。`
+        : "登录失败次数过多，账号已被锁定。请稍后再试，或请管理员解锁。",
     disabled: "此账号已停用，请联系管理员启用。",
     unreachable: (address: string) => `无法连接到平台 ${address}。请检查平台地址和网络连接。`,
     timeout: (address: string) => `平台 ${address} 未及时响应，请稍后重试。`,
@@ -389,7 +391,8 @@ export const zhCN: Messages = {
     chooseAgent: "选择坐席",
     loadingColleagues: "正在查询您队列中的坐席…",
     noColleagues: "您的队列中没有其他坐席。",
-    colleague: (name: string, number: string, status: string) => `${name ? `${name}（${number}）` : number} · ${status}`,
+    colleague: (name: string, number: string, status: string) =>
+      `${name ? `${name}（${number}）` : number} · ${status}`,
     transferNow: "转接",
     consult: "咨询",
     threeWay: "三方通话",
@@ -450,7 +453,14 @@ export const zhCN: Messages = {
     layoutHint: "地址中的 ?layout= 优先。",
     shortcuts: "键盘快捷键",
     shortcutHint: "点击输入框并按下组合键（需含 Alt、Ctrl 或 Meta）。退格键清除。",
-    shortcutNames: { answer: "接听", hangup: "挂断", hold: "保持 / 恢复", mute: "静音 / 取消静音", ready: "示闲", break: "示忙" },
+    shortcutNames: {
+      answer: "接听",
+      hangup: "挂断",
+      hold: "保持 / 恢复",
+      mute: "静音 / 取消静音",
+      ready: "示闲",
+      break: "示忙",
+    },
     shortcutTaken: (name: string) => `已用于“${name}”。`,
   },
   supervisor: {
@@ -599,7 +609,8 @@ export const zhCN: Messages = {
         .filter(Boolean)
         .join("，") + "。",
     warning: {
-      loss: (loss) => `正在丢包（${loss}%）：对方可能听到您的声音断断续续。请暂停下载和视频通话，靠近 Wi-Fi 接入点或改用网线。`,
+      loss: (loss) =>
+        `正在丢包（${loss}%）：对方可能听到您的声音断断续续。请暂停下载和视频通话，靠近 Wi-Fi 接入点或改用网线。`,
       jitter: (ms) => `网络不稳定（抖动 ${ms} 毫秒）：声音可能失真。请停止此网络上的其他视频或下载，使用网线会更好。`,
       rtt: (ms) => `时延过长（往返 ${ms} 毫秒）：双方可能会抢话。这通常由 VPN 或较远的网络路由造成。`,
       mos: (mos) => `通话质量较低（估算 MOS ${mos}）。如果没有好转，请回拨。`,
@@ -608,7 +619,8 @@ export const zhCN: Messages = {
       restarting: "听不到对方的声音，正在重新连接通话音频…",
       "no-packets": (seconds) =>
         `您听不到对方：已有 ${seconds} 秒没有收到任何音频，重新连接也没有恢复。请让对方回拨，或挂断后重新拨打。如果经常发生，可能是防火墙或 VPN 拦截了通话音频：请下载诊断文件交给 IT 同事。`,
-      "no-sound": (seconds) => `您听不到对方：对方的音频已有 ${seconds} 秒是静音，重新连接也没有恢复。请检查扬声器或耳机，若仍然如此请回拨。`,
+      "no-sound": (seconds) =>
+        `您听不到对方：对方的音频已有 ${seconds} 秒是静音，重新连接也没有恢复。请检查扬声器或耳机，若仍然如此请回拨。`,
     },
     announce: (who, problem) => `与 ${who} 的通话：${problem}`,
     short: { loss: "丢包", jitter: "网络不稳", rtt: "时延长", mos: "质量低", oneWay: "无声音" },
@@ -644,7 +656,8 @@ export const zhCN: Messages = {
     echoFailed: (reason) => `回声测试未能进行：${reason}`,
     echoNoAnswer: "回声服务没有应答。",
     download: "下载诊断文件",
-    downloadHint: "提供给 IT 同事的文件：电话最近的信令消息、注册记录、最近几通电话的质量数据、设备和设置。其中不含密码或令牌。",
+    downloadHint:
+      "提供给 IT 同事的文件：电话最近的信令消息、注册记录、最近几通电话的质量数据、设备和设置。其中不含密码或令牌。",
     downloaded: (name) => `已保存 ${name}。`,
     downloadFailed: "无法生成诊断文件。",
   },

@@ -9,9 +9,22 @@ describe("the phone's watch, announced", () => {
   it("says each change once: the trouble, the way back; not every change of the state around it", () => {
     const store = createAgentStore();
     const said: string[] = [];
-    createAgentUi({ session: { store } as unknown as AgentSession, settings: signal(createSettingsStore(memoryStorage()).getState()), t: signal(catalogues.en), announce: (text) => said.push(text) });
-    const agent = (status: string, reason = "") => ({ number: "1001", status, state: "Waiting", callstate: "IDLE", reason, since: 0 });
-    const watch = (patch: Partial<PhoneWatch>) => store.setState({ phoneWatch: { ...store.getState().phoneWatch, ...patch } });
+    createAgentUi({
+      session: { store } as unknown as AgentSession,
+      settings: signal(createSettingsStore(memoryStorage()).getState()),
+      t: signal(catalogues.en),
+      announce: (text) => said.push(text),
+    });
+    const agent = (status: string, reason = "") => ({
+      number: "1001",
+      status,
+      state: "Waiting",
+      callstate: "IDLE",
+      reason,
+      since: 0,
+    });
+    const watch = (patch: Partial<PhoneWatch>) =>
+      store.setState({ phoneWatch: { ...store.getState().phoneWatch, ...patch } });
     store.setState({ phase: "on", agent: agent("Available") });
 
     watch({ trouble: "lost" });
@@ -31,7 +44,10 @@ describe("the phone's watch, announced", () => {
     watch({ breakSetAt: 5 });
     watch({ trouble: null, woke: { at: 6 } });
     store.setState({ agent: agent("On Break", PHONE_UNREACHABLE_REASON) });
-    expect(said).toEqual(["This tab is asleep: calls cannot ring in it.", "This tab was asleep; you were set On break · Phone unreachable."]);
+    expect(said).toEqual([
+      "This tab is asleep: calls cannot ring in it.",
+      "This tab was asleep; you were set On break · Phone unreachable.",
+    ]);
 
     // A tab showing another tab's phone gets a fresh copy of the watch with every change there.
     said.length = 0;

@@ -40,16 +40,25 @@ export interface AgentUiDeps {
 export function createAgentUi(deps: AgentUiDeps): AgentUi {
   const store = deps.session.store;
   const state = storeSignal(store);
-  const list = (configured: readonly string[], builtIn: readonly string[]) => (configured.length ? configured : builtIn);
+  const list = (configured: readonly string[], builtIn: readonly string[]) =>
+    configured.length ? configured : builtIn;
   const ui: AgentUi = {
     session: deps.session,
     state,
     phase: storeSignal(store, (s) => s.phase),
     wrapUp: storeSignal(store, (s) => s.wrapUp),
     dialling: storeSignal(store, (s) => s.dialling),
-    queues: storeSignal(store, (s) => ({ phase: s.phase, queues: s.queues, feed: s.feed, colleagues: s.colleagues }), shallowEqual),
+    queues: storeSignal(
+      store,
+      (s) => ({ phase: s.phase, queues: s.queues, feed: s.feed, colleagues: s.colleagues }),
+      shallowEqual,
+    ),
     lastDisposition: storeSignal(store, (s) => s.lastDisposition),
-    phoneWatch: storeSignal(store, (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }), shallowEqual),
+    phoneWatch: storeSignal(
+      store,
+      (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }),
+      shallowEqual,
+    ),
     actions: deps.session.actions,
     breakReasons: computed(() => list(deps.settings.value.breakReasons, deps.t.value.agent.defaultReasons)),
     dispositions: computed(() => list(deps.settings.value.dispositions, deps.t.value.agent.defaultDispositions)),
@@ -65,14 +74,22 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     if (s.agent && label !== statusLabel(before.agent, t) && before.agent) deps.announce(a.status(label));
     const next = s.wrapUp?.next ?? s.next;
     const nextBefore = before.wrapUp?.next ?? before.next;
-    if (next && JSON.stringify(next) !== JSON.stringify(nextBefore) && (s.wrapUp?.id === before.wrapUp?.id || !s.wrapUp)) deps.announce(a.next(nextLabel(next, t)));
+    if (
+      next &&
+      JSON.stringify(next) !== JSON.stringify(nextBefore) &&
+      (s.wrapUp?.id === before.wrapUp?.id || !s.wrapUp)
+    )
+      deps.announce(a.next(nextLabel(next, t)));
     if (s.error && s.error !== before.error) deps.announce(a.failed(errorText(s.error, t)));
     if (s.dialling && !before.dialling) deps.announce(t.agent.dialling(s.dialling.number));
-    if (s.dialling?.failed && !before.dialling?.failed) deps.announce(t.agent.failure(s.dialling.number, t.agent.dialFailed[s.dialling.failed]));
-    if (s.wrapUp && s.wrapUp.id !== before.wrapUp?.id) deps.announce(t.agent.wrapUp.announceStart(Math.round((s.wrapUp.endsAt - Date.now()) / 1000)));
+    if (s.dialling?.failed && !before.dialling?.failed)
+      deps.announce(t.agent.failure(s.dialling.number, t.agent.dialFailed[s.dialling.failed]));
+    if (s.wrapUp && s.wrapUp.id !== before.wrapUp?.id)
+      deps.announce(t.agent.wrapUp.announceStart(Math.round((s.wrapUp.endsAt - Date.now()) / 1000)));
     if (!s.wrapUp && before.wrapUp && s.phase === "on") deps.announce(t.agent.wrapUp.announceEnd);
     // Being listened to (where the platform tells it) is said as well as shown on the card.
-    if (s.supervised && (s.supervised.mode !== before.supervised?.mode || s.supervised.by !== before.supervised.by)) deps.announce(supervisedText(s.supervised, t));
+    if (s.supervised && (s.supervised.mode !== before.supervised?.mode || s.supervised.by !== before.supervised.by))
+      deps.announce(supervisedText(s.supervised, t));
     if (!s.supervised && before.supervised) deps.announce(t.agent.supervisorLeft);
     announcePhoneWatch(s, before, t, deps.announce);
   });
@@ -85,7 +102,13 @@ function announcePhoneWatch(s: AgentState, before: AgentState, t: Messages, anno
   const was = before.phoneWatch;
   const m = phoneWatchWords(w, t);
   // By time, not identity: a tab that shows another tab's phone gets a new copy with each change.
-  if (w.woke && w.woke.at !== was.woke?.at) announce(w.woke.earlier ? phoneWatchText(s, t) : m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)));
+  if (w.woke && w.woke.at !== was.woke?.at)
+    announce(
+      w.woke.earlier
+        ? phoneWatchText(s, t)
+        : m.woke(statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t)),
+    );
   else if (w.trouble && !was.trouble) announce(phoneWatchText(s, t));
-  else if (!w.trouble && was.trouble === "lost") announce(w.breakSetAt && statusKind(s.agent?.status ?? "") === "break" ? `${m.back} ${m.stayOnBreak}` : m.back);
+  else if (!w.trouble && was.trouble === "lost")
+    announce(w.breakSetAt && statusKind(s.agent?.status ?? "") === "break" ? `${m.back} ${m.stayOnBreak}` : m.back);
 }

@@ -38,7 +38,10 @@ export class DesktopAlerts {
     serviceWorkers()?.addEventListener("message", (e: MessageEvent<ActionMessage>) => {
       const m = e.data;
       if (m?.type !== "agentbar-call-action" || m.page !== this.page) return;
-      if (m.action === "answer") void deps.actions.answer(m.callId).catch((x: unknown) => console.warn("agentbar: answering from the notification failed", x));
+      if (m.action === "answer")
+        void deps.actions
+          .answer(m.callId)
+          .catch((x: unknown) => console.warn("agentbar: answering from the notification failed", x));
       else if (m.action === "reject") void deps.actions.reject(m.callId).catch(() => {});
     });
     // Made when a notification may soon be of use (a tab hidden, a call ringing in it): the
@@ -76,7 +79,11 @@ export class DesktopAlerts {
     this.phoneShown = undefined;
     if (!text || !this.deps.enabled() || currentPermission() !== "granted") return;
     try {
-      const n = new Notification(this.deps.t.value.agent.phoneWatch.tabTitle, { body: text, tag: `agentbar-phone-${this.page}`, requireInteraction: true });
+      const n = new Notification(this.deps.t.value.agent.phoneWatch.tabTitle, {
+        body: text,
+        tag: `agentbar-phone-${this.page}`,
+        requireInteraction: true,
+      });
       n.onclick = () => {
         window.focus();
         n.close();
@@ -91,7 +98,9 @@ export class DesktopAlerts {
   private async show(call: Call): Promise<void> {
     const t = this.deps.t.value;
     const title = t.phone.notification.title;
-    const body = t.phone.notification.body(whoOf(call, t) + (call.remote.name && call.remote.number ? ` (${call.remote.number})` : ""));
+    const body = t.phone.notification.body(
+      whoOf(call, t) + (call.remote.name && call.remote.number ? ` (${call.remote.number})` : ""),
+    );
     const tag = `agentbar-call-${this.page}-${call.id}-${++this.shows}`;
     const placeholder = { close: () => {} };
     this.shown.set(call.id, placeholder);
@@ -109,7 +118,9 @@ export class DesktopAlerts {
             { action: "reject", title: t.phone.reject },
           ],
         } as NotificationOptions);
-        this.shown.set(call.id, { close: () => void reg.getNotifications({ tag }).then((list) => list.forEach((n) => n.close())) });
+        this.shown.set(call.id, {
+          close: () => void reg.getNotifications({ tag }).then((list) => list.forEach((n) => n.close())),
+        });
       } else {
         const n = new Notification(title, { body, tag, requireInteraction: true });
         n.onclick = () => {

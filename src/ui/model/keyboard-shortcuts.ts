@@ -1,5 +1,11 @@
 import type { ReadonlySignal } from "@preact/signals";
-import { matchesShortcut, parseShortcut, SHORTCUT_ACTIONS, type SettingsState, type ShortcutAction } from "../../session";
+import {
+  matchesShortcut,
+  parseShortcut,
+  SHORTCUT_ACTIONS,
+  type SettingsState,
+  type ShortcutAction,
+} from "../../session";
 import type { AgentUi } from "./agent-ui";
 import type { PhoneUi } from "./phone-ui";
 
@@ -12,13 +18,19 @@ const talking = new Set(["active", "remote-held", "connecting", "early", "dialin
  * obviously means: the ringing one for Answer, the one talking for the others; the agent session
  * chooses whether the platform or the phone carries it out, as for the buttons.
  */
-export function installShortcuts(o: { target: Pick<Document, "addEventListener">; settings: ReadonlySignal<SettingsState>; phone: PhoneUi; agent: AgentUi | null }): void {
+export function installShortcuts(o: {
+  target: Pick<Document, "addEventListener">;
+  settings: ReadonlySignal<SettingsState>;
+  phone: PhoneUi;
+  agent: AgentUi | null;
+}): void {
   const { phone, agent } = o;
   const run = (action: ShortcutAction): boolean => {
     const live = phone.live.value;
     const ringing = live.find((c) => c.direction === "inbound" && c.state === "ringing");
     const current = live.find((c) => talking.has(c.state)) ?? live.find((c) => answered.has(c.state));
-    const quiet = (p: Promise<unknown>) => void p.catch((e: unknown) => console.warn(`agentbar: shortcut ${action} failed`, e));
+    const quiet = (p: Promise<unknown>) =>
+      void p.catch((e: unknown) => console.warn(`agentbar: shortcut ${action} failed`, e));
     const actions = phone.actions;
     switch (action) {
       case "answer":

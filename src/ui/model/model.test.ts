@@ -17,9 +17,22 @@ function setup(browserLanguages: string[] = ["en-US"], now: () => number = space
   const platform = fakePlatform();
   const device = memoryStorage();
   const settings = createSettingsStore(device);
-  const session = createSessionStore({ settings, tabStorage: memoryStorage(), deviceStorage: device, fetch: platform.fetch, pageOrigin: "https://app.example.com" });
+  const session = createSessionStore({
+    settings,
+    tabStorage: memoryStorage(),
+    deviceStorage: device,
+    fetch: platform.fetch,
+    pageOrigin: "https://app.example.com",
+  });
   const root = { lang: "" } as HTMLElement;
-  const model = createUiModel({ session, settings, browserLanguages, pageOrigin: "https://app.example.com", root, now });
+  const model = createUiModel({
+    session,
+    settings,
+    browserLanguages,
+    pageOrigin: "https://app.example.com",
+    root,
+    now,
+  });
   return { model, session, settings, root };
 }
 

@@ -69,7 +69,8 @@ export function createUiModel(deps: UiModelDeps): UiModel {
   });
   effect(() => {
     const lang = wanted.value;
-    if (!loadedMessages.value[lang]) loadMessages(lang).catch((e: unknown) => console.warn(`agentbar: could not load the ${lang} messages`, e));
+    if (!loadedMessages.value[lang])
+      loadMessages(lang).catch((e: unknown) => console.warn(`agentbar: could not load the ${lang} messages`, e));
   });
   const announcement = signal({ text: "", serial: 0 });
   const now = deps.now ?? Date.now;
@@ -94,7 +95,8 @@ export function createUiModel(deps: UiModelDeps): UiModel {
   // Sign-in, sign-out, session end and errors are announced as they happen, wherever focus is.
   deps.session.subscribe((now, before) => {
     const m = t.value;
-    if (now.status === "signed-in" && before.status !== "signed-in" && now.user) announce(m.announce.signedIn(now.user.name));
+    if (now.status === "signed-in" && before.status !== "signed-in" && now.user)
+      announce(m.announce.signedIn(now.user.name));
     else if (now.status === "signed-out" && before.status === "signing-out") announce(m.announce.signedOut);
     else if (now.status === "session-expired" && before.status !== "session-expired") announce(m.signIn.sessionEnded);
     if (now.error && now.error !== before.error) announce(signInErrorText(now.error, m, language.value));

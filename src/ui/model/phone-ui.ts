@@ -63,7 +63,11 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   const tabs = storeSignal(deps.session.owner.store);
   const live = computed(() => calls.value.calls.filter((c) => c.state !== "ended"));
   // What the calls' views read of the agent: a status change elsewhere does not redraw the cards.
-  const ccState = storeSignal(deps.agent.store, (s) => ({ platformCall: s.platformCall, agent: s.agent, supervised: s.supervised }), shallowEqual);
+  const ccState = storeSignal(
+    deps.agent.store,
+    (s) => ({ platformCall: s.platformCall, agent: s.agent, supervised: s.supervised }),
+    shallowEqual,
+  );
   const now = signal(Date.now());
   const tones = new TonePlayer();
   const doc = deps.document;
@@ -95,7 +99,16 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     live,
     now,
     tones,
-    alerts: lazyAlerts(() => withEnglishPanels(import("./desktop-alerts")).then((m) => new m.DesktopAlerts({ actions: deps.agent.actions, t: deps.t, enabled: () => deps.settings.value.desktopAlerts }))),
+    alerts: lazyAlerts(() =>
+      withEnglishPanels(import("./desktop-alerts")).then(
+        (m) =>
+          new m.DesktopAlerts({
+            actions: deps.agent.actions,
+            t: deps.t,
+            enabled: () => deps.settings.value.desktopAlerts,
+          }),
+      ),
+    ),
     dialText: signal(""),
     enableSound() {
       tones.unlock();
@@ -150,7 +163,8 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     const a = deps.t.value.phone.announce;
     if (r.status === "registered") say(a.registered);
     // Announced when the connection is lost, not at every attempt after that.
-    else if (r.status === "reconnecting" && (p.status === "registered" || p.status === "stopped")) say(a.reconnecting(time(r.nextAttemptAt)));
+    else if (r.status === "reconnecting" && (p.status === "registered" || p.status === "stopped"))
+      say(a.reconnecting(time(r.nextAttemptAt)));
     else if (r.status === "failed") say(a.failed(reasonText(r.error, deps.t.value)));
   });
 
@@ -160,7 +174,8 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
       const before = prev.calls.find((o) => o.id === c.id);
       announceChange(c, before, t, say);
       // A call's quality comes once it is answered (the watchdog's code loads then), and its words with it.
-      if (c.quality && c.quality !== before?.quality) void qualityWords().then(
+      if (c.quality && c.quality !== before?.quality)
+        void qualityWords().then(
           (m) => m.announceQuality(c, before, deps.t.value, say),
           (e: unknown) => console.warn("agentbar: could not load a part of the page", e),
         );
@@ -168,7 +183,11 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   });
 
   // Whether calls can reach this tab's phone, as the agent session's watch tells (phone-watch.ts).
-  const phoneWatch = storeSignal(deps.agent.store, (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }), shallowEqual);
+  const phoneWatch = storeSignal(
+    deps.agent.store,
+    (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }),
+    shallowEqual,
+  );
 
   // The tab's title and icon show a ringing call; the title, a phone calls cannot reach.
   if (doc) {
@@ -191,11 +210,18 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
   // (a call may already be ringing then).
   const hidden = signal(doc?.visibilityState === "hidden");
   doc?.addEventListener("visibilitychange", () => (hidden.value = doc.visibilityState === "hidden"));
-  effect(() => ui.alerts.follow(hidden.value ? live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer) : []));
+  effect(() =>
+    ui.alerts.follow(
+      hidden.value ? live.value.filter((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer) : [],
+    ),
+  );
   effect(() => {
     const w = phoneWatch.value;
     // The phone's own tab notifies; a tab that shows another tab's phone does not say it twice.
-    ui.alerts.phone(hidden.value && w.phoneWatch.trouble && !w.phoneWatch.elsewhere ? phoneWatchText(w, deps.t.value) : null, hidden.value);
+    ui.alerts.phone(
+      hidden.value && w.phoneWatch.trouble && !w.phoneWatch.elsewhere ? phoneWatchText(w, deps.t.value) : null,
+      hidden.value,
+    );
   });
   return ui;
 }
@@ -222,7 +248,8 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
   }
   if (c.muted !== o.muted && c.state !== "ended") say(c.muted ? a.muted : a.unmuted);
   const tr = c.transfer;
-  if (tr && tr.state !== o.transfer?.state && tr.state !== "accepted") say(t.phone.transferState[tr.state](displayTarget(tr.target)));
+  if (tr && tr.state !== o.transfer?.state && tr.state !== "accepted")
+    say(t.phone.transferState[tr.state](displayTarget(tr.target)));
   const rr = c.referRequest;
   if (rr?.state === "pending" && o.referRequest?.state !== "pending") say(t.phone.referAsk(displayTarget(rr.target)));
 }
@@ -240,7 +267,8 @@ export interface Alerts {
   phone(text: string | null, hidden: boolean): void;
 }
 
-const notificationPermission = (): AlertPermission => (typeof Notification === "undefined" ? "unsupported" : Notification.permission);
+const notificationPermission = (): AlertPermission =>
+  typeof Notification === "undefined" ? "unsupported" : Notification.permission;
 const navigator = globalThis.navigator as Navigator | undefined;
 
 /**

@@ -5,7 +5,10 @@ import { shallowEqual, storeSignal } from "./store-signal";
 
 describe("storeSignal", () => {
   it("follows the store, and one signal serves every caller", () => {
-    const store = createStore<{ n: number; inc(): void }>()((set, get) => ({ n: 1, inc: () => set({ n: get().n + 1 }) }));
+    const store = createStore<{ n: number; inc(): void }>()((set, get) => ({
+      n: 1,
+      inc: () => set({ n: get().n + 1 }),
+    }));
     const state = storeSignal(store);
     expect(storeSignal(store)).toBe(state);
     const seen: number[] = [];

@@ -15,8 +15,16 @@ const bound = new WeakMap<object, ReadonlySignal<unknown>>();
  * one made in a component is let go with it.
  */
 export function storeSignal<T>(store: StoreApi<T>): ReadonlySignal<T>;
-export function storeSignal<T, S>(store: StoreApi<T>, select: (state: T) => S, equal?: (a: S, b: S) => boolean): ReadonlySignal<S>;
-export function storeSignal<T, S>(store: StoreApi<T>, select?: (state: T) => S, equal: (a: S, b: S) => boolean = Object.is): ReadonlySignal<T | S> {
+export function storeSignal<T, S>(
+  store: StoreApi<T>,
+  select: (state: T) => S,
+  equal?: (a: S, b: S) => boolean,
+): ReadonlySignal<S>;
+export function storeSignal<T, S>(
+  store: StoreApi<T>,
+  select?: (state: T) => S,
+  equal: (a: S, b: S) => boolean = Object.is,
+): ReadonlySignal<T | S> {
   let whole = bound.get(store) as ReadonlySignal<T> | undefined;
   if (!whole) {
     const state = signal(store.getState());
@@ -42,5 +50,8 @@ export function shallowEqual<S>(a: S, b: S): boolean {
   if (Object.is(a, b)) return true;
   if (!a || !b || typeof a !== "object" || typeof b !== "object") return false;
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === Object.keys(b).length &&
+    ka.every((k) => Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }

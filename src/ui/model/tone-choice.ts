@@ -10,6 +10,7 @@ import type { ToneName, ToneOutput } from "./tones";
 export function toneFor(live: readonly Call[]): [ToneName, ToneOutput] | undefined {
   const ringing = live.some((c) => c.direction === "inbound" && c.state === "ringing" && !c.autoAnswer);
   if (ringing) return live.some((c) => c.state !== "ringing") ? ["waiting", "speaker"] : ["ring", "ringer"];
-  if (live.some((c) => c.direction === "outbound" && c.state === "early" && !c.progress?.earlyMedia)) return ["ringback", "speaker"];
+  if (live.some((c) => c.direction === "outbound" && c.state === "early" && !c.progress?.earlyMedia))
+    return ["ringback", "speaker"];
   return undefined;
 }

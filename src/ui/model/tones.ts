@@ -20,11 +20,33 @@ interface Pattern {
 
 const PATTERNS: Record<ToneName, Pattern> = {
   // A double ring, 400+450 Hz: distinct from the ringback, audible over office noise.
-  ring: { freqs: [400, 450], cycle: 3, on: [[0, 0.4], [0.6, 1]] },
+  ring: {
+    freqs: [400, 450],
+    cycle: 3,
+    on: [
+      [0, 0.4],
+      [0.6, 1],
+    ],
+  },
   // ITU-T E.180 style ringback: 440+480 Hz, 2 s on, 4 s off.
   ringback: { freqs: [440, 480], cycle: 6, on: [[0, 2]] },
-  waiting: { freqs: [440], cycle: 4, on: [[0, 0.25], [0.45, 0.7]] },
-  cue: { freqs: [880, 1320], cycle: 0.4, on: [[0, 0.12], [0.22, 0.34]], once: true },
+  waiting: {
+    freqs: [440],
+    cycle: 4,
+    on: [
+      [0, 0.25],
+      [0.45, 0.7],
+    ],
+  },
+  cue: {
+    freqs: [880, 1320],
+    cycle: 0.4,
+    on: [
+      [0, 0.12],
+      [0.22, 0.34],
+    ],
+    once: true,
+  },
 };
 
 interface Output {
@@ -122,7 +144,9 @@ export class TonePlayer {
     o.sink = deviceId;
     const ctx = o.ctx as SinkContext;
     if (typeof ctx.setSinkId === "function") {
-      ctx.setSinkId(deviceId).catch((e: unknown) => console.warn("agentbar: could not route tones to the chosen device", e));
+      ctx
+        .setSinkId(deviceId)
+        .catch((e: unknown) => console.warn("agentbar: could not route tones to the chosen device", e));
       return;
     }
     if (!("setSinkId" in HTMLMediaElement.prototype)) return;
@@ -135,7 +159,9 @@ export class TonePlayer {
       Object.defineProperty(ctx, "destination", { value: dest });
       void el.play().catch(() => {});
     }
-    o.element.setSinkId?.(deviceId).catch((e: unknown) => console.warn("agentbar: could not route tones to the chosen device", e));
+    o.element
+      .setSinkId?.(deviceId)
+      .catch((e: unknown) => console.warn("agentbar: could not route tones to the chosen device", e));
   }
 
   /** One cycle of a pattern as PCM, computed once per context rate (a few ms of work). */

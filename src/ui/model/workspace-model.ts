@@ -28,7 +28,15 @@ export function withWorkspace(model: UiModel, deps: WorkspaceModelDeps): UiModel
   void afterStart.then(() => deps.phoneSession.phone.loadOutgoingCalls()).catch(() => undefined);
   const { settings, t, language, announce } = model;
   // The phone's calls are acted on through the agent session, which chooses the platform or the phone for each.
-  const phone = createPhoneUi({ session: deps.phoneSession, agent: deps.agentSession, settings, t, language, announce, ...(deps.document ? { document: deps.document } : {}) });
+  const phone = createPhoneUi({
+    session: deps.phoneSession,
+    agent: deps.agentSession,
+    settings,
+    t,
+    language,
+    announce,
+    ...(deps.document ? { document: deps.document } : {}),
+  });
   const agent = createAgentUi({ session: deps.agentSession, settings, t, announce });
   if (deps.document) installShortcuts({ target: deps.document, settings, phone, agent });
   return { ...model, phone, agent };

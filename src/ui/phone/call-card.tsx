@@ -2,13 +2,32 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { CallControl } from "../../cc";
 import type { Call } from "../../softphone";
 import { afterStart } from "../after-start";
-import { CloseIcon, HangUpIcon, KeypadIcon, MicIcon, MicOffIcon, PauseIcon, PhoneIcon, PlayIcon, SwapIcon, TransferIcon } from "../icons";
+import {
+  CloseIcon,
+  HangUpIcon,
+  KeypadIcon,
+  MicIcon,
+  MicOffIcon,
+  PauseIcon,
+  PhoneIcon,
+  PlayIcon,
+  SwapIcon,
+  TransferIcon,
+} from "../icons";
 import { withEnglishPanels } from "../i18n";
 import { lazy } from "../lazy";
 import { useModel, usePhone } from "../model/model";
 import { formatDuration } from "../shared/format";
 import { Avatar } from "../shell/identity";
-import { ccStateText, displayTarget, partyLines, stateText, supervisedText, supervisingText, whoOf } from "../words/call-words";
+import {
+  ccStateText,
+  displayTarget,
+  partyLines,
+  stateText,
+  supervisedText,
+  supervisingText,
+  whoOf,
+} from "../words/call-words";
 import { act } from "./act";
 import { inCall } from "./in-call-parts";
 import { QueueLine } from "./queue-line";
@@ -21,7 +40,9 @@ const DtmfPanel = lazy(() => inCall().then((m) => m.DtmfPanel));
 const TransferPanel = lazy(() => inCall().then((m) => m.TransferPanel));
 const QualityMark = lazy(() => inCall().then((m) => m.QualityMark));
 const QualityWarning = lazy(() => inCall().then((m) => m.QualityWarning));
-void afterStart.then(() => Promise.all([DtmfPanel, TransferPanel, QualityMark, QualityWarning].map((c) => c.preload()))).catch(() => undefined);
+void afterStart
+  .then(() => Promise.all([DtmfPanel, TransferPanel, QualityMark, QualityWarning].map((c) => c.preload())))
+  .catch(() => undefined);
 
 type Panel = "keypad" | "transfer" | "cc-transfer" | null;
 
@@ -31,7 +52,15 @@ type Panel = "keypad" | "transfer" | "cc-transfer" | null;
  * for the calls other than the one talking) keeps only what gets to it: answer, reject or busy, or
  * swap to it, as icon buttons (named, with tooltips), so that two calls fit the bar.
  */
-export function CallCard({ call, compact = false, minimal = false }: { call: Call; compact?: boolean; minimal?: boolean }) {
+export function CallCard({
+  call,
+  compact = false,
+  minimal = false,
+}: {
+  call: Call;
+  compact?: boolean;
+  minimal?: boolean;
+}) {
   const { t } = useModel();
   const p = usePhone();
   const m = t.value.phone;
@@ -43,32 +72,58 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
   const cc = view.cc;
   const can = (control: CallControl) => view.controls.includes(control);
   const party = cc?.party;
-  const { name, number } = party ? { name: party.name || party.number, number: party.name && party.number !== party.name ? party.number : "" } : partyLines(call, t.value);
+  const { name, number } = party
+    ? { name: party.name || party.number, number: party.name && party.number !== party.name ? party.number : "" }
+    : partyLines(call, t.value);
   const who = party ? name : whoOf(call, t.value);
-  const talkingElsewhere = p.live.value.some((c) => c.id !== call.id && (c.state === "active" || c.state === "remote-held" || c.state === "connecting"));
+  const talkingElsewhere = p.live.value.some(
+    (c) => c.id !== call.id && (c.state === "active" || c.state === "remote-held" || c.state === "connecting"),
+  );
   const answered = call.state === "active" || call.state === "held" || call.state === "remote-held";
   const ringingHere = call.direction === "inbound" && call.state === "ringing";
   const now = p.now.value;
 
   // A ringing call takes the focus when nothing else has it, so the keyboard lands on Answer.
   useEffect(() => {
-    if (ringingHere && !call.autoAnswer && (!document.activeElement || document.activeElement === document.body)) answerRef.current?.focus();
+    if (ringingHere && !call.autoAnswer && (!document.activeElement || document.activeElement === document.body))
+      answerRef.current?.focus();
   }, [ringingHere]);
   useEffect(() => {
     if (!answered) setPanel(null);
   }, [answered]);
 
   const since = call.answeredAt ?? call.startedAt;
-  const timer = call.state === "ended" ? (call.answeredAt && call.endedAt ? formatDuration((call.endedAt - call.answeredAt) / 1000) : "") : formatDuration((now - since) / 1000);
+  const timer =
+    call.state === "ended"
+      ? call.answeredAt && call.endedAt
+        ? formatDuration((call.endedAt - call.answeredAt) / 1000)
+        : ""
+      : formatDuration((now - since) / 1000);
   const consultOf = call.consultForCallId ? p.calls.value.calls.find((c) => c.id === call.consultForCallId) : undefined;
   const consultWith = call.consultCallId ? p.calls.value.calls.find((c) => c.id === call.consultCallId) : undefined;
   const tr = call.transfer;
   const rr = call.referRequest;
-  const auto = call.autoAnswer && call.state === "ringing" ? Math.max(0, Math.ceil((call.autoAnswer.answerAt - now) / 1000)) : null;
+  const auto =
+    call.autoAnswer && call.state === "ringing"
+      ? Math.max(0, Math.ceil((call.autoAnswer.answerAt - now) / 1000))
+      : null;
 
   const label = (text: string) => (compact ? undefined : <span>{text}</span>);
-  const button = (text: string, icon: preact.JSX.Element, onClick: () => void, cls = "secondary", extra: Record<string, unknown> = {}) => (
-    <button type="button" class={`call-action ${cls}`} aria-label={text} title={compact ? text : undefined} onClick={onClick} {...extra}>
+  const button = (
+    text: string,
+    icon: preact.JSX.Element,
+    onClick: () => void,
+    cls = "secondary",
+    extra: Record<string, unknown> = {},
+  ) => (
+    <button
+      type="button"
+      class={`call-action ${cls}`}
+      aria-label={text}
+      title={compact ? text : undefined}
+      onClick={onClick}
+      {...extra}
+    >
       {icon}
       {label(text)}
     </button>
@@ -76,7 +131,13 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
 
   if (minimal) {
     return (
-      <article class={`call-card compact minimal state-${call.state}`} aria-label={ringingHere ? m.incomingFrom(who) : m.callWith(who)} data-testid="call" data-state={call.state} data-direction={call.direction}>
+      <article
+        class={`call-card compact minimal state-${call.state}`}
+        aria-label={ringingHere ? m.incomingFrom(who) : m.callWith(who)}
+        data-testid="call"
+        data-state={call.state}
+        data-direction={call.direction}
+      >
         <div class="call-head">
           <div class="call-who">
             <span class="call-name">{name}</span>
@@ -128,7 +189,9 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
         ) : (
           <div class="call-status">
             <span class="call-state" data-testid="call-state">
-              {cc ? ccStateText(call, cc, t.value, ringingHere && talkingElsewhere) : stateText(call, t.value, ringingHere && talkingElsewhere)}
+              {cc
+                ? ccStateText(call, cc, t.value, ringingHere && talkingElsewhere)
+                : stateText(call, t.value, ringingHere && talkingElsewhere)}
             </span>
             {timer && (
               <span class="call-timer" role="timer" aria-hidden="true">
@@ -168,15 +231,29 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
           {supervisedText(cc.supervised, t.value)}
         </p>
       )}
-      {cc?.held && call.state !== "ended" && <p class="call-note" data-testid="cc-held">{t.value.agent.heldByPlatform}</p>}
-      {cc?.consult && call.state !== "ended" && (
-        <p class="call-note" role="status" data-testid="cc-consult">
-          {cc.consult.answered ? t.value.agent.consulting(cc.consult.target) : t.value.agent.consultRinging(cc.consult.target)}
+      {cc?.held && call.state !== "ended" && (
+        <p class="call-note" data-testid="cc-held">
+          {t.value.agent.heldByPlatform}
         </p>
       )}
-      {consultOf && !compact && call.state !== "ended" && <p class="call-note">{m.consultFor(whoOf(consultOf, t.value))}</p>}
-      {consultWith && !compact && call.state !== "ended" && <p class="call-note">{m.consulting(whoOf(consultWith, t.value))}</p>}
-      {tr && call.state !== "ended" && <p class="call-note" role="status">{m.transferState[tr.state](displayTarget(tr.target))}</p>}
+      {cc?.consult && call.state !== "ended" && (
+        <p class="call-note" role="status" data-testid="cc-consult">
+          {cc.consult.answered
+            ? t.value.agent.consulting(cc.consult.target)
+            : t.value.agent.consultRinging(cc.consult.target)}
+        </p>
+      )}
+      {consultOf && !compact && call.state !== "ended" && (
+        <p class="call-note">{m.consultFor(whoOf(consultOf, t.value))}</p>
+      )}
+      {consultWith && !compact && call.state !== "ended" && (
+        <p class="call-note">{m.consulting(whoOf(consultWith, t.value))}</p>
+      )}
+      {tr && call.state !== "ended" && (
+        <p class="call-note" role="status">
+          {m.transferState[tr.state](displayTarget(tr.target))}
+        </p>
+      )}
 
       {rr?.state === "pending" && (
         <div class="call-refer">
@@ -195,7 +272,14 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
       <div class="call-actions">
         {can("answer") && (
           <>
-            <button type="button" ref={answerRef} class="call-action answer" aria-label={m.answer} title={compact ? m.answer : undefined} onClick={() => act(actions.answer(call.id))}>
+            <button
+              type="button"
+              ref={answerRef}
+              class="call-action answer"
+              aria-label={m.answer}
+              title={compact ? m.answer : undefined}
+              onClick={() => act(actions.answer(call.id))}
+            >
               <PhoneIcon />
               <span>{m.answer}</span>
             </button>
@@ -203,20 +287,61 @@ export function CallCard({ call, compact = false, minimal = false }: { call: Cal
             {button(m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
           </>
         )}
-        {can("mute") && button(call.muted ? m.unmute : m.mute, call.muted ? <MicOffIcon /> : <MicIcon />, () => act(actions.mute(call.id, !call.muted)), call.muted ? "ctl on" : "ctl")}
+        {can("mute") &&
+          button(
+            call.muted ? m.unmute : m.mute,
+            call.muted ? <MicOffIcon /> : <MicIcon />,
+            () => act(actions.mute(call.id, !call.muted)),
+            call.muted ? "ctl on" : "ctl",
+          )}
         {can("swap") && button(m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
         {/* The phone's own hold shows its re-INVITE under way; the platform's is confirmed by the platform. */}
-        {can("resume") && button(m.resume, <PlayIcon />, () => act(actions.resume(call.id)), "ctl on", view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {})}
-        {can("hold") && button(m.hold, <PauseIcon />, () => act(actions.hold(call.id)), "ctl", view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {})}
-        {can("dtmf") && button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", { "aria-expanded": panel === "keypad" })}
+        {can("resume") &&
+          button(
+            m.resume,
+            <PlayIcon />,
+            () => act(actions.resume(call.id)),
+            "ctl on",
+            view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {},
+          )}
+        {can("hold") &&
+          button(
+            m.hold,
+            <PauseIcon />,
+            () => act(actions.hold(call.id)),
+            "ctl",
+            view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {},
+          )}
+        {can("dtmf") &&
+          button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", {
+            "aria-expanded": panel === "keypad",
+          })}
         {can("transfer") &&
           (view.via === "platform"
-            ? button(m.transfer, <TransferIcon />, () => setPanel(panel === "cc-transfer" ? null : "cc-transfer"), "ctl", { "aria-expanded": panel === "cc-transfer" })
-            : button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", { "aria-expanded": panel === "transfer" }))}
+            ? button(
+                m.transfer,
+                <TransferIcon />,
+                () => setPanel(panel === "cc-transfer" ? null : "cc-transfer"),
+                "ctl",
+                { "aria-expanded": panel === "cc-transfer" },
+              )
+            : button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", {
+                "aria-expanded": panel === "transfer",
+              }))}
         {can("complete-consult") && (
           <>
-            {button(view.via === "platform" ? t.value.agent.completeTransfer : m.completeTransfer, <TransferIcon />, () => act(actions.completeConsult(call.id)), "primary xfer")}
-            {button(view.via === "platform" ? t.value.agent.cancelConsult : m.cancelTransfer, <CloseIcon />, () => act(actions.cancelConsult(call.id)), "secondary xfer")}
+            {button(
+              view.via === "platform" ? t.value.agent.completeTransfer : m.completeTransfer,
+              <TransferIcon />,
+              () => act(actions.completeConsult(call.id)),
+              "primary xfer",
+            )}
+            {button(
+              view.via === "platform" ? t.value.agent.cancelConsult : m.cancelTransfer,
+              <CloseIcon />,
+              () => act(actions.cancelConsult(call.id)),
+              "secondary xfer",
+            )}
           </>
         )}
         {can("hang-up") && button(m.hangup, <HangUpIcon />, () => act(actions.hangUp(call.id)), "danger hangup")}

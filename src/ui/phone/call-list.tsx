@@ -15,7 +15,9 @@ export function CallList({ compact = false }: { compact?: boolean }) {
   // In the bar a finished call gives way at once to the next, and to its after-call work;
   // elsewhere the last ones linger.
   const wrappingUp = compact && !!agent?.wrapUp.value;
-  const ended = wrappingUp ? [] : all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
+  const ended = wrappingUp
+    ? []
+    : all.filter((c) => c.state === "ended" && now - (c.endedAt ?? 0) < ENDED_SHOWN_MS).slice(compact ? -1 : -2);
   const shown = compact && live.length ? live : [...live, ...ended];
   const dialling = !!agent?.dialling.value;
   if (!shown.length && !dialling) return null;

@@ -45,7 +45,10 @@ export function QualityWarning({ quality, now }: { quality: CallQuality | undefi
   const text = qualityProblem(quality, t.value, now);
   if (!text) return null;
   return (
-    <p class={`call-note quality-warning${quality?.oneWayAudio?.state === "unresolved" ? " severe" : ""}`} data-testid="quality-warning">
+    <p
+      class={`call-note quality-warning${quality?.oneWayAudio?.state === "unresolved" ? " severe" : ""}`}
+      data-testid="quality-warning"
+    >
       {text}
     </p>
   );

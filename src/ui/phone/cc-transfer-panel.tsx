@@ -36,7 +36,9 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
     if (kind === "agent") return agent ? { kind, number: agent } : undefined;
     const parsed = parseDialInput(number);
     if (!parsed.ok || parsed.target.kind !== "number") {
-      const text = parsed.ok ? t.value.phone.dialProblem["invalid-sip-address"] : dialProblemText(parsed.problem, t.value);
+      const text = parsed.ok
+        ? t.value.phone.dialProblem["invalid-sip-address"]
+        : dialProblemText(parsed.problem, t.value);
       setProblem(text);
       announce(text);
       return undefined;
@@ -47,12 +49,22 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
     const to = target();
     if (!to) return;
     const actions = a.actions;
-    a.act(what === "transfer" ? actions.transfer(call.id, to) : what === "consult" ? actions.consult(call.id, to) : actions.threeWay(call.id, to));
+    a.act(
+      what === "transfer"
+        ? actions.transfer(call.id, to)
+        : what === "consult"
+          ? actions.consult(call.id, to)
+          : actions.threeWay(call.id, to),
+    );
     onDone();
   };
 
   return (
-    <div class={`call-panel transfer-panel cc-transfer${compact ? " popover-panel" : ""}`} role="group" aria-label={m.transferTitle}>
+    <div
+      class={`call-panel transfer-panel cc-transfer${compact ? " popover-panel" : ""}`}
+      role="group"
+      aria-label={m.transferTitle}
+    >
       <label for={`${id}-k`}>{m.targetKind}</label>
       <select id={`${id}-k`} ref={first} value={kind} onChange={(e) => setKind(e.currentTarget.value as TargetKind)}>
         {(["agent", "queue", "number"] as const).map((k) => (

@@ -19,7 +19,11 @@ function DeviceSelect({ role, devices }: { role: AudioDeviceRole; devices: reado
       <select
         id={id}
         value={list.some((d) => d.deviceId === selected) ? selected : ""}
-        onChange={(e) => void p.phone.chooseDevice(role, e.currentTarget.value).catch((x: unknown) => console.warn("agentbar: device choice failed", x))}
+        onChange={(e) =>
+          void p.phone
+            .chooseDevice(role, e.currentTarget.value)
+            .catch((x: unknown) => console.warn("agentbar: device choice failed", x))
+        }
       >
         <option value="">{m.systemDefault}</option>
         {list.map((d, i) => (

@@ -74,13 +74,27 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
   };
 
   const callButton = (
-    <button type="button" class="call-button" aria-label={m.call} title={m.call} aria-disabled={busy || undefined} onClick={() => !busy && void dial(value)}>
+    <button
+      type="button"
+      class="call-button"
+      aria-label={m.call}
+      title={m.call}
+      aria-disabled={busy || undefined}
+      onClick={() => !busy && void dial(value)}
+    >
       <PhoneIcon />
       {!compact && <span aria-hidden="true">{m.call}</span>}
     </button>
   );
   const redialButton = (
-    <button type="button" class="icon-button" aria-label={m.redial} title={last ? m.redialNumber(last) : m.redial} disabled={!last} onClick={() => void dial(last)}>
+    <button
+      type="button"
+      class="icon-button"
+      aria-label={m.redial}
+      title={last ? m.redialNumber(last) : m.redial}
+      disabled={!last}
+      onClick={() => void dial(last)}
+    >
       <RedialIcon />
     </button>
   );
@@ -114,7 +128,10 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
             e.preventDefault();
             const el = e.currentTarget;
             const clean = normalisePaste(text);
-            const next = el.value.slice(0, el.selectionStart ?? el.value.length) + clean + el.value.slice(el.selectionEnd ?? el.value.length);
+            const next =
+              el.value.slice(0, el.selectionStart ?? el.value.length) +
+              clean +
+              el.value.slice(el.selectionEnd ?? el.value.length);
             setValue(next);
             const r = parseDialInput(next);
             if (r.ok) setProblem("");
@@ -134,7 +151,14 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
         <div class="dial-actions">
           {callButton}
           {redialButton}
-          <button type="button" class="icon-button" aria-label={m.dialPad} aria-expanded={keypad} title={m.dialPad} onClick={() => setKeypad(!keypad)}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={m.dialPad}
+            aria-expanded={keypad}
+            title={m.dialPad}
+            onClick={() => setKeypad(!keypad)}
+          >
             <KeypadIcon />
           </button>
         </div>
@@ -145,7 +169,13 @@ export function DialPad({ compact = false }: { compact?: boolean }) {
       {keypad && !compact && (
         <div class="dial-keypad">
           <Keypad label={m.dialPad} onKey={(k) => setValue((v) => v + k)} />
-          <button type="button" class="icon-button backspace" aria-label={m.clear} title={m.clear} onClick={() => setValue((v) => v.slice(0, -1))}>
+          <button
+            type="button"
+            class="icon-button backspace"
+            aria-label={m.clear}
+            title={m.clear}
+            onClick={() => setValue((v) => v.slice(0, -1))}
+          >
             <BackspaceIcon />
           </button>
         </div>

@@ -29,7 +29,13 @@ export function PhoneNotices({ compact = false }: { compact?: boolean }) {
         <div class="notice" key={n.id} data-kind={n.kind}>
           <AlertIcon />
           <span class="notice-text">{noticeText(n, t.value)}</span>
-          <button type="button" class="icon-button" aria-label={m.dismiss} title={m.dismiss} onClick={() => p.phone.dismissNotice(n.id)}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={m.dismiss}
+            title={m.dismiss}
+            onClick={() => p.phone.dismissNotice(n.id)}
+          >
             <CloseIcon />
           </button>
         </div>

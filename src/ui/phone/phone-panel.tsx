@@ -12,7 +12,9 @@ import { RegistrationChip } from "./registration-chip";
 
 // Opened by few and rarely: their code comes when they are first opened.
 const DevicesPanel = lazy(() => withEnglishPanels(import("./devices-panel")).then((m) => m.DevicesPanel));
-const PhoneSettingsPanel = lazy(() => withEnglishPanels(import("../settings/phone-settings")).then((m) => m.PhoneSettingsPanel));
+const PhoneSettingsPanel = lazy(() =>
+  withEnglishPanels(import("../settings/phone-settings")).then((m) => m.PhoneSettingsPanel),
+);
 
 /** The phone in the bar: one line, panels in popovers. */
 function BarPhone() {
@@ -44,10 +46,24 @@ export function PhonePanel({ layout }: { layout: Layout }) {
       <div class="phone-top">
         <RegistrationChip />
         <div class="phone-tools">
-          <button type="button" class="icon-button" aria-label={m.devices} title={m.devices} aria-expanded={panel === "devices"} onClick={() => toggle("devices")}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={m.devices}
+            title={m.devices}
+            aria-expanded={panel === "devices"}
+            onClick={() => toggle("devices")}
+          >
             <HeadsetIcon />
           </button>
-          <button type="button" class="icon-button" aria-label={m.settings} title={m.settings} aria-expanded={panel === "settings"} onClick={() => toggle("settings")}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={m.settings}
+            title={m.settings}
+            aria-expanded={panel === "settings"}
+            onClick={() => toggle("settings")}
+          >
             <SettingsIcon />
           </button>
         </div>

@@ -70,7 +70,16 @@ function MicrophoneAndSpeaker() {
         <>
           <span class="precall-meter">
             <label for={`${id}-meter`}>{m.micLevel}</label>
-            <meter id={`${id}-meter`} min={-60} max={0} low={-40} high={-6} optimum={-20} value={Math.max(-60, level)} data-testid="mic-meter" />
+            <meter
+              id={`${id}-meter`}
+              min={-60}
+              max={0}
+              low={-40}
+              high={-6}
+              optimum={-20}
+              value={Math.max(-60, level)}
+              data-testid="mic-meter"
+            />
             <span class="precall-figure">{m.micDb(level)}</span>
           </span>
           <p class="field-note">{m.micHint}</p>
@@ -96,7 +105,12 @@ function EchoTest() {
     runEchoTest(p.phone, number, (stage) => setState({ stage }))
       .then((r) => {
         const v = echoVerdict(r);
-        return m.echoResult({ ...(r.roundTripMs !== undefined ? { ms: r.roundTripMs } : {}), delay: v.delay, db: r.heardBackDbfs, level: v.level });
+        return m.echoResult({
+          ...(r.roundTripMs !== undefined ? { ms: r.roundTripMs } : {}),
+          delay: v.delay,
+          db: r.heardBackDbfs,
+          level: v.level,
+        });
       })
       .catch((e: unknown) => checkProblem(e, t.value))
       .then((text) => {
@@ -106,7 +120,13 @@ function EchoTest() {
   };
   return (
     <div class="precall-echo">
-      <button type="button" class="secondary" onClick={run} aria-disabled={busy || running || undefined} disabled={busy || running}>
+      <button
+        type="button"
+        class="secondary"
+        onClick={run}
+        aria-disabled={busy || running || undefined}
+        disabled={busy || running}
+      >
         {m.echo}
       </button>
       <p class="field-note">{busy && !running ? m.echoBusy : m.echoHint(number)}</p>
@@ -126,7 +146,12 @@ function DiagnosticsDownload() {
   const [saved, setSaved] = useState("");
   const download = () => {
     try {
-      const bundle = buildDiagnosticsBundle({ session: sessionStore, settings: settingsStore, phoneSession: p.session, pageOrigin });
+      const bundle = buildDiagnosticsBundle({
+        session: sessionStore,
+        settings: settingsStore,
+        phoneSession: p.session,
+        pageOrigin,
+      });
       const file = diagnosticsFile(bundle);
       const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
       const a = document.createElement("a");

@@ -12,7 +12,8 @@ export function QueueLine({ call, cc, compact = false }: { call: Call; cc: CcCal
   const { t, phone } = useModel();
   if (!cc.queue && cc.action !== "queue") return null;
   const m = t.value.agent;
-  const until = call.answeredAt ?? (call.state === "ended" ? call.endedAt : undefined) ?? phone?.now.value ?? Date.now();
+  const until =
+    call.answeredAt ?? (call.state === "ended" ? call.endedAt : undefined) ?? phone?.now.value ?? Date.now();
   const queue = cc.queue ? m.queueLine(cc.queue) : m.queueUnknown;
   const waited = cc.joinedAt ? m.waited(formatDuration(Math.max(0, until - cc.joinedAt) / 1000)) : "";
   if (compact) {

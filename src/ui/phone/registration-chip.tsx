@@ -40,7 +40,12 @@ export function RegistrationChip({ compact = false }: { compact?: boolean }) {
         </button>
       )}
       {elsewhere && (
-        <button type="button" class="link-button" disabled={onCall || tabs.move === "asking"} onClick={() => void p.session.owner.takeOver()}>
+        <button
+          type="button"
+          class="link-button"
+          disabled={onCall || tabs.move === "asking"}
+          onClick={() => void p.session.owner.takeOver()}
+        >
           {tabs.move === "asking" ? words.moving : onCall ? words.afterCall : words.useHere}
         </button>
       )}

@@ -4,13 +4,25 @@ import { useModel, usePhone } from "../model/model";
 import { Field } from "../shared/field";
 import { ToolbarSettings } from "./toolbar-settings";
 
-function Choice<K extends "autoAnswer" | "dtmfMode" | "referPolicy">({ name, label, options }: { name: K; label: string; options: Record<Settings[K], string> }) {
+function Choice<K extends "autoAnswer" | "dtmfMode" | "referPolicy">({
+  name,
+  label,
+  options,
+}: {
+  name: K;
+  label: string;
+  options: Record<Settings[K], string>;
+}) {
   const { settings, settingsStore } = useModel();
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={settings.value[name]} onChange={(e) => settingsStore.getState().change({ [name]: e.currentTarget.value } as Partial<Settings>)}>
+      <select
+        id={id}
+        value={settings.value[name]}
+        onChange={(e) => settingsStore.getState().change({ [name]: e.currentTarget.value } as Partial<Settings>)}
+      >
         {(Object.keys(options) as Settings[K][]).map((k) => (
           <option key={k} value={k}>
             {options[k]}
@@ -49,12 +61,38 @@ export function PhoneSettingsPanel() {
   return (
     <>
       <form class="settings-panel" aria-label={m.settings} onSubmit={apply} noValidate>
-        <Field id={`${id}-url`} label={m.sipUrl} hint={m.sipUrlHint(defaultUrl)} problem={problem?.field === "url" ? problem.text : ""}>
-          {(control) => <input {...control} type="url" value={url} placeholder={defaultUrl} spellcheck={false} onInput={(e) => setUrl(e.currentTarget.value)} />}
-        </Field>
-        <Field id={`${id}-ice`} label={m.iceServers} hint={m.iceHint} problem={problem?.field === "ice" ? problem.text : ""}>
+        <Field
+          id={`${id}-url`}
+          label={m.sipUrl}
+          hint={m.sipUrlHint(defaultUrl)}
+          problem={problem?.field === "url" ? problem.text : ""}
+        >
           {(control) => (
-            <textarea {...control} rows={3} value={ice} spellcheck={false} placeholder="stun:stun.example.com:3478" onInput={(e) => setIce(e.currentTarget.value)} />
+            <input
+              {...control}
+              type="url"
+              value={url}
+              placeholder={defaultUrl}
+              spellcheck={false}
+              onInput={(e) => setUrl(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field
+          id={`${id}-ice`}
+          label={m.iceServers}
+          hint={m.iceHint}
+          problem={problem?.field === "ice" ? problem.text : ""}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              rows={3}
+              value={ice}
+              spellcheck={false}
+              placeholder="stun:stun.example.com:3478"
+              onInput={(e) => setIce(e.currentTarget.value)}
+            />
           )}
         </Field>
         <button type="submit" class="secondary">

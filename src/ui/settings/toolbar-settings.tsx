@@ -1,9 +1,19 @@
 import { useId, useState } from "preact/hooks";
-import { effectiveEventChannelUrl, SHORTCUT_ACTIONS, shortcutFromEvent, type Settings, type ShortcutAction } from "../../session";
+import {
+  effectiveEventChannelUrl,
+  SHORTCUT_ACTIONS,
+  shortcutFromEvent,
+  type Settings,
+  type ShortcutAction,
+} from "../../session";
 import { useModel } from "../model/model";
 import { Field } from "../shared/field";
 
-const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /**
  * The toolbar's settings, under the phone's: the event channel's address, break reasons and call
@@ -20,7 +30,11 @@ export function ToolbarSettings() {
   const [dispositions, setDispositions] = useState(s.dispositions.join("\n"));
   const [problem, setProblem] = useState("");
   const change = (patch: Partial<Settings>) => settingsStore.getState().change(patch);
-  const defaultEvents = effectiveEventChannelUrl({ ...s, eventChannelUrl: "" }, session.value.platformUrl, location.href);
+  const defaultEvents = effectiveEventChannelUrl(
+    { ...s, eventChannelUrl: "" },
+    session.value.platformUrl,
+    location.href,
+  );
 
   const apply = (e: Event) => {
     e.preventDefault();
@@ -35,15 +49,38 @@ export function ToolbarSettings() {
     <form class="settings-panel toolbar-settings" aria-label={m.settings} onSubmit={apply} noValidate>
       <h3>{m.settings}</h3>
       <Field id={`${id}-ev`} label={m.eventsUrl} hint={t.value.phone.sipUrlHint(defaultEvents)} problem={problem}>
-        {(control) => <input {...control} type="url" value={events} placeholder={defaultEvents} spellcheck={false} onInput={(e) => setEvents(e.currentTarget.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            value={events}
+            placeholder={defaultEvents}
+            spellcheck={false}
+            onInput={(e) => setEvents(e.currentTarget.value)}
+          />
+        )}
       </Field>
       <div class="field">
         <label for={`${id}-br`}>{m.breakReasons}</label>
-        <textarea id={`${id}-br`} rows={3} value={reasons} placeholder={m.defaultReasons.join("\n")} aria-describedby={`${id}-list`} onInput={(e) => setReasons(e.currentTarget.value)} />
+        <textarea
+          id={`${id}-br`}
+          rows={3}
+          value={reasons}
+          placeholder={m.defaultReasons.join("\n")}
+          aria-describedby={`${id}-list`}
+          onInput={(e) => setReasons(e.currentTarget.value)}
+        />
       </div>
       <div class="field">
         <label for={`${id}-ds`}>{m.dispositions}</label>
-        <textarea id={`${id}-ds`} rows={3} value={dispositions} placeholder={m.defaultDispositions.join("\n")} aria-describedby={`${id}-list`} onInput={(e) => setDispositions(e.currentTarget.value)} />
+        <textarea
+          id={`${id}-ds`}
+          rows={3}
+          value={dispositions}
+          placeholder={m.defaultDispositions.join("\n")}
+          aria-describedby={`${id}-list`}
+          onInput={(e) => setDispositions(e.currentTarget.value)}
+        />
         <p id={`${id}-list`} class="field-note">
           {m.listHint}
         </p>
@@ -53,7 +90,11 @@ export function ToolbarSettings() {
       </button>
       <div class="field">
         <label for={`${id}-qa`}>{m.queueAutoAnswer}</label>
-        <select id={`${id}-qa`} value={String(s.queueAutoAnswerSec)} onChange={(e) => change({ queueAutoAnswerSec: Number(e.currentTarget.value) })}>
+        <select
+          id={`${id}-qa`}
+          value={String(s.queueAutoAnswerSec)}
+          onChange={(e) => change({ queueAutoAnswerSec: Number(e.currentTarget.value) })}
+        >
           <option value="-1">{m.queueAutoAnswerOff}</option>
           {[0, 2, 5, 10].map((sec) => (
             <option key={sec} value={String(sec)}>
@@ -64,7 +105,11 @@ export function ToolbarSettings() {
       </div>
       <div class="field">
         <label for={`${id}-out`}>{m.outboundCalls}</label>
-        <select id={`${id}-out`} value={s.outboundCalls} onChange={(e) => change({ outboundCalls: e.currentTarget.value as Settings["outboundCalls"] })}>
+        <select
+          id={`${id}-out`}
+          value={s.outboundCalls}
+          onChange={(e) => change({ outboundCalls: e.currentTarget.value as Settings["outboundCalls"] })}
+        >
           {(["call-center", "phone"] as const).map((k) => (
             <option key={k} value={k}>
               {m.outboundOption[k]}
@@ -74,7 +119,12 @@ export function ToolbarSettings() {
       </div>
       <div class="field">
         <label for={`${id}-lay`}>{m.layout}</label>
-        <select id={`${id}-lay`} value={s.layout} aria-describedby={`${id}-lay-note`} onChange={(e) => change({ layout: e.currentTarget.value as Settings["layout"] })}>
+        <select
+          id={`${id}-lay`}
+          value={s.layout}
+          aria-describedby={`${id}-lay-note`}
+          onChange={(e) => change({ layout: e.currentTarget.value as Settings["layout"] })}
+        >
           {(["full", "side", "bar"] as const).map((k) => (
             <option key={k} value={k}>
               {m.layoutOption[k]}

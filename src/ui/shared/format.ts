@@ -18,6 +18,8 @@ export function formatDuration(totalSec: number): string {
 export function formatMoment(ms: number, language: Language, now: number = Date.now()): string {
   const when = new Date(ms);
   const today = when.toDateString() === new Date(now).toDateString();
-  const style: Intl.DateTimeFormatOptions = today ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" };
+  const style: Intl.DateTimeFormatOptions = today
+    ? { timeStyle: "short" }
+    : { dateStyle: "medium", timeStyle: "short" };
   return new Intl.DateTimeFormat(language, style).format(when);
 }

@@ -42,7 +42,16 @@ export function Popover({
         }
       }}
     >
-      <button type="button" ref={button} class="icon-button" aria-label={label} title={label} aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        ref={button}
+        class="icon-button"
+        aria-label={label}
+        title={label}
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        onClick={() => setOpen(!open)}
+      >
         {icon}
       </button>
       {open && (

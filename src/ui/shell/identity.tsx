@@ -13,7 +13,8 @@ export function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return "?";
   if (/^[\u2e80-\u9fff\uac00-\ud7af]/.test(words[0]!)) return Array.from(words[0]!)[0]!;
-  const letters = words.length > 1 ? [words[0]!, words[1]!].map((w) => Array.from(w)[0]) : Array.from(words[0]!).slice(0, 2);
+  const letters =
+    words.length > 1 ? [words[0]!, words[1]!].map((w) => Array.from(w)[0]) : Array.from(words[0]!).slice(0, 2);
   return letters.join("").toUpperCase();
 }
 
@@ -38,7 +39,11 @@ function useLandingFocus() {
 export function IdentityLine({ user }: { user: SessionUser }) {
   const t = useModel().t.value;
   const ref = useLandingFocus();
-  const facts = [user.login, roleName(user.role, t), user.extension ? t.shell.extensionShort(user.extension) : ""].filter(Boolean);
+  const facts = [
+    user.login,
+    roleName(user.role, t),
+    user.extension ? t.shell.extensionShort(user.extension) : "",
+  ].filter(Boolean);
   return (
     <div class="identity-line" data-testid="identity">
       <Avatar name={user.name} />
@@ -56,14 +61,27 @@ export function IdentityLine({ user }: { user: SessionUser }) {
  * The account card of the side panel and the full page. `compact` (next to the phone) keeps the
  * name as the heading and puts the facts on one line, leaving the height to the calls.
  */
-export function AccountCard({ user, children, compact = false }: { user: SessionUser; children?: ComponentChildren; compact?: boolean }) {
+export function AccountCard({
+  user,
+  children,
+  compact = false,
+}: {
+  user: SessionUser;
+  children?: ComponentChildren;
+  compact?: boolean;
+}) {
   const model = useModel();
   const t = model.t.value;
   const platformUrl = model.session.value.platformUrl;
   const ref = useLandingFocus();
   const address = displayAddress(platformUrl, model.pageOrigin).replace(/^https?:\/\//, "");
   if (compact) {
-    const facts = [user.login, roleName(user.role, t), user.extension ? t.shell.extensionShort(user.extension) : t.shell.noExtension, user.domain].filter(Boolean);
+    const facts = [
+      user.login,
+      roleName(user.role, t),
+      user.extension ? t.shell.extensionShort(user.extension) : t.shell.noExtension,
+      user.domain,
+    ].filter(Boolean);
     return (
       <section class="account-card compact" aria-labelledby="account-name" data-testid="identity">
         <div class="account-head">

@@ -37,7 +37,14 @@ export function SignInScreen({ layout }: { layout: Layout }) {
   // Shown until the first new attempt fails, so the reason for being here is not lost.
   const [sessionEnded] = useState(s.status === "session-expired");
 
-  const ids = { form: useId(), login: useId(), password: useId(), captcha: useId(), address: useId(), message: useId() };
+  const ids = {
+    form: useId(),
+    login: useId(),
+    password: useId(),
+    captcha: useId(),
+    address: useId(),
+    message: useId(),
+  };
   const inputs: Record<Field, { current: HTMLInputElement | null }> = {
     login: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
@@ -113,17 +120,23 @@ export function SignInScreen({ layout }: { layout: Layout }) {
 
   // In the bar a field's problem is told in the one message slot; elsewhere right under the field.
   const problemId = (field: Field) => (problems[field] ? (bar ? ids.message : `${ids[field]}-problem`) : "");
-  const described = (field: Field, extra?: string) => [problemId(field), extra ?? ""].filter(Boolean).join(" ") || undefined;
+  const described = (field: Field, extra?: string) =>
+    [problemId(field), extra ?? ""].filter(Boolean).join(" ") || undefined;
 
   const fieldProblem = (field: Field, hint?: string | null) => (
-    <p class={`field-note ${problems[field] ? "is-problem" : ""}`} id={problems[field] ? `${ids[field]}-problem` : `${ids[field]}-hint`}>
+    <p
+      class={`field-note ${problems[field] ? "is-problem" : ""}`}
+      id={problems[field] ? `${ids[field]}-problem` : `${ids[field]}-hint`}
+    >
       {problemOf(field) ?? hint ?? ""}
     </p>
   );
 
   const loginField = (
     <div class="field">
-      <label for={ids.login} class={bar ? "sr-only" : undefined}>{t.signIn.login}</label>
+      <label for={ids.login} class={bar ? "sr-only" : undefined}>
+        {t.signIn.login}
+      </label>
       <input
         ref={inputs.login}
         id={ids.login}
@@ -145,7 +158,9 @@ export function SignInScreen({ layout }: { layout: Layout }) {
   const capsKey = (e: KeyboardEvent) => setCapsLock(e.getModifierState?.("CapsLock") ?? false);
   const passwordField = (
     <div class="field">
-      <label for={ids.password} class={bar ? "sr-only" : undefined}>{t.signIn.password}</label>
+      <label for={ids.password} class={bar ? "sr-only" : undefined}>
+        {t.signIn.password}
+      </label>
       <div class="input-with-button">
         <input
           ref={inputs.password}
@@ -181,14 +196,29 @@ export function SignInScreen({ layout }: { layout: Layout }) {
 
   const captchaField = s.captcha && (
     <div class="field captcha">
-      <label for={ids.captcha} class={bar ? "sr-only" : undefined}>{t.signIn.captcha}</label>
+      <label for={ids.captcha} class={bar ? "sr-only" : undefined}>
+        {t.signIn.captcha}
+      </label>
       <div class="captcha-row">
         {s.captcha.pictureUrl ? (
-          <img key={s.captcha.pictureUrl} class="captcha-picture" src={s.captcha.pictureUrl} alt={t.signIn.captchaPicture} width={150} height={50} />
+          <img
+            key={s.captcha.pictureUrl}
+            class="captcha-picture"
+            src={s.captcha.pictureUrl}
+            alt={t.signIn.captchaPicture}
+            width={150}
+            height={50}
+          />
         ) : (
           <span class="captcha-picture is-missing">{t.signIn.captchaMissing}</span>
         )}
-        <button type="button" class="icon-button" aria-label={t.signIn.newCaptcha} title={t.signIn.newCaptcha} onClick={() => void s.newCaptcha()}>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label={t.signIn.newCaptcha}
+          title={t.signIn.newCaptcha}
+          onClick={() => void s.newCaptcha()}
+        >
           <RefreshIcon />
         </button>
         <input
@@ -261,14 +291,25 @@ export function SignInScreen({ layout }: { layout: Layout }) {
   );
 
   const submitButton = (
-    <button type="submit" class="primary submit" aria-disabled={busy || undefined} aria-describedby={message ? ids.message : undefined} data-busy={busy || undefined}>
+    <button
+      type="submit"
+      class="primary submit"
+      aria-disabled={busy || undefined}
+      aria-describedby={message ? ids.message : undefined}
+      data-busy={busy || undefined}
+    >
       {busy && <span class="spinner" aria-hidden="true" />}
       <span>{busy ? t.signIn.submitting : t.signIn.submit}</span>
     </button>
   );
 
   const messageBox = (
-    <div class={`form-message ${message ? `is-${message.tone}` : ""}`} id={ids.message} data-testid="sign-in-message" title={bar && message ? message.text : undefined}>
+    <div
+      class={`form-message ${message ? `is-${message.tone}` : ""}`}
+      id={ids.message}
+      data-testid="sign-in-message"
+      title={bar && message ? message.text : undefined}
+    >
       {message && (message.tone === "error" ? <AlertIcon /> : <InfoIcon />)}
       {message && <span class="form-message-text">{message.text}</span>}
     </div>

@@ -1,6 +1,14 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import type { CommandError } from "../../cc";
-import { isSupervisor, type Supervision, type SupervisionState, type SupervisorActions, type SupervisorCommand, type Wallboard, type WallboardState } from "../../cc/supervisor";
+import {
+  isSupervisor,
+  type Supervision,
+  type SupervisionState,
+  type SupervisorActions,
+  type SupervisorCommand,
+  type Wallboard,
+  type WallboardState,
+} from "../../cc/supervisor";
 import type { SessionState, SettingsState } from "../../session";
 import type { Messages } from "../i18n";
 import { storeSignal } from "../model/store-signal";
@@ -55,7 +63,9 @@ export function createSupervisorUi(deps: SupervisorUiDeps): SupervisorUi {
     supervision,
     actions: deps.supervision.actions,
     allowed: computed(() => isSupervisor(deps.session.value.user)),
-    breakReasons: computed(() => (deps.settings.value.breakReasons.length ? deps.settings.value.breakReasons : deps.t.value.agent.defaultReasons)),
+    breakReasons: computed(() =>
+      deps.settings.value.breakReasons.length ? deps.settings.value.breakReasons : deps.t.value.agent.defaultReasons,
+    ),
     now,
     show() {
       const unwatch = deps.wallboard.watch();

@@ -81,7 +81,13 @@ function QueueTiles() {
               </div>
               <div>
                 <dt>{m.longestWait}</dt>
-                <dd>{q.longestWaitingSince !== null ? formatDuration((now - q.longestWaitingSince) / 1000) : q.waitingUnseen ? m.longestWaitUnknown : "–"}</dd>
+                <dd>
+                  {q.longestWaitingSince !== null
+                    ? formatDuration((now - q.longestWaitingSince) / 1000)
+                    : q.waitingUnseen
+                      ? m.longestWaitUnknown
+                      : "–"}
+                </dd>
               </div>
               <div>
                 <dt>{m.answered}</dt>
@@ -98,7 +104,8 @@ function QueueTiles() {
               <div>
                 <dt>{m.byStatus}</dt>
                 <dd class="by-status">
-                  {t.value.agent.status.ready} {q.byStatus.ready + q.byStatus["on-demand"]} · {m.inCall} {q.inCall} · {t.value.agent.status.break} {q.byStatus.break}
+                  {t.value.agent.status.ready} {q.byStatus.ready + q.byStatus["on-demand"]} · {m.inCall} {q.inCall} ·{" "}
+                  {t.value.agent.status.break} {q.byStatus.break}
                 </dd>
               </div>
             </dl>
@@ -115,7 +122,11 @@ const ROW_HEIGHT = { full: 64, twoLine: 88, compact: 140 };
 const TWO_LINE_BELOW = 880;
 
 /** What of the list is in view, and how wide it is. */
-const viewOf = (el: HTMLElement) => ({ top: el.scrollTop, height: el.clientHeight || 600, width: el.clientWidth || Infinity });
+const viewOf = (el: HTMLElement) => ({
+  top: el.scrollTop,
+  height: el.clientHeight || 600,
+  width: el.clientWidth || Infinity,
+});
 const OVERSCAN = 6;
 
 /** The agents: a search, two filters and an order; only the rows in view are in the page. */
@@ -147,8 +158,19 @@ function AgentList({ compact }: { compact: boolean }) {
   return (
     <div class="agent-board">
       <div class="board-filters" role="search">
-        <input type="search" aria-label={m.search} placeholder={m.search} value={query.search} onInput={(e) => change({ search: e.currentTarget.value })} data-testid="wallboard-search" />
-        <select aria-label={m.filterQueue} value={query.queue} onChange={(e) => change({ queue: e.currentTarget.value })}>
+        <input
+          type="search"
+          aria-label={m.search}
+          placeholder={m.search}
+          value={query.search}
+          onInput={(e) => change({ search: e.currentTarget.value })}
+          data-testid="wallboard-search"
+        />
+        <select
+          aria-label={m.filterQueue}
+          value={query.queue}
+          onChange={(e) => change({ queue: e.currentTarget.value })}
+        >
           <option value="">{m.allQueues}</option>
           {queues.value.map((q) => (
             <option key={q} value={q}>
@@ -156,7 +178,12 @@ function AgentList({ compact }: { compact: boolean }) {
             </option>
           ))}
         </select>
-        <select aria-label={m.filterStatus} value={query.status} onChange={(e) => change({ status: e.currentTarget.value as AgentQuery["status"] })} data-testid="wallboard-status-filter">
+        <select
+          aria-label={m.filterStatus}
+          value={query.status}
+          onChange={(e) => change({ status: e.currentTarget.value as AgentQuery["status"] })}
+          data-testid="wallboard-status-filter"
+        >
           <option value="">{m.allStatuses}</option>
           <option value="in-call">{m.inACall}</option>
           {(["ready", "on-demand", "break", "logged-out"] as const).map((k) => (
@@ -165,7 +192,11 @@ function AgentList({ compact }: { compact: boolean }) {
             </option>
           ))}
         </select>
-        <select aria-label={m.sortBy} value={query.sort} onChange={(e) => change({ sort: e.currentTarget.value as AgentQuery["sort"] })}>
+        <select
+          aria-label={m.sortBy}
+          value={query.sort}
+          onChange={(e) => change({ sort: e.currentTarget.value as AgentQuery["sort"] })}
+        >
           {(["status", "name", "extension", "time"] as const).map((k) => (
             <option key={k} value={k}>
               {m.sort[k]}
@@ -180,9 +211,21 @@ function AgentList({ compact }: { compact: boolean }) {
         {ids.length === 0 ? (
           <p class="muted">{m.empty}</p>
         ) : (
-          <ul class={`agent-rows${compact ? " compact" : twoLine ? " two-line" : ""}`} aria-label={m.agents} style={{ height: `${ids.length * rowHeight}px` }}>
+          <ul
+            class={`agent-rows${compact ? " compact" : twoLine ? " two-line" : ""}`}
+            aria-label={m.agents}
+            style={{ height: `${ids.length * rowHeight}px` }}
+          >
             {ids.slice(first, last).map((id, i) => (
-              <AgentRow key={id} number={id} index={first + i} total={ids.length} top={(first + i) * rowHeight} height={rowHeight} compact={compact} />
+              <AgentRow
+                key={id}
+                number={id}
+                index={first + i}
+                total={ids.length}
+                top={(first + i) * rowHeight}
+                height={rowHeight}
+                compact={compact}
+              />
             ))}
           </ul>
         )}
@@ -192,7 +235,21 @@ function AgentList({ compact }: { compact: boolean }) {
 }
 
 /** One agent: it re-renders when its own row changes (or the clock ticks), never for another's. */
-function AgentRow({ number, index, total, top, height, compact }: { number: string; index: number; total: number; top: number; height: number; compact: boolean }) {
+function AgentRow({
+  number,
+  index,
+  total,
+  top,
+  height,
+  compact,
+}: {
+  number: string;
+  index: number;
+  total: number;
+  top: number;
+  height: number;
+  compact: boolean;
+}) {
   const { t } = useModel();
   const s = useSupervisor();
   const row = useMemo(() => storeSignal(s.wallboard.store, (st) => st.board.agents.get(number)), [s, number]).value;
@@ -203,7 +260,14 @@ function AgentRow({ number, index, total, top, height, compact }: { number: stri
   const call = row.call;
   const callState = row.callstate === "IDLE" ? "" : (m.callState[row.callstate] ?? row.callstate);
   return (
-    <li class={`agent-row status-${row.kind}${call ? " in-call" : ""}`} style={{ transform: `translateY(${top}px)`, height: `${height}px` }} aria-posinset={index + 1} aria-setsize={total} data-agent={number} data-testid="agent-row">
+    <li
+      class={`agent-row status-${row.kind}${call ? " in-call" : ""}`}
+      style={{ transform: `translateY(${top}px)`, height: `${height}px` }}
+      aria-posinset={index + 1}
+      aria-setsize={total}
+      data-agent={number}
+      data-testid="agent-row"
+    >
       <div class="agent-who">
         <strong>{row.name || number}</strong>
         <span class="muted small">{m.extension(row.extension || number)}</span>
@@ -253,7 +317,13 @@ function RowActions({ row }: { row: WallboardAgent }) {
   const mine = sup.current?.agent === row.number ? sup.current : null;
   const busy = !!sup.pending;
   const button = (label: string, action: () => Promise<void>, active = false) => (
-    <button type="button" class={`small${active ? " active" : " secondary"}`} aria-pressed={active} disabled={busy} onClick={() => s.act(action())}>
+    <button
+      type="button"
+      class={`small${active ? " active" : " secondary"}`}
+      aria-pressed={active}
+      disabled={busy}
+      onClick={() => s.act(action())}
+    >
       {label}
     </button>
   );
@@ -281,7 +351,11 @@ function StatusChanger({ row }: { row: WallboardAgent }) {
   const asked = useSignal<StatusChoice | null>(null);
   const choices: { value: string; label: string; choice: StatusChoice }[] = [
     { value: "ready", label: t.value.agent.status.ready, choice: { kind: "ready" } },
-    ...s.breakReasons.value.map((reason) => ({ value: `break:${reason}`, label: t.value.agent.goBreak(reason), choice: { kind: "break", reason } as StatusChoice })),
+    ...s.breakReasons.value.map((reason) => ({
+      value: `break:${reason}`,
+      label: t.value.agent.goBreak(reason),
+      choice: { kind: "break", reason } as StatusChoice,
+    })),
     { value: "logged-out", label: t.value.agent.signOutQueues, choice: { kind: "logged-out" } },
   ];
   const label = (c: StatusChoice) => choices.find((x) => JSON.stringify(x.choice) === JSON.stringify(c))?.label ?? "";
@@ -347,15 +421,31 @@ function Supervising() {
           <strong>{m.supervising(current.agentName || current.agent, current.customer)}</strong>
           <span data-testid="supervision-mode">{m.mode[current.mode]}</span>
           <span class="muted small" data-testid="agent-told">
-            {current.agentTold === null ? m.agentToldUnknown : current.agentTold ? m.agentTold(current.agentName || current.agent) : m.agentNotTold(current.agentName || current.agent)}
+            {current.agentTold === null
+              ? m.agentToldUnknown
+              : current.agentTold
+                ? m.agentTold(current.agentName || current.agent)
+                : m.agentNotTold(current.agentName || current.agent)}
           </span>
           <span class="supervising-actions">
             {MODES.map(([mode, action]) => (
-              <button key={mode} type="button" class={`small${current.mode === mode ? " active" : " secondary"}`} aria-pressed={current.mode === mode} disabled={!!sup.pending} onClick={() => s.act(s.actions[action](current.agent))}>
+              <button
+                key={mode}
+                type="button"
+                class={`small${current.mode === mode ? " active" : " secondary"}`}
+                aria-pressed={current.mode === mode}
+                disabled={!!sup.pending}
+                onClick={() => s.act(s.actions[action](current.agent))}
+              >
                 {supervisionWord(mode, t.value)}
               </button>
             ))}
-            <button type="button" class="small secondary" disabled={!!sup.pending} onClick={() => s.act(s.actions.intercept(current.agent))}>
+            <button
+              type="button"
+              class="small secondary"
+              disabled={!!sup.pending}
+              onClick={() => s.act(s.actions.intercept(current.agent))}
+            >
               {m.intercept}
             </button>
             <button type="button" class="small danger" disabled={!!sup.pending} onClick={() => s.act(s.actions.stop())}>
@@ -400,7 +490,12 @@ function ActionLog() {
         <ol>
           {log.map((l) => (
             <li key={`${l.at}-${l.command}-${l.agent}`} class={l.outcome}>
-              {m.logLine(formatMoment(l.at, language.value), l.by, supervisionWord(l.command, t.value), `${l.agentName || l.agent}${l.detail ? ` (${l.detail})` : ""}`)}
+              {m.logLine(
+                formatMoment(l.at, language.value),
+                l.by,
+                supervisionWord(l.command, t.value),
+                `${l.agentName || l.agent}${l.detail ? ` (${l.detail})` : ""}`,
+              )}
               {l.outcome === "failed" && ` · ${m.logFailed(l.error ?? "")}`}
             </li>
           ))}

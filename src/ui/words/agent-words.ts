@@ -1,4 +1,11 @@
-import { PHONE_UNREACHABLE_REASON, statusKind, type AgentState, type AgentView, type CommandError, type NextStatus } from "../../cc";
+import {
+  PHONE_UNREACHABLE_REASON,
+  statusKind,
+  type AgentState,
+  type AgentView,
+  type CommandError,
+  type NextStatus,
+} from "../../cc";
 import type { Messages } from "../i18n";
 
 // The agent's status, the next status and failed commands in words.
@@ -11,12 +18,18 @@ export function statusLabel(view: Pick<AgentView, "status" | "reason"> | null, t
   if (kind === "unknown") return view.status || "–";
   const label = m.status[kind];
   // mod_callcenter's own reason after max_no_answer offers went unanswered, and the toolbar's own.
-  const reason = view.reason === "max-no-answer" ? m.maxNoAnswer : view.reason === PHONE_UNREACHABLE_REASON ? m.phoneUnreachable : view.reason;
+  const reason =
+    view.reason === "max-no-answer"
+      ? m.maxNoAnswer
+      : view.reason === PHONE_UNREACHABLE_REASON
+        ? m.phoneUnreachable
+        : view.reason;
   return kind === "break" && reason ? m.statusWithReason(label, reason) : label;
 }
 
 export function nextLabel(next: NextStatus, t: Messages): string {
-  if (next.kind === "break") return next.reason ? t.agent.statusWithReason(t.agent.status.break, next.reason) : t.agent.status.break;
+  if (next.kind === "break")
+    return next.reason ? t.agent.statusWithReason(t.agent.status.break, next.reason) : t.agent.status.break;
   return t.agent.status[next.kind];
 }
 
@@ -33,7 +46,10 @@ export function errorText(error: CommandError, t: Messages): string {
  * slept, what happened meanwhile.
  */
 /** The watch's words for this tab: its own phone, or the phone of the agent's other tab. */
-export function phoneWatchWords(w: AgentState["phoneWatch"], t: Messages): Omit<Messages["agent"]["phoneWatch"], "elsewhere"> {
+export function phoneWatchWords(
+  w: AgentState["phoneWatch"],
+  t: Messages,
+): Omit<Messages["agent"]["phoneWatch"], "elsewhere"> {
   const m = t.agent.phoneWatch;
   return w.elsewhere ? { ...m, ...m.elsewhere } : m;
 }
@@ -44,7 +60,10 @@ export function phoneWatchText(s: Pick<AgentState, "phoneWatch" | "agent" | "pen
   const onBreak = statusKind(s.agent?.status ?? "") === "break";
   const breakStatus = statusLabel({ status: "On Break", reason: PHONE_UNREACHABLE_REASON }, t);
   // A platform without break reasons in agent_state shows the break, not why.
-  const notKept = onBreak && !s.pending && s.agent?.reason !== PHONE_UNREACHABLE_REASON ? ` ${m.reasonNotKept(t.agent.phoneUnreachable)}` : "";
+  const notKept =
+    onBreak && !s.pending && s.agent?.reason !== PHONE_UNREACHABLE_REASON
+      ? ` ${m.reasonNotKept(t.agent.phoneUnreachable)}`
+      : "";
   if (w.trouble) {
     const first = w.trouble === "lost" ? m.lost : m.asleep;
     return w.breakSetAt ? `${first} ${m.setOnBreak(breakStatus)}${notKept}` : first;

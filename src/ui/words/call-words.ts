@@ -71,7 +71,15 @@ export function supervisingText(s: NonNullable<CcCall["supervising"]>, t: Messag
 /** A supervisor's action in a word: Monitor, Whisper, Speak to customer, Barge in, Intercept, Stop, Set status. */
 export function supervisionWord(command: string, t: Messages): string {
   const m = t.supervisor;
-  const words: Record<string, string> = { monitor: m.monitor, whisper: m.whisper, "whisper-customer": m.whisperCustomer, barge: m.barge, intercept: m.intercept, stop: m.stop, "agent-status": m.setStatus };
+  const words: Record<string, string> = {
+    monitor: m.monitor,
+    whisper: m.whisper,
+    "whisper-customer": m.whisperCustomer,
+    barge: m.barge,
+    intercept: m.intercept,
+    stop: m.stop,
+    "agent-status": m.setStatus,
+  };
   return words[command] ?? command;
 }
 

@@ -37,11 +37,22 @@ export function registrationWords(
   const s = t.phone.status;
   if (session.status === "off") return { label: s.off, tone: "off", detail: "", canRetry: false };
   if (session.status === "starting") return { label: s.starting, tone: "busy", detail: "", canRetry: false };
-  if (session.status === "elsewhere") return { label: t.phone.tabs.elsewhere, tone: "ok", detail: t.phone.tabs.elsewhereDetail, canRetry: false };
+  if (session.status === "elsewhere")
+    return { label: t.phone.tabs.elsewhere, tone: "ok", detail: t.phone.tabs.elsewhereDetail, canRetry: false };
   if (session.status === "unavailable") {
     const p = session.problem;
-    const detail = !p || p.kind === "no-extension" ? t.phone.noExtension : p.kind === "token" ? t.phone.tokenFailed(p.error.message) : t.phone.settingsProblem;
-    return { label: p?.kind === "no-extension" ? s.unavailable : s.failed, tone: p?.kind === "no-extension" ? "off" : "error", detail, canRetry: p?.kind === "token" };
+    const detail =
+      !p || p.kind === "no-extension"
+        ? t.phone.noExtension
+        : p.kind === "token"
+          ? t.phone.tokenFailed(p.error.message)
+          : t.phone.settingsProblem;
+    return {
+      label: p?.kind === "no-extension" ? s.unavailable : s.failed,
+      tone: p?.kind === "no-extension" ? "off" : "error",
+      detail,
+      canRetry: p?.kind === "token",
+    };
   }
   switch (reg.status) {
     case "registered":
@@ -50,7 +61,12 @@ export function registrationWords(
     case "registering":
       return { label: s[reg.status], tone: "busy", detail: "", canRetry: false };
     case "reconnecting":
-      return { label: s.reconnecting, tone: "warn", detail: `${reasonText(reg.error, t)} ${t.phone.nextAttempt(time(reg.nextAttemptAt), reg.attempt)}`, canRetry: true };
+      return {
+        label: s.reconnecting,
+        tone: "warn",
+        detail: `${reasonText(reg.error, t)} ${t.phone.nextAttempt(time(reg.nextAttemptAt), reg.attempt)}`,
+        canRetry: true,
+      };
     case "failed":
       return { label: s.failed, tone: "error", detail: reasonText(reg.error, t), canRetry: true };
     default:

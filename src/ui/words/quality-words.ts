@@ -25,7 +25,10 @@ export function qualityProblem(q: CallQuality | undefined, t: Messages, now: num
   if (!q) return "";
   const w = t.quality;
   const lost = q.oneWayAudio;
-  if (lost) return lost.state === "restarting" ? w.oneWay.restarting : w.oneWay[lost.reason](Math.max(3, Math.round((now - lost.since) / 1000)));
+  if (lost)
+    return lost.state === "restarting"
+      ? w.oneWay.restarting
+      : w.oneWay[lost.reason](Math.max(3, Math.round((now - lost.since) / 1000)));
   const issue = q.warnings[0];
   switch (issue) {
     case "loss":
