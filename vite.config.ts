@@ -1,8 +1,7 @@
-import { build, defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import preact from "@preact/preset-vite";
-import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
+import { buildHostSdk } from "./build/host-sdk";
 import { PHONE_GRAMMAR_RULES, trimSipGrammar } from "./build/sip-grammar";
 
 /**
@@ -156,66 +155,18 @@ function trimSipJs(): Plugin {
 
 /**
  * The CRM host SDK (`src/embed/host`) is a library of its own, built beside the app into
- * `dist/embed/`: an ES module with its type declarations, and a script that defines the global
- * `AgentbarHost`. It imports nothing of the app, so it shares no chunk with it.
+ * `dist/embed/` (build/host-sdk.ts). It imports nothing of the app, so it shares no chunk with it.
  */
-function buildHostSdk(): Plugin {
-  const entry = "src/embed/host/index.ts";
-  const outDir = "dist/embed";
+function hostSdk(): Plugin {
   return {
     name: "agentbar:host-sdk",
     apply: (_, env) => env.command === "build" && !env.isSsrBuild,
-    async closeBundle() {
-      await build({
-        configFile: false,
-        publicDir: false,
-        logLevel: "warn",
-        build: {
-          target: "es2022",
-          outDir,
-          emptyOutDir: false,
-          minify: true,
-          // Vite leaves the ES module's whitespace for the host's own bundler; the SDK is also
-          // loaded as is from the app's server, so it is minified in full.
-          rolldownOptions: { output: { minify: true } },
-          lib: {
-            entry,
-            name: "AgentbarHost",
-            formats: ["es", "iife"],
-            fileName: (format) => (format === "es" ? "agentbar-host.js" : "agentbar-host.global.js"),
-          },
-        },
-      });
-      const program = ts.createProgram([entry], {
-        declaration: true,
-        emitDeclarationOnly: true,
-        outDir: `${outDir}/types`,
-        rootDir: "src/embed/host",
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-        types: [],
-        strict: true,
-        skipLibCheck: true,
-      });
-      const emitted = program.emit();
-      const problems = ts.getPreEmitDiagnostics(program).concat(emitted.diagnostics);
-      if (problems.length)
-        throw new Error(
-          ts.formatDiagnostics(problems, {
-            getCanonicalFileName: (f) => f,
-            getCurrentDirectory: () => process.cwd(),
-            getNewLine: () => "\n",
-          }),
-        );
-      writeFileSync(`${outDir}/agentbar-host.d.ts`, 'export * from "./types/index";\n');
-    },
+    closeBundle: () => buildHostSdk("dist/embed"),
   };
 }
 
 export default defineConfig({
-  plugins: [preact(), dropSipJsDebugLogs(), trimSipJs(), buildHostSdk(), steps.plugin],
+  plugins: [preact(), dropSipJsDebugLogs(), trimSipJs(), hostSdk(), steps.plugin],
   build: {
     target: "es2022",
     // Browsers without <link rel="modulepreload"> (Safari before 17) load the same modules through

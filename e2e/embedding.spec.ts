@@ -308,6 +308,9 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
 }) => {
   // The browser refuses the frame: the platform sends frame-ancestors with the allowed origins only.
   const stranger = await newParty();
+  const console: string[] = [];
+  stranger.page.on("console", (m) => void console.push(m.text()));
+  stranger.page.on("pageerror", (e) => void console.push(`uncaught: ${e.message}`));
   const refused = stranger.page.waitForEvent("console", (m) => /frame-ancestors/.test(m.text()));
   await stranger.page.goto(crms.stranger.url);
   expect((await refused).text()).toContain(`frame-ancestors 'self' ${crms.full.url} ${crms.limited.url}`);
@@ -380,4 +383,23 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
   expect(await command(limited.page, 'bar.setStatus("ready")')).toMatchObject({ ok: true, result: { applied: "now" } });
   expect(await sim(platform.url).channels("55510660")).toEqual([]);
   await expect(limited.app.getByTestId("call")).toHaveCount(0);
+
+  // The stranger's own page, meanwhile: its embed() gave up once (the SDK's connect time-out,
+  // 15 s from its load, long past by now) and says why in place of the frame.
+  await expect(stranger.page.locator("#agentbar [role=alert]")).toHaveText(
+    `This page's origin (${crms.stranger.url}) is not allowed by Agentbar's configuration at ${new URL(platform.url).origin}`,
+    { timeout: 20_000 },
+  );
+  await expect(stranger.page.locator("#agentbar iframe")).toHaveCount(0);
+  // Without flooding the console: a few handshakes the browser could not deliver to the refused
+  // frame, less and less often, and nothing uncaught.
+  expect(console.filter((m) => /postMessage/.test(m)).length).toBeLessThanOrEqual(10);
+  expect(console.filter((m) => /^uncaught|agentbar:/.test(m))).toEqual([]);
+  // The SDK itself is any page's: the stranger imports the ES module from the app's server.
+  expect(
+    await stranger.page.evaluate(async (url) => {
+      const sdk = (await import(url)) as { embed: unknown; AgentbarError: unknown };
+      return [typeof sdk.embed, typeof sdk.AgentbarError];
+    }, `${platform.url}/embed/agentbar-host.js`),
+  ).toEqual(["function", "function"]);
 });

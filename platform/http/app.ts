@@ -4,7 +4,7 @@ import cors from "@fastify/cors";
 import formbody from "@fastify/formbody";
 import fastifyStatic from "@fastify/static";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { Carrier, Principal } from "../auth/sessions";
 import type { PlatformContext } from "../context";
 import { AuthError } from "../auth/auth-error";
@@ -104,6 +104,23 @@ function securityHeaders(frameAncestors: string): Record<string, string> {
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",
   };
+}
+
+/**
+ * The host SDK (`/embed/*`) is for CRM pages on other origins: any page may load it (it holds no
+ * secret: the app, not the SDK, decides who may talk to it), as a script, an ES module
+ * (`import()` needs CORS) or its declarations, which are TypeScript, not an MPEG stream as `.ts`
+ * would say. The API and the WebSockets keep their own origin list (`OriginPolicy`).
+ */
+export function hostSdkHeaders(file: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Access-Control-Allow-Origin": "*",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+  if (file.endsWith(".d.ts")) headers["Content-Type"] = "application/typescript; charset=utf-8";
+  // Deno and CDNs read the types of an ES module from this header.
+  if (file === "embed/agentbar-host.js") headers["X-TypeScript-Types"] = "./agentbar-host.d.ts";
+  return headers;
 }
 
 /** Paths of the app's own pages (served index.html); nothing that might be taken for /api or /sim. */
@@ -230,6 +247,10 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
         index: ["index.html"],
         wildcard: false,
         globIgnore: ["config.json"],
+        setHeaders: (reply: FastifyReply, path: string) => {
+          const file = relative(distDir, path).split(sep).join("/");
+          if (file.startsWith("embed/")) reply.headers(hostSdkHeaders(file));
+        },
       });
     });
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { COMMAND_ARGS, COMMAND_NAMES, checkCommand, chooseVersion } from "./host/commands";
-import { AgentbarError, applyEvent } from "./host/connection";
+import { AgentbarError, applyEvent, handshake } from "./host/connection";
 import {
   COMMAND_RESULTS,
   EVENTS,
@@ -120,6 +120,27 @@ describe("handshake", () => {
   it("an origin that is not allowed gets no answer at all", async () => {
     const pending = connectPair({ origin: "https://evil.example.com", timeoutMs: 400 });
     await expect(pending).rejects.toMatchObject({ code: "no-answer" });
+  });
+
+  it("a frame that never answers is posted to less and less often (not 60 times in 15 s), then embed is told no-answer once", async () => {
+    vi.useFakeTimers();
+    try {
+      const start = Date.now();
+      const posts: number[] = [];
+      const result = handshake({
+        post: () => void posts.push(Date.now() - start),
+        instance: "nobody-listens",
+        timeoutMs: 15_000,
+        commandTimeoutMs: 1000,
+        emit: () => undefined,
+        cancelled: () => false,
+      }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(await result).toMatchObject({ name: "AgentbarError", code: "no-answer" });
+      expect(posts).toEqual([0, 250, 750, 1750, 3750, 5750, 7750, 9750, 11750, 13750]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a message from another window than the parent gets no answer, even from an allowed origin", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,8 +8,8 @@ import { TestPlatform, rawRequest } from "./harness";
 /**
  * CORS and framing: the platform answers cross-origin requests only for the app's own origin and
  * the origins configured (AGENTBAR_ALLOWED_ORIGINS), never for any Origin nor `null`; its pages
- * may be framed only by the hosts of the embedding allowlist (config.json); and it sends the usual
- * security headers.
+ * may be framed only by the hosts of the embedding allowlist (config.json); the host SDK (/embed/)
+ * is any page's to load; and it sends the usual security headers.
  */
 const CRM = "https://crm.example.com";
 /** A host page the app's config.json allows to embed it. */
@@ -23,6 +23,10 @@ beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), "agentbar-dist-"));
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>Agentbar</title>");
   writeFileSync(join(dist, "app.js"), "export {};");
+  mkdirSync(join(dist, "embed"));
+  writeFileSync(join(dist, "embed", "agentbar-host.js"), "export const embed = () => {};");
+  writeFileSync(join(dist, "embed", "agentbar-host.global.js"), "var AgentbarHost = {};");
+  writeFileSync(join(dist, "embed", "agentbar-host.d.ts"), "export declare function embed(): void;");
   writeFileSync(
     join(dist, "config.json"),
     JSON.stringify({ embed: { hosts: [{ origin: HOST_PAGE, scopes: ["status"] }] } }),
@@ -96,6 +100,32 @@ describe("CORS", () => {
     expect(await open(CRM)).toBe("open");
     expect(await open(p.url)).toBe("open");
     expect(await open()).toBe("open");
+  });
+});
+
+describe("the host SDK", () => {
+  it("is any page's to load, as a script, an ES module or TypeScript declarations, while the API stays closed to that page", async () => {
+    const files = {
+      "/embed/agentbar-host.js": /^(text|application)\/javascript; charset=utf-8$/,
+      "/embed/agentbar-host.global.js": /^(text|application)\/javascript; charset=utf-8$/,
+      "/embed/agentbar-host.d.ts": /^application\/typescript; charset=utf-8$/,
+    };
+    for (const [path, type] of Object.entries(files)) {
+      const res = await rawRequest(p.url, "GET", path, undefined, { origin: EVIL });
+      expect(res.status, path).toBe(200);
+      expect(res.headers["content-type"], path).toMatch(type);
+      expect(res.headers["access-control-allow-origin"], path).toBe("*");
+      expect(res.headers["access-control-allow-credentials"], path).toBeUndefined();
+      expect(res.headers["cross-origin-resource-policy"], path).toBe("cross-origin");
+    }
+    expect((await rawRequest(p.url, "GET", "/embed/agentbar-host.js")).headers["x-typescript-types"]).toBe(
+      "./agentbar-host.d.ts",
+    );
+    // The app's own files and the API answer that page nothing more than before.
+    expect((await rawRequest(p.url, "GET", "/app.js", undefined, { origin: EVIL })).headers).not.toHaveProperty(
+      "access-control-allow-origin",
+    );
+    expect((await info(EVIL)).headers["access-control-allow-origin"]).toBeUndefined();
   });
 });
 

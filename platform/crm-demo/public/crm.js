@@ -99,85 +99,89 @@ try {
     height: "100%",
   });
 } catch (e) {
+  // The SDK has put its notice where the frame was; the page says it too, once.
   $("#agent-status").textContent = "not connected";
-  say(`Agentbar did not connect (${e.code}): ${e.message}`);
-  throw e;
+  say(`Agentbar is not connected: ${e.message}`);
 }
+if (bar) connected(bar);
 
-function showAgent(state) {
-  const a = state.agent;
-  const text = !state.user
-    ? "not signed in"
-    : !a
-      ? "not in a queue"
-      : `${a.status}${a.reason ? ` (${a.reason})` : ""}${a.pending ? `, changing to ${a.pending}` : ""}`;
-  $("#agent-status").textContent = text;
-}
-showAgent(bar.state);
-bar.on("state", showAgent);
+/** Everything the page does with Agentbar once it answered. */
+function connected(bar) {
+  function showAgent(state) {
+    const a = state.agent;
+    const text = !state.user
+      ? "not signed in"
+      : !a
+        ? "not in a queue"
+        : `${a.status}${a.reason ? ` (${a.reason})` : ""}${a.pending ? `, changing to ${a.pending}` : ""}`;
+    $("#agent-status").textContent = text;
+  }
+  showAgent(bar.state);
+  bar.on("state", showAgent);
 
-// Every event, kept for the browser's console (and the end-to-end tests): `crm.events`, `crm.bar`.
-const events = [];
-window.crm = { bar, events };
-const EVENTS = [
-  "session",
-  "registration",
-  "agent",
-  "call.ringing",
-  "call.dialling",
-  "call.answered",
-  "call.held",
-  "call.resumed",
-  "call.muted",
-  "call.unmuted",
-  "call.updated",
-  "call.ended",
-];
-for (const name of [...EVENTS, "wrapup.started", "wrapup.updated", "wrapup.ended", "error", "protocol-error"]) {
-  bar.on(name, (data) => {
-    events.push({ name, data, at: Date.now() });
-    logEvent(name, data);
+  // Every event, kept for the browser's console (and the end-to-end tests): `crm.events`, `crm.bar`.
+  const events = [];
+  window.crm = { bar, events };
+  const EVENTS = [
+    "session",
+    "registration",
+    "agent",
+    "call.ringing",
+    "call.dialling",
+    "call.answered",
+    "call.held",
+    "call.resumed",
+    "call.muted",
+    "call.unmuted",
+    "call.updated",
+    "call.ended",
+  ];
+  for (const name of [...EVENTS, "wrapup.started", "wrapup.updated", "wrapup.ended", "error", "protocol-error"]) {
+    bar.on(name, (data) => {
+      events.push({ name, data, at: Date.now() });
+      logEvent(name, data);
+    });
+  }
+
+  // The screen-pop: the card is shown while the call still rings, before the agent answers.
+  bar.on("call.ringing", ({ call }) => {
+    showCard(call);
+    $("#card-call").textContent = describeCall(call, "Ringing");
+  });
+  bar.on("call.dialling", ({ call }) => {
+    if (call.party && customerByNumber(call.party.number)) showCard(call);
+    $("#card-call").textContent = describeCall(call, "Calling");
+  });
+  bar.on("call.answered", ({ call }) => ($("#card-call").textContent = describeCall(call, "On the call")));
+  bar.on(
+    "call.ended",
+    ({ call, cause, hungUpBy }) =>
+      ($("#card-call").textContent = `${describeCall(call, "Ended")}, ${cause}, hung up by ${hungUpBy}`),
+  );
+  bar.on("wrapup.ended", ({ wrapUp }) => {
+    const id = $("#card").dataset.customer;
+    if (!id) return;
+    const line = `${new Date().toLocaleString()}: ${wrapUp.outcome || "no outcome"}${wrapUp.notes ? `, ${wrapUp.notes}` : ""}`;
+    history.set(id, [...(history.get(id) ?? []), line]);
+    $("#card-history").append(element("li", line));
+  });
+
+  const fail = (e) => say(`${e.code ?? "error"}: ${e.message}`);
+
+  // Click-to-dial: the Call buttons, and (opt-in) every tel: link of the page.
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest?.("[data-dial]");
+    if (!button) return;
+    say(`Calling ${button.dataset.dial}…`);
+    bar.dial(button.dataset.dial).then(() => say(""), fail);
+  });
+  bar.dialLinks(document, fail);
+
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest?.("[data-status]");
+    if (!button) return;
+    bar
+      .setStatus(button.dataset.status, button.dataset.reason)
+      .then(({ applied }) => say(applied === "after-call" ? "The status applies when the call is over." : ""), fail);
   });
 }
-
-// The screen-pop: the card is shown while the call still rings, before the agent answers.
-bar.on("call.ringing", ({ call }) => {
-  showCard(call);
-  $("#card-call").textContent = describeCall(call, "Ringing");
-});
-bar.on("call.dialling", ({ call }) => {
-  if (call.party && customerByNumber(call.party.number)) showCard(call);
-  $("#card-call").textContent = describeCall(call, "Calling");
-});
-bar.on("call.answered", ({ call }) => ($("#card-call").textContent = describeCall(call, "On the call")));
-bar.on(
-  "call.ended",
-  ({ call, cause, hungUpBy }) =>
-    ($("#card-call").textContent = `${describeCall(call, "Ended")}, ${cause}, hung up by ${hungUpBy}`),
-);
-bar.on("wrapup.ended", ({ wrapUp }) => {
-  const id = $("#card").dataset.customer;
-  if (!id) return;
-  const line = `${new Date().toLocaleString()}: ${wrapUp.outcome || "no outcome"}${wrapUp.notes ? `, ${wrapUp.notes}` : ""}`;
-  history.set(id, [...(history.get(id) ?? []), line]);
-  $("#card-history").append(element("li", line));
-});
-
-const fail = (e) => say(`${e.code ?? "error"}: ${e.message}`);
-
-// Click-to-dial: the Call buttons, and (opt-in) every tel: link of the page.
-document.addEventListener("click", (e) => {
-  const button = e.target.closest?.("[data-dial]");
-  if (!button) return;
-  say(`Calling ${button.dataset.dial}…`);
-  bar.dial(button.dataset.dial).then(() => say(""), fail);
-});
-bar.dialLinks(document, fail);
-
-document.addEventListener("click", (e) => {
-  const button = e.target.closest?.("[data-status]");
-  if (!button) return;
-  bar
-    .setStatus(button.dataset.status, button.dataset.reason)
-    .then(({ applied }) => say(applied === "after-call" ? "The status applies when the call is over." : ""), fail);
-});

@@ -42,6 +42,9 @@ export interface PortLike {
   close(): void;
 }
 
+/** The longest pause between two connects. */
+const MAX_RETRY_MS = 2000;
+
 interface Pending {
   command: CommandName;
   resolve(result: unknown): void;
@@ -162,7 +165,10 @@ export interface HandshakeOptions {
   post(message: ConnectMessage, port: MessagePort): void;
   instance: string;
   credential?: { token: string };
-  /** How often the connect is repeated until answered (the app may not be listening yet). */
+  /**
+   * The first pause before the connect is repeated (the app may not be listening yet); each pause
+   * doubles, up to 2 s, so that a frame that never answers is not posted to 60 times.
+   */
   retryMs?: number;
   timeoutMs: number;
   commandTimeoutMs: number;
@@ -172,16 +178,18 @@ export interface HandshakeOptions {
 }
 
 /**
- * Connects to the app: posts `connect` with a fresh channel every `retryMs` until the app answers
- * on one of them, then keeps that one and closes the others. Rejects with `no-answer` after
+ * Connects to the app: posts `connect` with a fresh channel, again and again (from `retryMs`
+ * apart, doubling up to 2 s) until the app answers on one of them, then keeps that one and closes the others. Rejects with `no-answer` after
  * `timeoutMs` (the app is not there, or does not allow this origin: it never says which), or with
  * `unsupported-version`.
  */
 export function handshake(o: HandshakeOptions): Promise<Connection> {
   return new Promise((resolve, reject) => {
     const ports: MessagePort[] = [];
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let pause = o.retryMs ?? 250;
     const finish = (keep?: MessagePort) => {
-      clearInterval(retry);
+      clearTimeout(retry);
       clearTimeout(deadline);
       for (const p of ports) {
         if (p === keep) continue;
@@ -217,9 +225,12 @@ export function handshake(o: HandshakeOptions): Promise<Connection> {
         ...(o.credential ? { credential: o.credential } : {}),
       };
       o.post(message, channel.port2);
+      retry = setTimeout(attempt, pause);
+      pause = Math.min(pause * 2, MAX_RETRY_MS);
     };
     const deadline = setTimeout(() => {
       finish();
+      if (o.cancelled()) return reject(new AgentbarError("disconnected", "Agentbar reloaded or was removed"));
       reject(
         new AgentbarError(
           "no-answer",
@@ -227,7 +238,6 @@ export function handshake(o: HandshakeOptions): Promise<Connection> {
         ),
       );
     }, o.timeoutMs);
-    const retry = setInterval(attempt, o.retryMs ?? 250);
     attempt();
   });
 }

@@ -29,6 +29,8 @@ export interface EmbedOptions {
   commandTimeoutMs?: number;
 }
 
+const CONNECT_TIMEOUT_MS = 15_000;
+
 const SIZES: Record<Layout, [string, string]> = {
   bar: ["100%", "56px"],
   side: ["360px", "100%"],
@@ -62,9 +64,57 @@ export async function embed(options: EmbedOptions): Promise<Agentbar> {
     await bar.ready;
   } catch (e) {
     bar.destroy();
-    throw e;
+    const why = e instanceof AgentbarError && e.code === "no-answer" ? await whyNoAnswer(url) : undefined;
+    const error = why
+      ? new AgentbarError("no-answer", NOTICES.en[why](location.origin, url.origin))
+      : e instanceof AgentbarError
+        ? e
+        : new AgentbarError("failed", String(e));
+    const chinese = /^zh\b/i.test(document.documentElement.lang || navigator.language);
+    showNotice(
+      options.container,
+      why ? NOTICES[chinese ? "zh" : "en"][why](location.origin, url.origin) : `Agentbar: ${error.message}`,
+    );
+    throw error;
   }
   return bar;
+}
+
+type NoAnswer = "not-allowed" | "unreachable";
+
+/** The notice of an app that never answered, in English (also the error's message) and in Chinese. */
+const NOTICES: Record<"en" | "zh", Record<NoAnswer, (page: string, app: string) => string>> = {
+  en: {
+    "not-allowed": (page, app) => `This page's origin (${page}) is not allowed by Agentbar's configuration at ${app}`,
+    unreachable: (_, app) => `Agentbar did not answer at ${app}`,
+  },
+  zh: {
+    "not-allowed": (page, app) => `此页面的来源（${page}）未获 ${app} 上 Agentbar 的配置允许`,
+    unreachable: (_, app) => `${app} 上的 Agentbar 没有应答`,
+  },
+};
+
+/**
+ * Why the app did not answer, as well as this page can tell: the app's server answers (the frame
+ * was refused, or the app ignored this page: its origin is not on the app's list; the app never
+ * says which, by design), or it does not (a wrong address, the app is down).
+ */
+function whyNoAnswer(url: URL): Promise<NoAnswer> {
+  return fetch(url.href, { mode: "no-cors", cache: "no-store", credentials: "omit" }).then(
+    () => "not-allowed",
+    () => "unreachable",
+  );
+}
+
+/** A short notice in the container, in place of the frame. */
+function showNotice(container: Element, text: string): void {
+  const notice = document.createElement("p");
+  notice.setAttribute("role", "alert");
+  notice.className = "agentbar-notice";
+  notice.textContent = text;
+  notice.style.cssText =
+    "margin:0;padding:8px 12px;font:14px/1.4 system-ui,sans-serif;color:#5c2b00;background:#fff4e5;border:1px solid #d9822b";
+  container.append(notice);
 }
 
 /** The framed app: its state, its events and its commands. */
@@ -83,8 +133,22 @@ export class Agentbar {
     private readonly origin: string,
     private readonly options: EmbedOptions,
   ) {
+    let settled = false;
     let settle: (error?: unknown) => void = () => {};
-    this.ready = new Promise<void>((resolve, reject) => (settle = (e) => (e ? reject(e) : resolve())));
+    this.ready = new Promise<void>((resolve, reject) => {
+      settle = (e) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        if (e) reject(e);
+        else resolve();
+      };
+    });
+    // A frame that never loads (a server that keeps the request open) gets no handshake at all.
+    const deadline = setTimeout(
+      () => settle(new AgentbarError("no-answer", "Agentbar did not load")),
+      options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    );
     // Every load of the frame is a new app page (the first one, or a reload): connect again.
     this.onLoad = () => {
       this.connection?.close("Agentbar reloaded");
@@ -94,8 +158,9 @@ export class Agentbar {
         (e: unknown) => {
           // A handshake given up for a newer page is no failure: that page's handshake decides.
           if (e instanceof AgentbarError && e.code === "disconnected") return;
+          // The first connection's failure is embed()'s to report; a later one's is only told here.
+          if (settled) console.warn("agentbar: could not connect again", e);
           settle(e);
-          console.warn("agentbar: could not connect", e);
         },
       );
     };
@@ -212,7 +277,7 @@ export class Agentbar {
       instance: `${this.instance}-${generation}`,
       cancelled,
       ...(token ? { credential: { token } } : {}),
-      timeoutMs: o.connectTimeoutMs ?? 15_000,
+      timeoutMs: o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       commandTimeoutMs: o.commandTimeoutMs ?? 60_000,
       emit: (event, data) => {
         for (const listener of this.listeners.get(event) ?? []) {
