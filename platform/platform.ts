@@ -24,7 +24,7 @@ import { queueCallerWorld } from "./sim/queue-caller-world";
 import { SimWorld } from "./sim/sim-world";
 import { SipServer } from "./sip/sip-server";
 import { openDatabase } from "./store/db";
-import { readDemoData, seedDemoData } from "./store/seed";
+import { readDemoData, seedDemoData } from "./demo-data";
 import { UserStore } from "./store/users";
 import { SoftSwitch } from "./switch/soft-switch";
 import { CallJournal } from "./switch/call-journal";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defaultOptions } from "../config";
 import { openDatabase, type Db } from "../store/db";
-import { readDemoData, seedDemoData } from "../store/seed";
+import { readDemoData, seedDemoData } from "../demo-data";
 import { AuthError } from "./auth-error";
 import { CaptchaService } from "./captcha";
 import * as passwords from "./passwords";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseWav } from "../media/wav-reader";
 import { wavHeader } from "../media/wav-format";
-import { silentLog } from "../sip/log";
+import { silentLog } from "../log";
 import { openDatabase, timestamp, type Db } from "../store/db";
 import { CdrStore, type NewCdr } from "./cdr-store";
 import { CRASH_CAUSE, cutRecord, finishCutCalls } from "./cut-calls";

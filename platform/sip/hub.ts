@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import { Core, EmitterImpl, TransportState, type Transport } from "sip.js";
-import type { Log } from "./log";
+import type { Log } from "../log";
 import {
   endsItsBranch,
   isKeepAlive,

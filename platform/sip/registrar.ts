@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import type { Core } from "sip.js";
 import type { ExtensionRow, UserStore } from "../store/users";
 import { extensionKey, type SipConnection, type SipHub } from "./hub";
-import type { Log } from "./log";
+import type { Log } from "../log";
 import type { SipAuthenticator } from "./sip-authenticator";
 
 /** One registered contact of an extension: a phone (sip.js UA) reachable over a connection. */

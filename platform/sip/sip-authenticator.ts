@@ -5,7 +5,7 @@ import type { Clock } from "../clock";
 import { AuthThrottle } from "./auth-throttle";
 import { DigestAuthenticator, parseDigest, type DigestRequest } from "./digest";
 import { extensionKey, type SipConnection } from "./hub";
-import type { Log } from "./log";
+import type { Log } from "../log";
 import { requestUriText } from "./wire";
 
 /** What to answer a request whose credentials were checked. */

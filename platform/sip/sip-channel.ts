@@ -15,7 +15,7 @@ import type { ImpairedLink, MediaPlane, WebRtcLeg } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause, OriginateOptions } from "../switch/types";
 import { causeOfSipStatus, COMPLETED_ELSEWHERE, reasonHeaderOf, sipStatusOfCause } from "./causes";
-import type { Log } from "./log";
+import type { Log } from "../log";
 import { isHoldDirection } from "./media-direction";
 import type { Binding } from "./registrar";
 import type { LegMediaHooks } from "./sdh";

@@ -13,7 +13,7 @@ import type { HangupCause, OriginateOptions } from "../switch/types";
 import type { ExtensionRow, UserStore } from "../store/users";
 import { sipStatusOfCause } from "./causes";
 import { SipHub, extensionKey, type SipConnection } from "./hub";
-import type { Log } from "./log";
+import type { Log } from "../log";
 import { Registrar, type RegistrarOptions } from "./registrar";
 import { SipAuthenticator } from "./sip-authenticator";
 import { legHandlerFactory } from "./sdh";

@@ -11,7 +11,7 @@ import { SimChannel } from "../sim/sim-channel";
 import { SimWorld } from "../sim/sim-world";
 import { queueCallerWorld } from "../sim/queue-caller-world";
 import { openDatabase, type Db } from "../store/db";
-import { readDemoData, seedDemoData } from "../store/seed";
+import { readDemoData, seedDemoData } from "../demo-data";
 import { UserStore } from "../store/users";
 import { SoftSwitch } from "./soft-switch";
 import type { Channel, HangupCause } from "./types";

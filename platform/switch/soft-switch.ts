@@ -14,7 +14,7 @@ import {
 } from "../media";
 import type { CdrStore, NewCdr } from "../cdr/cdr-store";
 import type { MediaFileStore } from "../cdr/media-files";
-import type { Log } from "../sip/log";
+import type { Log } from "../log";
 import { timestamp } from "../store/db";
 import type { ExtensionRow, UserStore } from "../store/users";
 import type { ChannelBase } from "./channel";

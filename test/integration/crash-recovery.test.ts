@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { readWav } from "../../platform/media";
 import type { MediaFileRow } from "../../platform/cdr/media-files";
 import { openDatabase } from "../../platform/store/db";
-import { readDemoData, seedDemoData } from "../../platform/store/seed";
+import { readDemoData, seedDemoData } from "../../platform/demo-data";
 import { defaultOptions } from "../../platform/config";
 import { DEMO_DOMAIN, DEMO_PASSWORD, demo } from "./harness";
 import { tonesIn } from "./sip-fixture";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { PlatformOptions } from "../../platform/config";
 import { defaultOptions } from "../../platform/config";
 import { startPlatform, type Platform, type PlatformParts } from "../../platform/platform";
-import type { DemoData } from "../../platform/store/seed";
+import type { DemoData } from "../../platform/demo-data";
 import { PlatformClient, type PlatformClientOptions } from "../../src/api/client";
 import { refreshSession } from "../../src/api/sessions";
 

@@ -1,6 +1,6 @@
 import { defaultOptions } from "../../config";
 import { openDatabase, type Db } from "../../store/db";
-import { readDemoData, seedDemoData } from "../../store/seed";
+import { readDemoData, seedDemoData } from "../../demo-data";
 import { parseAgentInfo } from "../../store/users";
 import { CallCenter } from "../call-center";
 import { CallControl, type CallControlOptions } from "../call-control";

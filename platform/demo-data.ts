@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { hashPasswordAtStartup } from "../auth/passwords";
-import type { Db } from "./db";
-import { timestamp } from "./db";
-import { DEFAULT_AGENT_INFO, UserStore } from "./users";
+import { hashPasswordAtStartup } from "./auth/passwords";
+import type { Db } from "./store/db";
+import { timestamp } from "./store/db";
+import { DEFAULT_AGENT_INFO, UserStore } from "./store/users";
 
 export interface DemoData {
   domain: string;
