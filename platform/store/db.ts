@@ -1,9 +1,22 @@
-import Database from "better-sqlite3";
+import { DatabaseSync, enhance } from "@photostructure/sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations } from "./schema";
 
-export type Db = Database.Database;
+/**
+ * The platform's database: SQLite through Node's own `node:sqlite` API (the
+ * `@photostructure/sqlite` package ships it prebuilt for Node 20; docs/decisions.md says why),
+ * with better-sqlite3's `transaction()` (nested ones become savepoints) and `pragma()`.
+ */
+export type Db = ReturnType<typeof openDatabaseFile>;
+
+/**
+ * Opens a database file as it is (tests also read what a platform left behind). Named
+ * parameters may come from a whole record: keys a statement does not name are left out.
+ */
+export function openDatabaseFile(file: string, options: { readOnly?: boolean } = {}) {
+  return enhance(new DatabaseSync(file, { readOnly: options.readOnly ?? false, allowUnknownNamedParameters: true }));
+}
 
 /**
  * Opens (and creates on first use) the platform's SQLite database in `dataDir`, bringing its
@@ -17,7 +30,7 @@ export function openDatabase(dataDir: string, fill?: (db: Db) => void): { db: Db
     mkdirSync(dataDir, { recursive: true });
     file = join(dataDir, "platform.sqlite");
   }
-  const db = new Database(file);
+  const db = openDatabaseFile(file);
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 2000");

@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionState } from "sip.js";
-import Database from "better-sqlite3";
 import { readWav } from "../../platform/media";
 import type { MediaFileRow } from "../../platform/cdr/media-files";
-import { openDatabase } from "../../platform/store/db";
+import { openDatabase, openDatabaseFile } from "../../platform/store/db";
 import { readDemoData, seedDemoData } from "../../platform/demo-data";
 import { defaultOptions } from "../../platform/config";
 import { DEMO_DOMAIN, DEMO_PASSWORD, demo } from "./harness";
@@ -62,9 +61,9 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** Reads the database file beside the running platform (SQLite's WAL lets both look). */
 function query<T>(sql: string, ...args: unknown[]): T[] {
-  const db = new Database(join(dataDir, "platform.sqlite"), { readonly: true, fileMustExist: true });
+  const db = openDatabaseFile(join(dataDir, "platform.sqlite"), { readOnly: true });
   try {
-    return db.prepare(sql).all(...args) as T[];
+    return db.prepare(sql).all(...(args as string[])) as T[];
   } finally {
     db.close();
   }
@@ -167,7 +166,7 @@ describe("a crash during a recorded call", () => {
       second.child.kill("SIGTERM");
       await exited(second.child);
     }
-    const check = new Database(join(dataDir, "platform.sqlite"), { readonly: true });
+    const check = openDatabaseFile(join(dataDir, "platform.sqlite"), { readOnly: true });
     try {
       expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
     } finally {
