@@ -3,6 +3,7 @@ import { chromiumLaunchOptions } from "./chromium";
 import { startKamailio, type Kamailio } from "./kamailio/kamailio";
 import { servePhonePage, type PhonePage } from "./kamailio/phone-page";
 import { addAudioProbe, expectHears } from "./phone-support";
+import { startRawSipServer } from "./raw-sip-server";
 import { toneWav } from "./tone-wav";
 import type * as Softphone from "../src/softphone";
 import type { DtmfDetector } from "../platform/media/dtmf-detector";
@@ -120,7 +121,7 @@ async function listenForDtmf(p: Phone): Promise<void> {
   });
 }
 
-async function openPhone(user: string, tone: number): Promise<Phone> {
+async function openPhone(user: string, tone: number, server = kamailio.url): Promise<Phone> {
   const browser = await chromium.launch({
     ...chromiumLaunchOptions,
     args: [...chromiumLaunchOptions.args, `--use-file-for-fake-audio-capture=${toneWav(tone)}`],
@@ -148,7 +149,7 @@ async function openPhone(user: string, tone: number): Promise<Phone> {
         registerExpiresSec: 60,
       });
     },
-    { server: kamailio.url, user, password: PASSWORDS[user]! },
+    { server, user, password: PASSWORDS[user]! },
   );
   return { user, tone, page, browser, frames };
 }
@@ -436,5 +437,84 @@ test("two browser phones through Kamailio: digest registration, call with tones 
     throw e;
   } finally {
     for (const p of phones) await p.browser.close();
+  }
+});
+
+/** An INVITE as a careless server would write it: `from` goes into the From line as given, raw. */
+function inviteFrom(server: string, callId: string, from: string): string {
+  const sdp = [
+    "v=0",
+    "o=- 1 1 IN IP4 127.0.0.1",
+    "s=-",
+    "t=0 0",
+    "a=group:BUNDLE 0",
+    "m=audio 9 UDP/TLS/RTP/SAVPF 111",
+    "c=IN IP4 0.0.0.0",
+    "a=rtcp-mux",
+    "a=mid:0",
+    "a=sendrecv",
+    "a=ice-ufrag:rawS",
+    "a=ice-pwd:rawserverpasswordof24chr",
+    `a=fingerprint:sha-256 ${Array.from({ length: 32 }, () => "AB").join(":")}`,
+    "a=setup:actpass",
+    "a=rtpmap:111 opus/48000/2",
+    "",
+  ].join("\r\n");
+  return [
+    "INVITE sip:alice@127.0.0.1 SIP/2.0",
+    `Via: SIP/2.0/WS ${new URL(server).host};branch=z9hG4bK${callId}`,
+    "Max-Forwards: 70",
+    `From: ${from} <sip:5550100@127.0.0.1>;tag=${callId}`,
+    "To: <sip:alice@127.0.0.1>",
+    `Call-ID: ${callId}`,
+    "CSeq: 1 INVITE",
+    "Contact: <sip:5550100@127.0.0.1;transport=ws>",
+    "Content-Type: application/sdp",
+    `Content-Length: ${sdp.length}`,
+    "",
+    sdp,
+  ].join("\r\n");
+}
+
+test("a server that writes a caller's name into SIP raw: the browser phone answers the malformed INVITEs 400, shows no call, answers nothing by itself, and rings for the next good one", async () => {
+  const server = await startRawSipServer();
+  const alice = await openPhone("alice", 440, server.url);
+  try {
+    await expect.poll(() => registration(alice), { message: "alice registers with the raw server" }).toBe("registered");
+    const forged = [
+      // The name closes its quotes, adds an auto-answer marker and opens a second From; a single
+      // Via, so the INVITE comes from the server itself, whose markers the phone honours.
+      ["injected", '"x"<sip:a@b>\r\nCall-Info: <sip:a>;answer-after=0\r\nFrom: "y"'],
+      // Quotes in the name left unescaped: sip.js cannot parse the From.
+      ["quotes", '"Anna "Annie" Smith"'],
+    ] as const;
+    for (const [callId, from] of forged) {
+      server.send(inviteFrom(server.url, callId, from));
+      const answer = await server.next(
+        (m) => m.startsWith("SIP/2.0 ") && m.includes(`\r\nCall-ID: ${callId}\r\n`),
+        `the phone's answer to the ${callId} INVITE`,
+      );
+      expect(answer.split("\r\n")[0], `the ${callId} INVITE is refused`).toBe("SIP/2.0 400 Bad Request");
+      expect(await calls(alice), `the ${callId} INVITE shows no call`).toEqual([]);
+    }
+    const log = await inPage(alice, (phone) => phone.diagnosticReport().sipTrace, null);
+    expect(log.filter((m) => m.direction === "received" && m.refused).map((m) => m.refused)).toEqual([
+      "From appears 2 times",
+      expect.stringMatching(/From/),
+    ]);
+
+    // The next call, its name well quoted, rings as any call does.
+    server.send(inviteFrom(server.url, "good", '"Anna \\"Annie\\" Smith"'));
+    const good = await ringing(alice);
+    expect(good.autoAnswer).toBeUndefined();
+    await inPage(alice, (phone, id) => phone.hangup(id), good.id);
+    const refusal = await server.next(
+      (m) => /^SIP\/2\.0 [2-6]/.test(m) && m.includes("\r\nCall-ID: good\r\n"),
+      "the phone's answer to the good INVITE",
+    );
+    expect(refusal).toMatch(/^SIP\/2\.0 603 /);
+  } finally {
+    await alice.browser.close();
+    await server.close();
   }
 });

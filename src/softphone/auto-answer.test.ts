@@ -134,4 +134,16 @@ describe("decideAutoAnswer", () => {
   it("'never' lets marked calls ring", () => {
     expect(decideAutoAnswer("never", invite(marked))).toMatchObject({ answer: false, reason: "policy-never" });
   });
+
+  it("lets a call ring whose request says it twice, in two ways: two answer-after values are not one request", () => {
+    const twice: Array<Record<string, string[]>> = [
+      { "Call-Info": ["<sip:10.0.0.1>;answer-after=0", "<sip:a>;answer-after=0"] },
+      { "Call-Info": ["<sip:10.0.0.1>;answer-after=5, <sip:a>;answer-after=0"] },
+      { "Alert-Info": ["Auto Answer", "<http://x>;info=alert-autoanswer"] },
+    ];
+    for (const headers of twice)
+      expect(decideAutoAnswer("always", invite(headers))).toMatchObject({ answer: false, reason: "ambiguous" });
+    // One marker of each kind (FreeSWITCH's Call-Info with intercom=true) is one request.
+    expect(decideAutoAnswer("platform", invite(marked, { intercom: "true" }))).toMatchObject({ answer: true });
+  });
 });

@@ -32,34 +32,41 @@ export interface InviteHeaders {
 export const MAX_ANSWER_AFTER_SEC = 60;
 
 /**
- * Finds an auto-answer marker, in the order of how explicit each form is about the delay:
- * `Call-Info: <...>;answer-after=N` (FreeSWITCH `sip_auto_answer`, RFC 7462 era phones),
+ * The auto-answer requests found in an INVITE, in the order of how explicit each form is about the
+ * delay: `Call-Info: <...>;answer-after=N` (FreeSWITCH `sip_auto_answer`, RFC 7462 era phones),
  * `;intercom=true` in the Request-URI (FreeSWITCH adds it next to Call-Info),
  * `Alert-Info` variants (`info=alert-autoanswer`, "Auto Answer", "Ring Answer", with `delay=N`),
  * `Answer-Mode: Auto` (RFC 5373) and `P-Auto-Answer` (anything but an explicit no).
  */
-export function detectAutoAnswer(invite: InviteHeaders): AutoAnswerMarker | undefined {
-  for (const raw of invite.headers("Call-Info")) {
+export function autoAnswerMarkers(invite: InviteHeaders): AutoAnswerMarker[] {
+  const found: AutoAnswerMarker[] = [];
+  const values = (name: string) => invite.headers(name).flatMap((value) => splitTopLevel(value));
+  for (const raw of values("Call-Info")) {
     const m = /(?:^|;)\s*answer-after\s*=\s*"?(\d+)/i.exec(raw);
-    if (m) return { source: "call-info", afterSec: clampDelay(m[1]), raw };
+    if (m) found.push({ source: "call-info", afterSec: clampDelay(m[1]), raw });
   }
   const intercom = invite.requestUriParam("intercom");
   if (intercom === null || (typeof intercom === "string" && /^(true|1|yes)$/i.test(intercom))) {
-    return { source: "intercom", afterSec: 0, raw: `intercom${intercom === null ? "" : "=" + intercom}` };
+    found.push({ source: "intercom", afterSec: 0, raw: `intercom${intercom === null ? "" : "=" + intercom}` });
   }
-  for (const raw of invite.headers("Alert-Info")) {
+  for (const raw of values("Alert-Info")) {
     if (/info\s*=\s*"?alert-autoanswer|auto[\s-]?answer|ring[\s-]?answer/i.test(raw)) {
       const delay = /(?:^|;)\s*delay\s*=\s*"?(\d+)/i.exec(raw)?.[1];
-      return { source: "alert-info", afterSec: clampDelay(delay), raw };
+      found.push({ source: "alert-info", afterSec: clampDelay(delay), raw });
     }
   }
   for (const raw of invite.headers("Answer-Mode")) {
-    if (/^\s*auto\s*(;|$)/i.test(raw)) return { source: "answer-mode", afterSec: 0, raw };
+    if (/^\s*auto\s*(;|$)/i.test(raw)) found.push({ source: "answer-mode", afterSec: 0, raw });
   }
   for (const raw of invite.headers("P-Auto-Answer")) {
-    if (!/^\s*(false|no|0|off)\s*$/i.test(raw)) return { source: "p-auto-answer", afterSec: 0, raw };
+    if (!/^\s*(false|no|0|off)\s*$/i.test(raw)) found.push({ source: "p-auto-answer", afterSec: 0, raw });
   }
-  return undefined;
+  return found;
+}
+
+/** The auto-answer request that counts: the most explicit one found. */
+export function detectAutoAnswer(invite: InviteHeaders): AutoAnswerMarker | undefined {
+  return autoAnswerMarkers(invite)[0];
 }
 
 /**
@@ -83,11 +90,24 @@ export function isPlatformOriginated(invite: Pick<InviteHeaders, "headers">): bo
 
 export type AutoAnswerDecision =
   | { answer: true; marker: AutoAnswerMarker; afterSec: number }
-  | { answer: false; reason: "no-marker" | "policy-never" | "not-from-platform"; marker?: AutoAnswerMarker };
+  | {
+      answer: false;
+      reason: "no-marker" | "policy-never" | "not-from-platform" | "ambiguous";
+      marker?: AutoAnswerMarker;
+    };
 
+/**
+ * Whether to answer an INVITE by itself. Only a well-formed request gets here (the phone refuses
+ * malformed ones first), and only one request of a kind counts: two `answer-after` values (or two
+ * Alert-Info auto-answer values...) say two different things, as headers added to a request
+ * behind its sender's back would, so the call rings instead.
+ */
 export function decideAutoAnswer(policy: AutoAnswerPolicy, invite: InviteHeaders): AutoAnswerDecision {
-  const marker = detectAutoAnswer(invite);
+  const markers = autoAnswerMarkers(invite);
+  const marker = markers[0];
   if (!marker) return { answer: false, reason: "no-marker" };
+  if (markers.filter((m) => m.source === marker.source).length > 1)
+    return { answer: false, reason: "ambiguous", marker };
   if (policy === "never") return { answer: false, reason: "policy-never", marker };
   if (policy === "platform" && !isPlatformOriginated(invite))
     return { answer: false, reason: "not-from-platform", marker };

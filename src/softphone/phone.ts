@@ -693,6 +693,10 @@ export class Phone {
         onConnectionLost: () => this.onConnectionLost(),
         onRecovered: () => this.onRecovered(),
         onCredentialsRejected: (error) => this.events.emit("credentials-rejected", { error }),
+        onMalformedRequest: (reason) => {
+          this.sipTrace.refused(reason);
+          console.warn(`softphone: a malformed request was refused (${reason})`);
+        },
       },
     );
     this.sipTrace.attach(this.connection.ua.transport);

@@ -11,6 +11,7 @@ import {
   type UserAgentOptions,
 } from "sip.js";
 import { OptionsKeepAlive } from "./keep-alive";
+import { refuseMalformedRequests } from "./malformed-request";
 import { countNonceUsesOnRegister } from "./register-digest";
 import { errorForResponse, isTransient, type PhoneErrorInfo } from "./phone-error";
 import { reconnectDelay } from "./reconnect-backoff";
@@ -39,6 +40,8 @@ export interface SipConnectionEvents {
   /** Registered again after the connection was lost: calls that survived need new media paths. */
   onRecovered(): void;
   onCredentialsRejected(error: PhoneErrorInfo): void;
+  /** A request was refused as malformed (answered 400 unless it was an ACK) and not acted upon. */
+  onMalformedRequest(reason: string): void;
 }
 
 /**
@@ -111,6 +114,7 @@ export class SipConnection {
         onInvite: (invitation) => this.events.onInvite(invitation),
       },
     });
+    refuseMalformedRequests(this.ua.transport, ({ reason }) => this.events.onMalformedRequest(reason));
     countNonceUsesOnRegister(this.ua, () => this.ua.configuration.authorizationPassword);
     this.ua.transport.stateChange.addListener((s) => this.events.onTransport(transportStatus(s)));
     if (ka.mode === "options") {

@@ -9,6 +9,8 @@ export interface TracedSipMessage {
   /** The first line, e.g. "INVITE sip:2000@pbx SIP/2.0" or "SIP/2.0 200 OK". */
   summary: string;
   text: string;
+  /** Why the phone refused this request as malformed and did not act on it. */
+  refused?: string;
 }
 
 /** Recent messages kept: enough for a registration and a few calls, small enough for a bundle. */
@@ -47,6 +49,12 @@ export class SipTrace {
     );
     this.messages.push({ at: this.now(), direction, summary: text.split(/\r?\n/, 1)[0] ?? "", text });
     if (this.messages.length > SIP_TRACE_MESSAGES) this.messages.shift();
+  }
+
+  /** The message received last was refused as malformed, for this reason. */
+  refused(reason: string): void {
+    const last = this.messages.findLast((m) => m.direction === "received");
+    if (last) last.refused = reason;
   }
 
   /** The kept messages, oldest first. */

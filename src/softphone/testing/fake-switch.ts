@@ -183,9 +183,10 @@ export class FakeSwitch {
     else this.onResponse(message, raw);
   }
 
+  /** Sends `raw` to a socket; a message that does not parse goes too (a broken server's), unrecorded. */
   deliver(to: SwitchTransport, raw: string): void {
-    const message = parse(raw);
-    this.record("to-ua", to, raw, message);
+    const message = Core.Parser.parseMessage(raw, logger);
+    if (message) this.record("to-ua", to, raw, message);
     const waiting = this.gated.get(to);
     if (waiting) waiting.push(raw);
     else queueMicrotask(() => to.receive(raw));
