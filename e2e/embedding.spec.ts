@@ -1,6 +1,7 @@
 import type { BrowserContext, FrameLocator, Page } from "@playwright/test";
 import { startCrmDemo, type CrmDemo } from "../platform/crm-demo/crm-demo";
 import type { Scope, Snapshot } from "../src/embed/host/protocol";
+import { examplePath, htmlExamplesOf, serveDocExamples, type DocExamples } from "./doc-examples";
 import { PASSWORD, expect, test as base, type Party, type PartyOptions } from "./fixtures";
 import { expectSimHears, sim, simChannelOf } from "./phone-support";
 import { toneWav } from "./tone-wav";
@@ -23,9 +24,11 @@ interface Crms {
   full: CrmDemo;
   limited: CrmDemo;
   stranger: CrmDemo;
+  /** The app's address, known once the platform runs (the pages start first, so that it can allow them). */
+  app: { url: string };
 }
 
-const test = base.extend<{ crms: Crms; appLinked: void }>({
+const test = base.extend<{ crms: Crms; docs: DocExamples; appLinked: void }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern: none.
   crms: async ({}, use) => {
     const app = { url: "" };
@@ -38,21 +41,27 @@ const test = base.extend<{ crms: Crms; appLinked: void }>({
         platformUrl: () => app.url,
       });
     const [full, limited, stranger] = await Promise.all([start(), start(), start()]);
-    await use(Object.assign({ full, limited, stranger }, { app }));
+    await use({ full, limited, stranger, app });
     await Promise.all([full.close(), limited.close(), stranger.close()]);
   },
-  platformOptions: async ({ crms }, use) => {
+  docs: async ({ crms }, use) => {
+    const docs = await serveDocExamples(() => crms.app.url);
+    await use(docs);
+    await docs.close();
+  },
+  platformOptions: async ({ crms, docs }, use) => {
     await use({
       embedHosts: [
         { origin: crms.full.url, scopes: FULL },
         { origin: crms.limited.url, scopes: LIMITED },
+        { origin: docs.url, scopes: ["dial", "call-control", "status", "caller-data"] },
       ],
     });
   },
   // The CRM pages frame the app of this test's platform.
   appLinked: [
     async ({ crms, platform }, use) => {
-      (crms as Crms & { app: { url: string } }).app.url = platform.url;
+      crms.app.url = platform.url;
       await use();
     },
     { auto: true },
@@ -402,4 +411,50 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
       return [typeof sdk.embed, typeof sdk.AgentbarError];
     }, `${platform.url}/embed/agentbar-host.js`),
   ).toEqual(["function", "function"]);
+});
+
+test("the documentation's examples run as written, changed only in the app's address: the README's page and the kiosk page with a credential connect; the whole example imports the ES module, shows the agent's status, pops the caller's number while the call rings, logs its end and dials from its button", async ({
+  newParty,
+  docs,
+  platform,
+}) => {
+  expect(htmlExamplesOf("docs/embedding.md")).toHaveLength(2);
+  expect(htmlExamplesOf("README.md")).toHaveLength(1);
+  const { page } = await newParty();
+  const uncaught: string[] = [];
+  page.on("pageerror", (e) => void uncaught.push(e.message));
+
+  // The README's page: the global script, connected, nobody signed in yet.
+  await page.goto(docs.url + examplePath("README.md", 0));
+  await expect(page.locator("#agent-status")).toHaveText("signed out");
+
+  // The kiosk page (in a browser of its own): its server's token signs the app in.
+  const kiosk = await newParty();
+  await kiosk.page.goto(docs.url + examplePath("docs/embedding.md", 1));
+  await expect(kiosk.page.locator("#agent-status")).toHaveText("Dave Agent");
+
+  // The whole example: the agent signs in inside the frame and goes Ready there.
+  await page.goto(docs.url + examplePath("docs/embedding.md", 0));
+  await expect(page.locator("#agent-status")).toHaveText("not signed in");
+  const app = appIn(page);
+  await app.getByLabel("Login name").fill("agent1");
+  await app.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await app.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator("#agent-status")).toHaveText("break");
+  await app.getByRole("button", { name: /^Status/ }).click();
+  await app.getByRole("menu").getByRole("menuitemradio", { name: "Ready", exact: true }).click();
+  await expect(page.locator("#agent-status")).toHaveText("ready");
+
+  // The screen-pop while the call rings, and the call's end in the page's log.
+  const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770 });
+  await expect(page.locator("#customer")).toHaveText("Customer 55510770, queue support");
+  await expect(app.getByTestId("call")).toHaveAttribute("data-state", "ringing");
+  await hangUpCaller(platform.url, caller.id);
+  await expect(page.locator("#log")).toContainText(/Call \S+ ended: \w+, hung up by remote/);
+
+  // Click-to-dial from the page's button: the number's party is called.
+  await page.locator("#call").click();
+  await expect(page.locator("#log")).toContainText("Calling +15550100200");
+  await simChannelOf(sim(platform.url), "+15550100200");
+  expect(uncaught).toEqual([]);
 });

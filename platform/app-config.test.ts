@@ -5,10 +5,9 @@ import { describe, expect, it } from "vitest";
 import { loadAppConfig } from "./app-config";
 
 function dist(config?: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "agentbar-app-config-"));
-  if (config !== undefined)
-    writeFileSync(join(dir, "config.json"), typeof config === "string" ? config : JSON.stringify(config));
-  return dir;
+  const file = join(mkdtempSync(join(tmpdir(), "agentbar-app-config-")), "config.json");
+  if (config !== undefined) writeFileSync(file, typeof config === "string" ? config : JSON.stringify(config));
+  return file;
 }
 
 describe("the app's config.json as the platform serves it", () => {

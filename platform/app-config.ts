@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { frameAncestors, parseEmbedConfig } from "../src/embed/embed-config";
 import type { Scope } from "../src/embed/host/protocol";
 
@@ -18,13 +17,13 @@ export interface AppConfig {
 }
 
 /**
- * The app's deployable `config.json` (built into `distDir` from `public/config.json`) with the
- * hosts this platform adds (`embedHosts`: the demo CRM, a test's host page), read at start. The
+ * The app's `config.json` (`file`: the deployment's, or the one built into `dist/` from
+ * `public/config.json`) with the hosts this platform adds (`embedHosts`: AGENTBAR_EMBED_HOSTS,
+ * the demo CRM, a test's host page), read at start. The
  * same list is the app's allowlist and the pages' `frame-ancestors`, so the two cannot disagree.
  * A file or an entry the app would refuse stops the start, naming the mistake.
  */
-export function loadAppConfig(distDir: string, embedHosts: readonly EmbedHostEntry[]): AppConfig {
-  const file = join(distDir, "config.json");
+export function loadAppConfig(file: string, embedHosts: readonly EmbedHostEntry[]): AppConfig {
   let json: Record<string, unknown> = {};
   if (existsSync(file)) {
     try {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { resolve } from "node:path";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { defaultOptions, optionsFromEnv } from "./config";
 
 describe("optionsFromEnv", () => {
@@ -67,5 +69,41 @@ describe("optionsFromEnv", () => {
     expect(() => optionsFromEnv({ AGENTBAR_PLATFORM_PROFILE: "minimal" })).toThrow(
       /AGENTBAR_PLATFORM_PROFILE.*'minimal'/,
     );
+  });
+});
+
+describe("AGENTBAR_EMBED_HOSTS and AGENTBAR_APP_CONFIG", () => {
+  it("take the host pages allowed to embed the app, with their scopes or the demo CRM's", () => {
+    expect(
+      optionsFromEnv({ AGENTBAR_EMBED_HOSTS: "http://localhost:3000  https://crm.example.com=status,caller-data;" })
+        .embedHosts,
+    ).toEqual([
+      { origin: "http://localhost:3000", scopes: ["dial", "call-control", "status", "caller-data"] },
+      { origin: "https://crm.example.com", scopes: ["status", "caller-data"] },
+    ]);
+    expect(optionsFromEnv({ AGENTBAR_EMBED_HOSTS: "" }).embedHosts).toEqual([]);
+  });
+
+  it("refuse what is not an exact origin or not a scope, naming the variable and the entry", () => {
+    for (const bad of [
+      "localhost:3000",
+      "http://localhost:3000/",
+      "https://*.example.com",
+      "https://crm.example.com=dial,admin",
+      "https://crm.example.com=",
+      "https://crm.example.com=dial=status",
+    ])
+      expect(() => optionsFromEnv({ AGENTBAR_EMBED_HOSTS: bad }), bad).toThrow(
+        new RegExp(
+          `^AGENTBAR_EMBED_HOSTS takes origin\\[=scope,scope...\\].*not '${bad.replace(/[.*[\]]/g, "\\$&")}'$`,
+        ),
+      );
+  });
+
+  it("a deployment's config.json must exist where AGENTBAR_APP_CONFIG says", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "agentbar-config-")), "config.json");
+    expect(() => optionsFromEnv({ AGENTBAR_APP_CONFIG: file })).toThrow(/AGENTBAR_APP_CONFIG names .* does not exist/);
+    writeFileSync(file, "{}");
+    expect(optionsFromEnv({ AGENTBAR_APP_CONFIG: file }).appConfigFile).toBe(file);
   });
 });

@@ -1,6 +1,8 @@
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import type { EmbedHostEntry } from "./app-config";
+import { SCOPES, type Scope } from "../src/embed/host/protocol";
 import { PLATFORM_PROFILES, type PlatformProfile } from "./profile";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -49,6 +51,12 @@ export interface PlatformOptions {
    * a test's host page): added to the served `config.json` and to `frame-ancestors`.
    */
   embedHosts: EmbedHostEntry[];
+  /**
+   * The deployment's `config.json`, served in place of the one built into `distDir` (which a build
+   * overwrites from `public/config.json`): `AGENTBAR_APP_CONFIG`, or for `npm start` the data
+   * folder's `config.json` when there is one. Undefined: the built one.
+   */
+  appConfigFile?: string;
   /**
    * Origins (`scheme://host[:port]`) besides the app's own whose pages may call the API from a
    * browser (CORS) and open its WebSockets: a wallboard or a CRM script on another host. Framing
@@ -158,6 +166,12 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Pl
       throw new Error(`AGENTBAR_PLATFORM_PROFILE must be ${PLATFORM_PROFILES.join(" or ")}, not '${profile}'`);
     out.profile = profile;
   }
+  if (env.AGENTBAR_APP_CONFIG) {
+    out.appConfigFile = resolve(env.AGENTBAR_APP_CONFIG);
+    if (!existsSync(out.appConfigFile))
+      throw new Error(`AGENTBAR_APP_CONFIG names ${out.appConfigFile}, which does not exist`);
+  }
+  if (env.AGENTBAR_EMBED_HOSTS !== undefined) out.embedHosts = embedHostsOf(env.AGENTBAR_EMBED_HOSTS);
   if (env.AGENTBAR_ALLOWED_ORIGINS !== undefined) {
     out.allowedOrigins = env.AGENTBAR_ALLOWED_ORIGINS.split(/[\s,]+/)
       .filter(Boolean)
@@ -187,4 +201,30 @@ export function exactOrigin(text: string): string | undefined {
   }
   if (!["http:", "https:"].includes(url.protocol) || url.origin !== text || text.includes("*")) return undefined;
   return text;
+}
+
+/** The scopes of a host of AGENTBAR_EMBED_HOSTS that names none: what the demo CRM has. */
+export const DEFAULT_EMBED_SCOPES: Scope[] = ["dial", "call-control", "status", "caller-data"];
+
+/**
+ * AGENTBAR_EMBED_HOSTS: the host pages that may frame the app and drive it, without editing a
+ * file: `origin[=scope,scope...]`, separated by spaces or semicolons
+ * (`http://localhost:3000 https://crm.example.com=status,caller-data`); an origin without scopes
+ * gets DEFAULT_EMBED_SCOPES.
+ */
+export function embedHostsOf(text: string): EmbedHostEntry[] {
+  const usage = `AGENTBAR_EMBED_HOSTS takes origin[=scope,scope...] separated by spaces or semicolons (scopes: ${SCOPES.join(", ")})`;
+  return text
+    .split(/[\s;]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      const [originText = "", scopesText, ...rest] = entry.split("=");
+      const origin = exactOrigin(originText);
+      if (!origin || rest.length) throw new Error(`${usage}, not '${entry}'`);
+      if (scopesText === undefined) return { origin, scopes: [...DEFAULT_EMBED_SCOPES] };
+      const scopes = scopesText.split(",").filter(Boolean);
+      const unknown = scopes.find((x) => !(SCOPES as readonly string[]).includes(x));
+      if (unknown !== undefined || !scopes.length) throw new Error(`${usage}, not '${entry}'`);
+      return { origin, scopes: scopes as Scope[] };
+    });
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import { loadAppConfig } from "./app-config";
@@ -66,7 +67,7 @@ export async function startPlatform(
   parts: PlatformParts = {},
 ): Promise<Platform> {
   const options: PlatformOptions = { ...defaultOptions, ...overrides };
-  const appConfig = loadAppConfig(options.distDir, options.embedHosts);
+  const appConfig = loadAppConfig(options.appConfigFile ?? join(options.distDir, "config.json"), options.embedHosts);
   const { db } = openDatabase(options.dataDir, (fresh) => seedDemoData(fresh, readDemoData(options.demoFile)));
 
   const now = parts.now ?? systemClock;

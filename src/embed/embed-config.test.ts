@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { frameAncestors, hostRuleFor, parseEmbedConfig } from "./embed-config";
 
@@ -86,5 +87,17 @@ describe("the embedding configuration", () => {
       expect(hostRuleFor(parsed.config, other), other).toBeUndefined();
     }
     expect(frameAncestors(parsed.config)).toBe("'self' https://*.example.com");
+  });
+});
+
+describe("the documentation's config.json", () => {
+  it("is one the app takes, as written", () => {
+    const docs = readFileSync(new URL("../../docs/embedding.md", import.meta.url), "utf8");
+    const blocks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const parsed = parseEmbedConfig(JSON.parse(block));
+      expect(parsed.ok && parsed.config.hosts.length, block).toBeGreaterThan(0);
+    }
   });
 });

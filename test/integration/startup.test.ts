@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,11 +82,21 @@ describe("stopping", () => {
 });
 
 describe("npm start", () => {
-  it("serves on AGENTBAR_PORT with its data in AGENTBAR_DATA_DIR", async () => {
+  it("serves on AGENTBAR_PORT with its data in AGENTBAR_DATA_DIR, and lets the pages of the data folder's config.json and of AGENTBAR_EMBED_HOSTS embed the app", async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), "agentbar-it-")), "data");
+    mkdirSync(dataDir);
+    const kept = { embed: { hosts: [{ origin: "https://crm.example.com", scopes: ["status"] }] } };
+    writeFileSync(join(dataDir, "config.json"), JSON.stringify(kept));
     const child = spawn(process.execPath, ["--import", "tsx", "platform/main.ts"], {
       cwd: root,
-      env: { ...process.env, AGENTBAR_PORT: "0", AGENTBAR_DATA_DIR: dataDir, AGENTBAR_LOG_LEVEL: "silent" },
+      env: {
+        ...process.env,
+        AGENTBAR_PORT: "0",
+        AGENTBAR_CRM_PORT: "0",
+        AGENTBAR_DATA_DIR: dataDir,
+        AGENTBAR_LOG_LEVEL: "silent",
+        AGENTBAR_EMBED_HOSTS: "http://localhost:3000",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
@@ -109,6 +119,20 @@ describe("npm start", () => {
       });
       expect(res.status).toBe(200);
       expect(existsSync(join(dataDir, "platform.sqlite"))).toBe(true);
+      const config = (await (await fetch(`${url}/config.json`)).json()) as typeof kept;
+      expect(config.embed.hosts.map((h) => h.origin)).toEqual([
+        "https://crm.example.com",
+        "http://localhost:3000",
+        expect.stringMatching(/^http:\/\/localhost:\d+$/),
+        expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      ]);
+      expect(config.embed.hosts[1]).toEqual({
+        origin: "http://localhost:3000",
+        scopes: ["dial", "call-control", "status", "caller-data"],
+      });
+      expect((await fetch(url)).headers.get("content-security-policy")).toContain(
+        "frame-ancestors 'self' https://crm.example.com http://localhost:3000 ",
+      );
     } finally {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
