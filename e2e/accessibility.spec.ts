@@ -65,7 +65,13 @@ for (const layout of ["full", "side", "bar"] as const satisfies Layout[]) {
     await expectAccessible(p, "a queue call ringing");
     await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
     await expect(alice.card("active")).toBeVisible();
-    await expectAccessible(p, "in a call");
+    // Muted, said loudly: on the card (a badge in the bar) and in the tab's title.
+    await alice.card().getByRole("button", { name: "Mute" }).click();
+    await expect(alice.card().getByTestId("call-muted")).toHaveText(
+      layout === "bar" ? "Muted" : "Muted: the other side cannot hear you",
+    );
+    await expect(p).toHaveTitle(/^Muted · /);
+    await expectAccessible(p, "in a call, muted");
     await alice.card().getByRole("button", { name: "Keypad" }).click();
     await expectAccessible(p, "keypad open");
     await p.keyboard.press("Escape");

@@ -47,6 +47,11 @@ test("two tabs of one agent: one registration, a queue call rings in both and is
   await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
   await expect(chip.getByRole("button", { name: "Use the phone here after the call" })).toBeDisabled();
   expect(registrations()).toBe(1);
+  // Muted from the second tab (the phone is the first's): the tab taking the phone over keeps it so.
+  const card = second.locator("[data-testid=call]").first();
+  await card.getByRole("button", { name: "Mute" }).click();
+  await expect(first.card().getByTestId("call-muted")).toBeVisible();
+  await expect(card.getByTestId("call-muted")).toBeVisible();
 
   // The tab with the phone asks before it closes during a call (the second would not: it has no
   // call of its own); once the agent confirms, the second takes the phone, and the customer back.
@@ -56,11 +61,13 @@ test("two tabs of one agent: one registration, a queue call rings in both and is
   expect(dialog.type()).toBe("beforeunload");
   await dialog.accept();
   await expect(chip).toHaveAttribute("data-status", "registered");
-  const card = second.locator("[data-testid=call]").first();
   await expect(card).toHaveAttribute("data-state", "active");
   await expect(card).toContainText("Tara Tabs");
   await expectHears(second, 660, "agent1's second tab hears the customer");
-  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1 again");
+  await expect(card.getByTestId("call-muted")).toBeVisible();
+  await expect(second).toHaveTitle(/^Muted · /);
+  await card.getByRole("button", { name: "Unmute" }).click();
+  await expectSimHears(s, customer.uuid, 440, "unmuted: the customer hears agent1 again");
   expect(registrations()).toBe(1);
 
   // The call ends in after-call work for its customer; after it the next call rings in the tab

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectAnnounced, test } from "./fixtures";
 import { agent, cdrs, expectSimHears, sim } from "./phone-support";
 import { admin, expectCustomerHeld, goReady, queueCaller } from "./toolbar-support";
 
@@ -13,7 +13,7 @@ test.use({ platformOptions: { simRingMs: 300 } });
 const HOLD_NOTES = [349.23, 392, 523.25, 587.33];
 const near = (hz: number, target: number) => Math.abs(hz - target) <= Math.max(3, target * 0.01);
 
-test("a reload during a queue call: the customer hears music meanwhile, then the agent again; the card goes on and the records show one customer call", async ({
+test("a reload during a muted queue call: the customer hears music meanwhile, then nothing until the agent unmutes; the card goes on, says muted, and the records show one customer call", async ({
   newParty,
   platform,
 }) => {
@@ -27,6 +27,14 @@ test("a reload during a queue call: the customer hears music meanwhile, then the
   const card = alice.card();
   // Some talk time, so that a timer started afresh would show.
   await expect(card.locator(".call-timer")).toHaveText(/^0:0[3-9]$/);
+  // The agent mutes on purpose: the reload must not put them live to the customer unawares.
+  await card.getByRole("button", { name: "Mute" }).click();
+  await expect(card.getByTestId("call-muted")).toBeVisible();
+  await expect
+    .poll(async () => (await s.channel(customer.uuid)).hearing.some((f) => Math.abs(f - 440) <= 15), {
+      message: "muted: the customer no longer hears agent1",
+    })
+    .toBe(false);
 
   // The reloaded page asks for its call back within a second or two; its request waits here until
   // the customer was heard to get music meanwhile, so that the check does not race the take-back.
@@ -56,8 +64,28 @@ test("a reload during a queue call: the customer hears music meanwhile, then the
   await expect(card).toContainText("5550181");
   await expect(card.getByTestId("call-queue")).toContainText("Queue support");
   await expect(card.locator(".call-timer")).toHaveText(/^0:(0[5-9]|[1-5]\d)$/);
-  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1 again");
+  // Still muted, and said: on the card, in the tab's title, to a screen reader; answered by hand as before.
+  await expect(card.getByTestId("call-muted")).toHaveText("Muted: the other side cannot hear you");
+  await expect(alice.page).toHaveTitle(/^Muted · /);
+  await expectAnnounced(alice.page, "Microphone muted.");
+  await expect(card).not.toContainText("Answered automatically");
   await alice.hears(660, "agent1 hears the customer again");
+  // The customer hears nothing of agent1 (nor music: the call is back) for longer than an unmuted
+  // take-back took to be heard (under 2 s).
+  let silentReadings = 0;
+  await expect
+    .poll(
+      async () => {
+        const c = await s.channel(customer.uuid);
+        if (c.hearing.some((f) => Math.abs(f - 440) <= 15)) return "hears agent1";
+        silentReadings = c.hearingMusic ? 0 : silentReadings + 1;
+        return silentReadings;
+      },
+      { message: "taken back muted: the customer hears nothing of agent1", intervals: [250] },
+    )
+    .toBe(12);
+  await card.getByRole("button", { name: "Unmute" }).click();
+  await expectSimHears(s, customer.uuid, 440, "unmuted: the customer hears agent1 again");
   await expect(alice.page.getByTestId("agent-error")).toHaveCount(0);
   expect((await admin(platform.url).then((a) => a.agentState("1001"))).call).toMatchObject({ kind: "queue" });
 

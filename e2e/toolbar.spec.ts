@@ -40,8 +40,12 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
   const alice = await agent(newParty, "agent1", "1001", 440);
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
 
+  // The phone's registration is not the agent's status: it never says "Ready".
+  await expect(alice.page.getByTestId("registration")).toHaveText("Phone connected");
+
   await goReady(alice.page);
-  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("Ready");
+  const label = alice.page.getByTestId("agent-status-label");
+  await expect(label).toHaveText("Ready");
   // The status shown is the platform's.
   expect((await platformView.agentState("1001")).status).toBe("Available");
   await expectAnnounced(alice.page, "Status: Ready.");
@@ -52,13 +56,33 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
   await expect(ringing).toContainText("Carla Customer");
   await expect(ringing.getByTestId("call-queue")).toContainText("Queue support");
   await expect(ringing.getByTestId("call-queue")).toContainText("waited");
+  await expect(label).toHaveText("Call offered");
 
-  await ringing.getByRole("button", { name: "Answer" }).click();
-  await expect(alice.card()).toHaveAttribute("data-state", "active");
-  await alice.hears(660, "agent1 hears the customer");
-  await expectSimHears(s, customer.uuid, 440, "the customer hears agent1");
-
+  // Safe hands: a double-click on Answer answers, and its second click does not mute the call
+  // whose Mute has taken Answer's place under the pointer by then.
+  const answer = (await ringing.getByRole("button", { name: "Answer" }).boundingBox())!;
+  const [x, y] = [answer.x + answer.width / 2, answer.y + answer.height / 2];
+  await alice.page.mouse.move(x, y);
+  await alice.page.mouse.down();
+  await alice.page.mouse.up();
   const card = alice.card();
+  await expect(card.getByRole("button", { name: "Mute" })).toBeVisible();
+  const underPointer = await alice.page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest("button")?.getAttribute("aria-label"),
+    [x, y],
+  );
+  expect(underPointer, "Mute sits where Answer was").toBe("Mute");
+  await alice.page.mouse.down({ clickCount: 2 });
+  await alice.page.mouse.up({ clickCount: 2 });
+  await expect(card).toHaveAttribute("data-state", "active");
+  await alice.hears(660, "agent1 hears the customer");
+  await expectSimHears(s, customer.uuid, 440, "double-clicked Answer: the customer hears agent1");
+  await expect(card.getByRole("button", { name: "Mute" })).toBeVisible();
+  await expect(card.getByTestId("call-muted")).toHaveCount(0);
+  // The agent answered it: nothing says otherwise; the status says what the agent is doing.
+  await expect(card).not.toContainText("Answered automatically");
+  await expect(label).toHaveText("In a queue call");
+
   await card.getByRole("button", { name: "Hold" }).click();
   await expect(card.getByTestId("cc-held")).toBeVisible();
   await expect(card).toHaveAttribute("data-state", "remote-held");
@@ -70,6 +94,7 @@ test("agent1 goes Ready, takes a queue call with the customer's number and queue
   await expectSimHears(s, customer.uuid, 440, "resumed: the customer hears agent1 again");
   await card.getByRole("button", { name: "Hang up" }).click();
   await expect(alice.page.getByTestId("wrap-up")).toBeVisible();
+  await expect(label).toHaveText("After-call work");
 });
 
 test("consult agent2 while the customer hears music, cancel, consult again and complete: the customer and agent2 talk, agent1's call ends", async ({
@@ -298,6 +323,9 @@ test("click-to-dial: progress shows until the agent's phone rings and answers by
   const far = await simChannelOf(s, "55510700");
   await alice.hears(700, "agent1 hears the dialled number");
   await expectSimHears(s, far.uuid, 440, "the dialled number hears agent1");
+  // The agent's own call: its leg answered by itself, which is no news to the agent.
+  await expect(alice.page.getByTestId("agent-status-label")).toHaveText("In an outbound call");
+  await expect(card).not.toContainText("Answered automatically");
   // The call is the call center's: the platform knows it as the agent's outbound call.
   expect((await platformView.agentState("1001")).call).toMatchObject({ kind: "dial", cid_number: "55510700" });
   await card.getByRole("button", { name: "Hang up" }).click();

@@ -1,6 +1,7 @@
 import { isLive, type Call } from "../softphone";
 import type { AgentState } from "./agent-state";
 import { ccCallOf, type CcCall } from "./cc-call";
+import { answeredAutomatically } from "./queue-calls";
 
 /**
  * What can be done with a call. Each surface words and places them; none decides them:
@@ -48,6 +49,8 @@ export interface CallView {
   /** On hold by us, as whoever holds it says (the platform's ccHold reaches the phone as the far side's hold). */
   held: boolean;
   controls: readonly CallControl[];
+  /** Answered by itself, as the agent would say it (not a leg taken back, not the agent's own click-to-dial). */
+  answeredAutomatically: boolean;
 }
 
 /** The states of an answered call. */
@@ -90,5 +93,5 @@ export function callViewOf(
   if (!ended && !ringingHere) controls.push("hang-up");
   if (ended) controls.push(...(call.remote.number ? (["call-back", "dismiss"] as const) : (["dismiss"] as const)));
   if (call.referRequest?.state === "pending") controls.push("accept-refer", "reject-refer");
-  return { call, cc, via, held, controls };
+  return { call, cc, via, held, controls, answeredAutomatically: answeredAutomatically(call) };
 }

@@ -127,9 +127,12 @@ describe("after a reload", () => {
         [CC.callId]: "leg-2",
         [CC.queue]: "support",
         [CC.customerUuid]: "customer-of-leg-1",
+        // Answered by hand the first time: the card does not say "answered automatically".
+        [CC.continued]: "manual",
       },
       autoAnswer: true,
       keepOnUnload: true,
+      muted: false,
       answeredAt: ANSWERED_AT,
     });
     expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ callId: "leg-2" });
@@ -139,6 +142,35 @@ describe("after a reload", () => {
     await t.actions.refresh();
     expect(t.fcc.commands.filter((c) => c.func === "ccIntercept")).toHaveLength(1);
     expect(t.store.getState().error).toBeNull();
+  });
+
+  it("a call the agent had muted is taken back muted, and one that had answered by itself still says so", async () => {
+    const tab = memoryStorage();
+    const t = await page(tab);
+    const c = queueCall();
+    t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: ANSWERED_AT }] });
+    expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ muted: false, autoAnswered: false });
+    const answeredByItself = {
+      ...c,
+      state: "active" as const,
+      answeredAt: ANSWERED_AT,
+      muted: true,
+      autoAnswer: { decidedBy: "handler" as const, afterSec: 0, answerAt: ANSWERED_AT },
+    };
+    t.callsStore.setState({ calls: [answeredByItself] });
+    expect(readJson(tab, LIVE_CALL_KEY)).toMatchObject({ muted: true, autoAnswered: true });
+    t.callsStore.setState({
+      calls: [
+        { ...answeredByItself, state: "ended", endedAt: Date.now(), end: { kind: "connection-lost", by: "system" } },
+      ],
+    });
+
+    const next = await page(tab, platformCall());
+    await next.until(() => next.fcc.commands.some((c) => c.func === "ccIntercept"));
+    const decision = next.hooks.incoming!(
+      invite({ "X-CC-Action": "intercept", "X-CC-Agent-UUID": "leg-2", "X-CC-Target-UUID": "leg-1" }),
+    );
+    expect(decision).toMatchObject({ muted: true, context: { [CC.continued]: "auto" } });
   });
 
   it("reloaded again while the take-back's leg rang, takes back the call the platform still has on its older leg", async () => {

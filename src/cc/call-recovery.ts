@@ -5,7 +5,7 @@ import type { AfterCallWork } from "./after-call-work";
 import type { AgentContext } from "./agent-context";
 import { ccCallOf } from "./cc-call";
 import { commandError, commandErrorOf, type CommandError } from "./command-error";
-import { CC, ccLabelsOf } from "./queue-calls";
+import { answeredAutomatically, CC, ccLabelsOf } from "./queue-calls";
 
 /**
  * The agent's live call, kept in the tab's sessionStorage while it lasts: what a reloaded page
@@ -25,6 +25,10 @@ export interface KeptCall {
   /** Who it is with, for after-call work if it ends while no page has it. */
   name: string;
   number: string;
+  /** The agent had muted it: the leg taken back starts muted, so the customer does not hear the agent unawares. */
+  muted: boolean;
+  /** The first leg was answered by itself (not by the agent): the card keeps saying so, and only then. */
+  autoAnswered: boolean;
 }
 
 export const LIVE_CALL_KEY = "agentbar.live-call";
@@ -85,6 +89,9 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       answeredAt: Number(v.answeredAt) || 0,
       name: String(v.name ?? ""),
       number: String(v.number ?? ""),
+      // A call kept by an older page, without the flag, is taken back muted: silence is the safe side.
+      muted: v.muted !== false,
+      autoAnswered: v.autoAnswered === true,
     };
   };
   const save = (k: KeptCall) => tabStorage.setItem(LIVE_CALL_KEY, JSON.stringify(k));
@@ -163,7 +170,15 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       put(CC.customerUuid, k.customerUuid);
       put(CC.memberUuid, k.memberUuid);
       if (k.joinedAt) context[CC.joinedAt] = String(k.joinedAt);
-      return { context, autoAnswer: true, keepOnUnload: true, ...(k.answeredAt ? { answeredAt: k.answeredAt } : {}) };
+      // The new leg answers by itself, but the conversation was answered as it was the first time.
+      context[CC.continued] = k.autoAnswered ? "auto" : "manual";
+      return {
+        context,
+        autoAnswer: true,
+        keepOnUnload: true,
+        muted: k.muted,
+        ...(k.answeredAt ? { answeredAt: k.answeredAt } : {}),
+      };
     },
 
     keep(decision) {
@@ -179,11 +194,14 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
         if (!labels?.callId || !KEPT_ACTIONS.has(labels.action)) continue;
         if (isLive(c) && c.answeredAt) {
           const party = ccCallOf(c, store.getState(), live)?.party ?? c.remote;
+          const autoAnswered = answeredAutomatically(c);
           if (
             kept?.callId === labels.callId &&
             kept.answeredAt === c.answeredAt &&
             kept.name === (party.name ?? "") &&
-            kept.number === (party.number ?? "")
+            kept.number === (party.number ?? "") &&
+            kept.muted === c.muted &&
+            kept.autoAnswered === autoAnswered
           )
             continue;
           save({
@@ -197,6 +215,8 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
             answeredAt: c.answeredAt,
             name: party.name ?? "",
             number: party.number ?? "",
+            muted: c.muted,
+            autoAnswered,
           });
         } else if (!isLive(c) && kept?.callId === labels.callId && c.end?.kind !== "connection-lost") {
           // Over for good (a connection lost is not: the platform may still have it for the next page).

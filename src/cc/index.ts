@@ -4,6 +4,7 @@
 // The agent at work: the session, its state as data, and what a surface can ask of it.
 export * from "./agent-session";
 export * from "./agent-state";
+export * from "./agent-activity";
 export * from "./commands";
 // The agent's other tabs in this browser: they show the tab with the phone and act through it.
 export * from "./tab-mirror";

@@ -19,6 +19,11 @@ export const CC = {
   memberUuid: "cc.memberUuid",
   /** The customer's channel uuid. */
   customerUuid: "cc.customerUuid",
+  /**
+   * A leg that continues a conversation taken back after a reload (call-recovery.ts): `manual`
+   * when the agent had answered it, `auto` when it had answered by itself.
+   */
+  continued: "cc.continued",
 } as const;
 
 /** mod_callcenter's `agent-offering`, kept for a few seconds to label the INVITE that follows. */
@@ -134,4 +139,16 @@ export function labelFromAgentState(
   if (labels) return { id: call.id, context: { [CC.callId]: platformCall.uuid } };
   if (call.direction !== "inbound") return undefined;
   return { id: call.id, context: { [CC.action]: "queue", [CC.callId]: platformCall.uuid } };
+}
+
+/**
+ * Whether the conversation was answered by itself, as the agent would say it: a leg taken back
+ * after a reload answers by itself but continues a call the agent may have answered by hand, and
+ * a click-to-dial's leg is the agent's own outgoing call, not a call answered for them.
+ */
+export function answeredAutomatically(call: Call): boolean {
+  const continued = call.context[CC.continued];
+  if (continued) return continued === "auto";
+  if (call.context[CC.action] === "dial") return false;
+  return !!call.autoAnswer;
 }

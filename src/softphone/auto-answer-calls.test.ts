@@ -199,4 +199,15 @@ describe("the call-center layer's say", () => {
       status: 486,
     });
   });
+
+  it("can have a call start muted (a call given back that the user had muted): nothing is sent from the answer on", async () => {
+    const { rig } = await phoneWith("platform");
+    rig.phone.setIncomingCallHandler(() => ({ autoAnswer: true, muted: true }));
+    const { id } = await ring(rig, {});
+    const c = await untilCall(rig.phone, id, (c) => c.state === "active");
+    expect(c.muted).toBe(true);
+    expect(rig.sdh(id).senderTrack?.enabled).toBe(false);
+    rig.phone.setMuted(id, false);
+    expect(rig.sdh(id).senderTrack?.enabled).toBe(true);
+  });
 });

@@ -282,7 +282,9 @@ export class CallSession {
     if (!(this.session instanceof Invitation) || this.session.state !== SessionState.Initial)
       throw invalidState("the call is not ringing");
     this.microphone = microphone;
-    microphone?.getAudioTracks().forEach((t) => (t.enabled = true));
+    // A call that starts muted sends nothing from its first packet on.
+    const send = !this.call?.muted;
+    microphone?.getAudioTracks().forEach((t) => (t.enabled = send));
     const options: PhoneSdhOptions = {
       constraints: { audio: true, video: false },
       ...(microphone ? { microphone } : {}),

@@ -25,7 +25,9 @@ export interface IncomingCall {
  * - `answeredAt`: the call goes on with a conversation that began earlier (ms since epoch; a call
  *   the server gives back after a page reload): once answered, its timer counts from then;
  * - `keepOnUnload`: when the page goes away the call is left to the server (no BYE), which can
- *   give it back to the page that comes next; otherwise it is hung up.
+ *   give it back to the page that comes next; otherwise it is hung up;
+ * - `muted`: the call starts muted (a call given back that the user had muted): the microphone
+ *   sends nothing from the first packet.
  */
 export interface IncomingCallDecision {
   context?: Record<string, string>;
@@ -33,6 +35,7 @@ export interface IncomingCallDecision {
   reject?: 486 | 603;
   answeredAt?: number;
   keepOnUnload?: boolean;
+  muted?: boolean;
 }
 
 export type IncomingCallHandler = (incoming: IncomingCall) => IncomingCallDecision | void;

@@ -577,6 +577,7 @@ export class Phone {
     addCall(this.callsStore, {
       ...call,
       context: { ...decision?.context },
+      ...(decision?.muted ? { muted: true } : {}),
       ...(answerNow && auto ? { autoAnswer: auto } : {}),
     });
     if (decision?.reject) {

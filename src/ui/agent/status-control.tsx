@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from "preact/hooks";
-import { hasLiveCcCall, statusKind, type NextStatus } from "../../cc";
+import { activityOf, hasLiveCcCall, statusKind, type NextStatus } from "../../cc";
 import { CloseIcon } from "../icons";
 import { useAgent, useModel } from "../model/model";
 import { formatDuration } from "../shared/format";
@@ -59,21 +59,28 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
 
   const kind = statusKind(s.agent?.status ?? "");
   const label = statusLabel(s.agent, t.value);
-  const shown = s.pending ? (m.pending[s.pending.command] ?? label) : label;
+  // What the agent is doing comes first: the platform keeps an agent "Available" through a call.
+  const activity = activityOf(s, p?.live.value ?? []);
+  const shown = s.pending ? (m.pending[s.pending.command] ?? label) : activity ? m.activity[activity] : label;
   const busy = !!s.wrapUp || (!!p && hasLiveCcCall(p.live.value));
   // The status to take after the call or wrap-up, when it is not the one the agent is in.
   const chosen = s.wrapUp?.next ?? s.next;
   const next =
     chosen && (s.wrapUp?.heldOnBreak || nextLabel(chosen, t.value) !== statusLabel(s.agent, t.value)) ? chosen : null;
   const now = p?.now.value ?? Date.now();
-  const since = s.agent?.since ? formatDuration(Math.max(0, now - s.agent.since) / 1000) : "";
-  // "Waiting" means waiting for a call only to a ready agent; on a break it says nothing.
+  // "Waiting" means waiting for a call only to a ready agent doing nothing else; on a break it
+  // says nothing. During an activity the detail is the status, when it is not plain Ready.
   const ready = kind === "ready" || kind === "on-demand";
-  const stateWord = s.wrapUp
-    ? m.wrapUp.title
+  const stateWord = activity
+    ? kind === "ready" || (activity === "after-call-work" && s.wrapUp?.heldOnBreak)
+      ? ""
+      : label
     : s.agent?.state && (ready || !["Waiting", "Idle"].includes(s.agent.state))
       ? (m.state[s.agent.state] ?? s.agent.state)
       : "";
+  // The card and the wrap-up panel time an activity; the status's own time is for the status.
+  const since =
+    s.agent?.since && (!activity || stateWord) ? formatDuration(Math.max(0, now - s.agent.since) / 1000) : "";
 
   const choose = (n: NextStatus | { kind: "sign-in" }) => {
     a.menuOpen.value = false;
@@ -114,11 +121,12 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
 
   return (
     <div
-      class={`agent-status kind-${kind}${compact ? " compact" : ""}`}
+      class={`agent-status kind-${kind}${activity ? ` busy activity-${activity}` : ""}${compact ? " compact" : ""}`}
       ref={root}
       data-testid="agent-status"
       data-phase="on"
       data-status={s.agent?.status ?? ""}
+      data-activity={activity ?? undefined}
     >
       <button
         type="button"

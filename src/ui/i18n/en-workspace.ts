@@ -24,7 +24,7 @@ export const enWorkspace = {
       starting: "Starting the phone…",
       connecting: "Connecting…",
       registering: "Registering…",
-      registered: "Ready for calls",
+      registered: "Phone connected",
       reconnecting: "Reconnecting",
       failed: "Not connected",
       unavailable: "No phone",
@@ -98,6 +98,9 @@ export const enWorkspace = {
     },
     remoteHeldBadge: "Held by the other side",
     mutedBadge: "Muted",
+    /** Said loudly on the card of a muted call. */
+    mutedBanner: "Muted: the other side cannot hear you",
+    tabMuted: "Muted",
     answer: "Answer",
     reject: "Reject",
     busy: "Busy",
@@ -181,7 +184,7 @@ export const enWorkspace = {
     applied: "Applied.",
     tabRinging: (who: string) => `Ringing: ${who}`,
     announce: {
-      registered: "Phone ready for calls.",
+      registered: "Phone connected.",
       reconnecting: (time: string) => `Phone connection lost. Next attempt at ${time}.`,
       failed: (reason: string) => `Phone not connected. ${reason}`,
       incoming: (who: string) => `Incoming call from ${who}.`,
@@ -217,6 +220,14 @@ export const enWorkspace = {
       "In a queue call": "In a queue call",
       Idle: "Idle",
     } as Record<string, string>,
+    /** What the agent is doing (agent-activity.ts): said instead of the status while it lasts. */
+    activity: {
+      offered: "Call offered",
+      "queue-call": "In a queue call",
+      "outbound-call": "In an outbound call",
+      call: "On a call",
+      "after-call-work": "After-call work",
+    },
     changeStatus: "Change status",
     statusPrefix: "Status:",
     goReady: "Ready",

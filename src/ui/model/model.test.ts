@@ -70,8 +70,8 @@ describe("UI model", () => {
     const { model } = setup(["en-US"], () => t);
     model.announce("Signed in as Alice Agent.");
     t += 300;
-    model.announce("Phone ready for calls.");
-    expect(model.announcement.value.text).toBe("Signed in as Alice Agent. Phone ready for calls.");
+    model.announce("Phone connected.");
+    expect(model.announcement.value.text).toBe("Signed in as Alice Agent. Phone connected.");
     t += 5000;
     model.announce("Incoming call from Bob.");
     expect(model.announcement.value.text).toBe("Incoming call from Bob.");

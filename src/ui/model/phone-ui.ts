@@ -1,5 +1,12 @@
 import { computed, effect, signal, type ReadonlySignal } from "@preact/signals";
-import { callViewOf, isCallCenterCall, type AgentActions, type AgentSession, type CallView } from "../../cc";
+import {
+  answeredAutomatically,
+  callViewOf,
+  isCallCenterCall,
+  type AgentActions,
+  type AgentSession,
+  type CallView,
+} from "../../cc";
 import type { PhoneOwnerState, PhoneSession, PhoneSessionState, SettingsState } from "../../session";
 import type { Call, CallsState, Phone, PhoneState } from "../../softphone";
 import { withEnglishPanels, type Language, type Messages } from "../i18n";
@@ -189,19 +196,21 @@ export function createPhoneUi(deps: PhoneUiDeps): PhoneUi {
     shallowEqual,
   );
 
-  // The tab's title and icon show a ringing call; the title, a phone calls cannot reach.
+  // The tab's title and icon show a ringing call; the title, a muted call and a phone calls cannot reach.
   if (doc) {
     const title = doc.title;
     const icon = doc.querySelector<HTMLLinkElement>("link[rel=icon]");
     const iconHref = icon?.href ?? "";
     effect(() => {
       const ringing = live.value.find((c) => c.direction === "inbound" && c.state === "ringing");
+      const muted = live.value.some((c) => c.muted && c.state !== "ringing");
       const t = deps.t.value;
+      const base = muted ? `${t.phone.tabMuted} · ${title}` : title;
       doc.title = ringing
-        ? `${t.phone.tabRinging(whoOf(ringing, t))} · ${title}`
+        ? `${t.phone.tabRinging(whoOf(ringing, t))} · ${base}`
         : phoneWatch.value.phoneWatch.trouble
-          ? `${t.agent.phoneWatch.tabTitle} · ${title}`
-          : title;
+          ? `${t.agent.phoneWatch.tabTitle} · ${base}`
+          : base;
       if (icon) icon.href = ringing ? RINGING_ICON : iconHref;
     });
   }
@@ -231,7 +240,7 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
   const who = whoOf(c, t);
   const platformHeld = isCallCenterCall(c);
   if (!o) {
-    if (c.state === "ringing") say(c.autoAnswer ? a.autoAnswer(who) : a.incoming(who));
+    if (c.state === "ringing") say(answeredAutomatically(c) ? a.autoAnswer(who) : a.incoming(who));
     else if (c.direction === "outbound") say(a.calling(who));
     return;
   }
@@ -244,7 +253,11 @@ function announceChange(c: Call, o: Call | undefined, t: Messages, say: (text: s
     else if (o.state === "held" || (o.state === "remote-held" && platformHeld)) say(a.resumed(who));
     else if (c.state === "remote-held") say(a.remoteHeld(who));
     else if (o.state === "remote-held") say(a.remoteResumed(who));
-    else if (c.state === "active" && !wasAnswered) say(c.autoAnswer ? a.autoConnected(who) : a.connected(who));
+    else if (c.state === "active" && !wasAnswered) {
+      say(answeredAutomatically(c) ? a.autoConnected(who) : a.connected(who));
+      // A call given back muted (after a reload) says so at once: the agent may not remember.
+      if (c.muted) say(a.muted);
+    }
   }
   if (c.muted !== o.muted && c.state !== "ended") say(c.muted ? a.muted : a.unmuted);
   const tr = c.transfer;

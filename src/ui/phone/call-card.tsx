@@ -47,11 +47,26 @@ void afterStart
 type Panel = "keypad" | "transfer" | "cc-transfer" | null;
 
 /**
- * One call: who, where it stands, for how long, and what can be done with it now. `compact` is
- * the bar's one-line form: icon buttons (still named), panels in popovers. `minimal` (in the bar,
- * for the calls other than the one talking) keeps only what gets to it: answer, reject or busy, or
- * swap to it, as icon buttons (named, with tooltips), so that two calls fit the bar.
+ * Safe hands: the second click of a double-click (the browser counts it by the system's
+ * double-click time and distance) never lands on a control that appeared after the first: Mute
+ * takes Answer's place a moment after Answer is pressed. Controls present before the press, and
+ * any single click, work as ever.
  */
+function useSafeClicks(controls: readonly CallControl[]) {
+  const shown = useRef(new Map<CallControl, number>());
+  const lastPress = useRef(-Infinity);
+  const at = performance.now();
+  const present = new Set(controls);
+  for (const c of shown.current.keys()) if (!present.has(c)) shown.current.delete(c);
+  for (const c of present) if (!shown.current.has(c)) shown.current.set(c, at);
+  return (control: CallControl, run: () => void) => (e: MouseEvent) => {
+    const tookThePlace = (shown.current.get(control) ?? -Infinity) > lastPress.current;
+    if (tookThePlace && e.detail > 1) return;
+    lastPress.current = performance.now();
+    run();
+  };
+}
+
 export function CallCard({
   call,
   compact = false,
@@ -71,6 +86,7 @@ export function CallCard({
   const view = p.view(call);
   const cc = view.cc;
   const can = (control: CallControl) => view.controls.includes(control);
+  const safe = useSafeClicks(view.controls);
   const party = cc?.party;
   const { name, number } = party
     ? { name: party.name || party.number, number: party.name && party.number !== party.name ? party.number : "" }
@@ -103,13 +119,16 @@ export function CallCard({
   const consultWith = call.consultCallId ? p.calls.value.calls.find((c) => c.id === call.consultCallId) : undefined;
   const tr = call.transfer;
   const rr = call.referRequest;
+  // A leg taken back after a reload, or a click-to-dial's, answers by itself without it being news.
   const auto =
-    call.autoAnswer && call.state === "ringing"
+    call.autoAnswer && call.state === "ringing" && view.answeredAutomatically
       ? Math.max(0, Math.ceil((call.autoAnswer.answerAt - now) / 1000))
       : null;
+  const muted = call.muted && call.state !== "ended" && call.state !== "ringing";
 
   const label = (text: string) => (compact ? undefined : <span>{text}</span>);
   const button = (
+    control: CallControl,
     text: string,
     icon: preact.JSX.Element,
     onClick: () => void,
@@ -121,7 +140,7 @@ export function CallCard({
       class={`call-action ${cls}`}
       aria-label={text}
       title={compact ? text : undefined}
-      onClick={onClick}
+      onClick={safe(control, onClick)}
       {...extra}
     >
       {icon}
@@ -149,14 +168,16 @@ export function CallCard({
         <div class="call-actions">
           {can("answer") && (
             <>
-              {button(m.answer, <PhoneIcon />, () => act(actions.answer(call.id)), "answer")}
-              {button(m.reject, <HangUpIcon />, () => act(actions.reject(call.id)), "danger")}
-              {button(m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
+              {button("answer", m.answer, <PhoneIcon />, () => act(actions.answer(call.id)), "answer")}
+              {button("reject", m.reject, <HangUpIcon />, () => act(actions.reject(call.id)), "danger")}
+              {button("busy", m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
             </>
           )}
           {/* In brief, a call held here: back to it. */}
-          {call.held && can("swap") && button(m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
-          {call.held && can("resume") && button(m.resume, <PlayIcon />, () => act(actions.resume(call.id)), "ctl")}
+          {call.held && can("swap") && button("swap", m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
+          {call.held &&
+            can("resume") &&
+            button("resume", m.resume, <PlayIcon />, () => act(actions.resume(call.id)), "ctl")}
         </div>
       </article>
     );
@@ -205,9 +226,22 @@ export function CallCard({
         {compact && answered && call.quality && <QualityMark quality={call.quality} compact />}
       </div>
 
-      {(call.muted || (call.remoteHeld && !cc?.held) || auto !== null || (call.autoAnswer && answered)) && (
+      {muted && !compact && (
+        <p class="call-muted" data-testid="call-muted">
+          <MicOffIcon />
+          {m.mutedBanner}
+        </p>
+      )}
+      {((muted && compact) ||
+        (call.remoteHeld && !cc?.held) ||
+        auto !== null ||
+        (view.answeredAutomatically && answered)) && (
         <div class="call-badges">
-          {call.muted && call.state !== "ended" && <span class="badge">{m.mutedBadge}</span>}
+          {muted && compact && (
+            <span class="badge danger" data-testid="call-muted">
+              {m.mutedBadge}
+            </span>
+          )}
           {/* The platform's hold reaches the phone as the far side's: the card says which. */}
           {call.remoteHeld && !cc?.held && call.state !== "ended" && (
             <span class="badge warn" data-testid="remote-hold">
@@ -215,7 +249,7 @@ export function CallCard({
             </span>
           )}
           {auto !== null && <span class="badge info">{m.autoAnswerIn(auto)}</span>}
-          {call.autoAnswer && answered && !compact && <span class="badge">{m.autoAnswered}</span>}
+          {view.answeredAutomatically && answered && !compact && <span class="badge">{m.autoAnswered}</span>}
         </div>
       )}
 
@@ -278,26 +312,28 @@ export function CallCard({
               class="call-action answer"
               aria-label={m.answer}
               title={compact ? m.answer : undefined}
-              onClick={() => act(actions.answer(call.id))}
+              onClick={safe("answer", () => act(actions.answer(call.id)))}
             >
               <PhoneIcon />
               <span>{m.answer}</span>
             </button>
-            {button(m.reject, <HangUpIcon />, () => act(actions.reject(call.id)), "danger")}
-            {button(m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
+            {button("reject", m.reject, <HangUpIcon />, () => act(actions.reject(call.id)), "danger")}
+            {button("busy", m.busy, <CloseIcon />, () => act(actions.reject(call.id, "busy")))}
           </>
         )}
         {can("mute") &&
           button(
+            "mute",
             call.muted ? m.unmute : m.mute,
             call.muted ? <MicOffIcon /> : <MicIcon />,
             () => act(actions.mute(call.id, !call.muted)),
             call.muted ? "ctl on" : "ctl",
           )}
-        {can("swap") && button(m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
+        {can("swap") && button("swap", m.swap, <SwapIcon />, () => act(actions.swap(call.id)), "ctl")}
         {/* The phone's own hold shows its re-INVITE under way; the platform's is confirmed by the platform. */}
         {can("resume") &&
           button(
+            "resume",
             m.resume,
             <PlayIcon />,
             () => act(actions.resume(call.id)),
@@ -306,6 +342,7 @@ export function CallCard({
           )}
         {can("hold") &&
           button(
+            "hold",
             m.hold,
             <PauseIcon />,
             () => act(actions.hold(call.id)),
@@ -313,30 +350,40 @@ export function CallCard({
             view.via === "phone" ? { "aria-disabled": call.holdPending || undefined } : {},
           )}
         {can("dtmf") &&
-          button(m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", {
+          button("dtmf", m.keypad, <KeypadIcon />, () => setPanel(panel === "keypad" ? null : "keypad"), "ctl", {
             "aria-expanded": panel === "keypad",
           })}
         {can("transfer") &&
           (view.via === "platform"
             ? button(
+                "transfer",
                 m.transfer,
                 <TransferIcon />,
                 () => setPanel(panel === "cc-transfer" ? null : "cc-transfer"),
                 "ctl",
                 { "aria-expanded": panel === "cc-transfer" },
               )
-            : button(m.transfer, <TransferIcon />, () => setPanel(panel === "transfer" ? null : "transfer"), "ctl", {
-                "aria-expanded": panel === "transfer",
-              }))}
+            : button(
+                "transfer",
+                m.transfer,
+                <TransferIcon />,
+                () => setPanel(panel === "transfer" ? null : "transfer"),
+                "ctl",
+                {
+                  "aria-expanded": panel === "transfer",
+                },
+              ))}
         {can("complete-consult") && (
           <>
             {button(
+              "complete-consult",
               view.via === "platform" ? t.value.agent.completeTransfer : m.completeTransfer,
               <TransferIcon />,
               () => act(actions.completeConsult(call.id)),
               "primary xfer",
             )}
             {button(
+              "cancel-consult",
               view.via === "platform" ? t.value.agent.cancelConsult : m.cancelTransfer,
               <CloseIcon />,
               () => act(actions.cancelConsult(call.id)),
@@ -344,9 +391,11 @@ export function CallCard({
             )}
           </>
         )}
-        {can("hang-up") && button(m.hangup, <HangUpIcon />, () => act(actions.hangUp(call.id)), "danger hangup")}
-        {can("call-back") && button(m.callBack, <PhoneIcon />, () => act(actions.dial(call.remote.number)))}
-        {can("dismiss") && button(m.dismiss, <CloseIcon />, () => act(actions.dismiss(call.id)), "ghost")}
+        {can("hang-up") &&
+          button("hang-up", m.hangup, <HangUpIcon />, () => act(actions.hangUp(call.id)), "danger hangup")}
+        {can("call-back") &&
+          button("call-back", m.callBack, <PhoneIcon />, () => act(actions.dial(call.remote.number)))}
+        {can("dismiss") && button("dismiss", m.dismiss, <CloseIcon />, () => act(actions.dismiss(call.id)), "ghost")}
       </div>
 
       {panel === "keypad" && <DtmfPanel call={call} compact={compact} />}

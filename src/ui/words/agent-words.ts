@@ -1,5 +1,6 @@
 import {
   PHONE_UNREACHABLE_REASON,
+  WRAP_UP_BREAK_REASON,
   statusKind,
   type AgentState,
   type AgentView,
@@ -16,6 +17,8 @@ export function statusLabel(view: Pick<AgentView, "status" | "reason"> | null, t
   const kind = statusKind(view.status);
   const m = t.agent;
   if (kind === "unknown") return view.status || "–";
+  // The break the toolbar sets while after-call work goes on is after-call work, wherever it shows.
+  if (kind === "break" && view.reason === WRAP_UP_BREAK_REASON) return m.wrapUp.title;
   const label = m.status[kind];
   // mod_callcenter's own reason after max_no_answer offers went unanswered, and the toolbar's own.
   const reason =

@@ -60,9 +60,9 @@ describe("the registration status in words", () => {
     ).toContain("(503)");
   });
 
-  it("is ready when registered, and tells a user without an extension that there is no phone", () => {
+  it('says the phone is connected when registered (never "Ready", which is the agent\'s status), and tells a user without an extension that there is no phone', () => {
     expect(registrationWords(session({}), { status: "registered", registeredAt: 0 }, en, time)).toMatchObject({
-      label: "Ready for calls",
+      label: "Phone connected",
       tone: "ok",
       detail: "",
     });
