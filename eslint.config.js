@@ -29,6 +29,77 @@ function uiLayer(files, patterns) {
   };
 }
 
+/**
+ * The local platform's layers, from the ground up (docs/platform.md). A part is a folder of
+ * platform/ ("sip/") or a file at its top ("clock"). Each part imports only parts of the layers
+ * below its own, none beside it; tests and test support may reach anywhere.
+ */
+const PLATFORM_LAYERS = [
+  {
+    layer: "the ground",
+    parts: ["store/", "media/", "clock", "log", "profile", "origins", "schema-error", "app-config", "crm-demo/"],
+  },
+  { layer: "the records", parts: ["auth/", "cdr/", "config"] },
+  { layer: "the switch", parts: ["switch/"] },
+  { layer: "the services", parts: ["sip/", "cc/", "sim/"] },
+  { layer: "the context", parts: ["context"] },
+  { layer: "the edges", parts: ["http/", "rpc/", "ws/"] },
+  { layer: "the call center's assembly and the demo data", parts: ["start-call-center", "demo-data"] },
+  { layer: "the assembly", parts: ["platform"] },
+  { layer: "the start", parts: ["main", "dev"] },
+];
+const PLATFORM_TEST_SUPPORT = ["platform/**/*.test.ts", "platform/cc/testing/**", "platform/media/test-helpers.ts"];
+
+/** One lint block per part of the platform, forbidding the parts above and beside it. */
+function platformLayers() {
+  return PLATFORM_LAYERS.flatMap(({ layer, parts }, rank) =>
+    parts.map((part) => {
+      const folder = part.endsWith("/");
+      const name = part.replace(/\/$/, "");
+      const higher = PLATFORM_LAYERS.slice(rank + 1).flatMap((l) => l.parts);
+      const beside = parts.filter((p) => p !== part);
+      const forbidden = [...higher, ...beside].map((p) => p.replace(/\/$/, ""));
+      // How a file of this part names another part: from a folder (or a folder in it) "../x", from the top "./x".
+      const prefixes = folder ? ["../", "../../"] : ["./"];
+      return {
+        files: [folder ? `platform/${name}/**/*.ts` : `platform/${name}.ts`],
+        ignores: PLATFORM_TEST_SUPPORT,
+        rules: {
+          "no-restricted-imports": [
+            "error",
+            {
+              patterns: [
+                {
+                  group: forbidden.flatMap((p) => prefixes.flatMap((pre) => [`${pre}${p}`, `${pre}${p}/*`])),
+                  message: `platform/${part} is in ${layer}: it imports only the layers below (docs/platform.md), none above or beside it.`,
+                },
+              ],
+            },
+          ],
+        },
+      };
+    }),
+  );
+}
+
+/**
+ * The three halves of the repository: the app (src/), the local platform (platform/) and what
+ * both share (shared/: the embedding allowlist and its scopes). Neither of the first two imports
+ * the other; shared/ imports neither. A rule of its own, so that it adds to each layer's rules
+ * rather than replacing them.
+ */
+function half(files, others, message) {
+  return {
+    files,
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: others.map((other) => ({ regex: `^(\\.\\./)+${other}(/|$)`, message })) },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", ".data/", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -169,17 +240,12 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: [
-                "../*",
-                "preact",
-                "preact/*",
-                "@preact/*",
-                "sip.js",
-                "sip.js/*",
-                "zustand",
-                "zustand/*",
-                "valibot",
-              ],
+              // The scopes are the one thing it shares, with the app and the platform alike.
+              regex: "^\\.\\./(?!\\.\\./\\.\\./shared/embed-scopes$)",
+              message: "src/embed/host imports nothing of the app.",
+            },
+            {
+              group: ["preact", "preact/*", "@preact/*", "sip.js", "sip.js/*", "zustand", "zustand/*", "valibot"],
               message: "src/embed/host imports nothing of the app.",
             },
           ],
@@ -187,4 +253,12 @@ export default tseslint.config(
       ],
     },
   },
+  half(
+    ["src/**/*.{ts,tsx}"],
+    ["platform"],
+    "The app runs in a browser against any platform: it imports nothing of the local one.",
+  ),
+  half(["platform/**/*.ts"], ["src"], "The platform imports nothing of the app: what both need is in shared/."),
+  half(["shared/**/*.ts"], ["src", "platform"], "shared/ is below the app and the platform: it imports neither."),
+  ...platformLayers(),
 );

@@ -11,7 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.{ts,tsx}", "platform/**/*.test.ts", "build/**/*.test.ts"],
+          include: ["src/**/*.test.{ts,tsx}", "shared/**/*.test.ts", "platform/**/*.test.ts", "build/**/*.test.ts"],
           environment: "node",
         },
       },

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { frameAncestors, parseEmbedConfig } from "../src/embed/embed-config";
-import type { Scope } from "../src/embed/host/protocol";
+import { frameAncestors, parseEmbedConfig } from "../shared/embed-config";
+import type { Scope } from "../shared/embed-scopes";
 
 /** A host page allowed to embed the app, as `config.json` writes it (docs/embedding.md). */
 export interface EmbedHostEntry {

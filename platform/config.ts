@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import type { EmbedHostEntry } from "./app-config";
-import { SCOPES, type Scope } from "../src/embed/host/protocol";
+import { SCOPES, type Scope } from "../shared/embed-scopes";
 import { PLATFORM_PROFILES, type PlatformProfile } from "./profile";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");

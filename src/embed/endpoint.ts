@@ -19,7 +19,7 @@ import {
   type Snapshot,
 } from "./host/protocol";
 import { isRecord } from "./host/schema";
-import { hostRuleFor, type EmbedConfig, type EmbedHostRule } from "./embed-config";
+import { hostRuleFor, type EmbedConfig, type EmbedHostRule } from "../../shared/embed-config";
 
 /** A command the app could not carry out; `code` is what the host is told. */
 export class EmbedCommandError extends Error {

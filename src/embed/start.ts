@@ -2,7 +2,7 @@ import type { AgentSession } from "../cc";
 import type { PhoneSession, SessionStore, SettingsStore } from "../session";
 import { version } from "../../package.json";
 import { createBridge } from "./bridge";
-import { NO_HOSTS, parseEmbedConfig, type EmbedConfig } from "./embed-config";
+import { NO_HOSTS, parseEmbedConfig, type EmbedConfig } from "../../shared/embed-config";
 import { startEndpoint } from "./endpoint";
 import type { DiagnosticsFile } from "./host/protocol";
 

@@ -1,7 +1,7 @@
 import type { CommandArgs } from "./host/commands";
 import { handshake, type Connection, type HostEvents } from "./host/connection";
 import type { CallInfo, CommandName, CommandResult, EventData, EventName, Scope, Snapshot } from "./host/protocol";
-import { parseEmbedConfig, type EmbedConfig } from "./embed-config";
+import { parseEmbedConfig, type EmbedConfig } from "../../shared/embed-config";
 import { startEndpoint, type EmbedApp } from "./endpoint";
 
 /**

@@ -1,3 +1,4 @@
+import { SCOPES } from "../../../shared/embed-scopes";
 import { at, bool, int, isRecord, list, literal, nullable, obj, oneOf, str, type Infer, type Schema } from "./schema";
 
 /**
@@ -20,18 +21,8 @@ import { at, bool, int, isRecord, list, literal, nullable, obj, oneOf, str, type
 /** The protocol versions this build speaks. */
 export const PROTOCOL_VERSIONS: readonly number[] = [1];
 
-export const SCOPES = ["dial", "call-control", "status", "caller-data", "diagnostics"] as const;
-/**
- * What an allowed host origin may do:
- * - `dial`: place calls (`dial`);
- * - `call-control`: answer, reject, hang up, hold, resume, mute, keypad tones, transfer, outcome and notes;
- * - `status`: set the agent's status;
- * - `caller-data`: see who calls (numbers, names) and the notes written after a call;
- * - `diagnostics`: see why the phone is not connected, and `getDiagnostics`; with `caller-data`
- *   too, `getDiagnosticsFile` (the file the agent downloads for support).
- * Every host sees the agent's status and that calls come and go, without who is calling.
- */
-export type Scope = (typeof SCOPES)[number];
+// The scopes are also the words of the embedding allowlist, which the platform reads as well.
+export { SCOPES, type Scope } from "../../../shared/embed-scopes";
 
 export const ERROR_CODES = [
   "invalid-message",

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { SCOPES, type Scope } from "./host/protocol";
+import { SCOPES, type Scope } from "./embed-scopes";
 
 /**
  * Which host pages may embed the app and drive it, from the deployment's `config.json` (next to
