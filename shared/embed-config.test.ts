@@ -92,7 +92,7 @@ describe("the embedding configuration", () => {
 
 describe("the documentation's config.json", () => {
   it("is one the app takes, as written", () => {
-    const docs = readFileSync(new URL("../../docs/embedding.md", import.meta.url), "utf8");
+    const docs = readFileSync(new URL("../docs/embedding.md", import.meta.url), "utf8");
     const blocks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
     expect(blocks.length).toBeGreaterThan(0);
     for (const block of blocks) {
