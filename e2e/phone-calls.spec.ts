@@ -126,9 +126,10 @@ test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY;
       mics: (window as unknown as Probe).__agentbarTest.liveMicrophones(),
     }));
 
-  const declined = await s.call("1001", 700, "5550171", "Rita Rejected");
+  // Callers' names arrive exactly as typed, whatever they hold (the platform escapes them in From).
+  const declined = await s.call("1001", 700, "5550171", "张伟 😀");
   const ringing = alice.card("ringing");
-  await expect(ringing).toContainText("Rita Rejected");
+  await expect(ringing.locator(".call-name")).toHaveText("张伟 😀");
   await expect(ringing).toContainText("5550171");
   // While it rings the phone makes its answer: a microphone and a peer connection, nothing sent.
   await expect.poll(media, { message: "the answer is made while the call rings" }).toEqual({ pcs: 1, mics: 1 });
@@ -147,7 +148,8 @@ test("a rejected call is CALL_REJECTED in its call record, a busy one USER_BUSY;
     true,
   );
 
-  const busy = await s.call("1001", 700, "5550172", "Bo Busy");
+  const busy = await s.call("1001", 700, "5550172", "C:\\Temp <x>");
+  await expect(alice.card("ringing").locator(".call-name")).toHaveText("C:\\Temp <x>");
   await alice.card("ringing").getByRole("button", { name: "Busy" }).click();
   await expect.poll(async () => (await s.channel(busy.uuid)).hangupCause).toBe("USER_BUSY");
   await expect
@@ -177,7 +179,8 @@ test("call waiting: a second call rings during a call, answering it holds the fi
 }) => {
   const s = sim(platform.url);
   const alice = await agent(newParty, "agent1", "1001", 440);
-  const first = await s.call("1001", 700, "5550181", "First Caller");
+  const first = await s.call("1001", 700, "5550181", 'Anna "Annie" Smith');
+  await expect(alice.card("ringing").locator(".call-name")).toHaveText('Anna "Annie" Smith');
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   await alice.hears(700, "alice hears the first caller");
 
@@ -185,7 +188,7 @@ test("call waiting: a second call rings during a call, answering it holds the fi
   const waiting = alice.card("ringing");
   await expect(waiting).toContainText("Call waiting");
   await waiting.getByRole("button", { name: "Answer" }).click();
-  const firstCard = alice.page.getByRole("article", { name: /First Caller/ });
+  const firstCard = alice.page.getByRole("article", { name: 'Anna "Annie" Smith' });
   await expect(firstCard).toHaveAttribute("data-state", "held");
   await alice.hears(1300, "alice hears the second caller");
   await expect.poll(async () => (await s.channel(first.uuid)).hearingMusic, { timeout: 15_000 }).toBe(true);

@@ -1,6 +1,12 @@
 import type { ErrorObject } from "ajv";
 
 /**
+ * The pattern of texts without control characters (line breaks, tabs, C1 controls): a name that
+ * reaches SIP headers, other people's screens and the call records is one line of text.
+ */
+export const NO_CONTROL_CHARACTERS = "^\\P{Cc}*$";
+
+/**
  * Turns the first schema error into a sentence that names the field. Requests are checked against
  * JSON schemas by Ajv over HTTP and on the JSON-RPC channel alike, and refused in the same words.
  */
@@ -33,7 +39,9 @@ export function describeSchemaError(errors: ErrorObject[], part: string): string
     case "maximum":
       return `field ${self}${where} ${e.message ?? "is out of range"}`;
     case "pattern":
-      return `field ${self}${where} has an invalid format`;
+      return p.pattern === NO_CONTROL_CHARACTERS
+        ? `field ${self}${where} must not contain control characters (line breaks, tabs)`
+        : `field ${self}${where} has an invalid format`;
     default:
       return `field ${self}${where} ${e.message ?? "is invalid"}`;
   }

@@ -9,8 +9,8 @@ import { epochSeconds } from "./cc-event";
  */
 export type LegPurpose = "queue" | "dial" | "monitor" | "three-way" | "intercept" | "consult" | "transfer";
 
-/** Header values must stay on one line; anything else would let a name inject headers. */
-const safe = (value: string) => value.replace(/[\r\n]+/g, " ").trim();
+/** Header values stay on one line without control characters; a line break would let a name inject headers. */
+const safe = (value: string) => value.replace(/[\p{Cc}]+/gu, " ").trim();
 
 export function agentLegHeaders(o: { queue: string; member: Member; agentUuid: string; agent: string }): string[] {
   return [

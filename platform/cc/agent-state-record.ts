@@ -58,6 +58,8 @@ export interface AgentStateRecord {
 
 export function agentStateRecord(o: {
   agent: Agent;
+  /** The agent's name now (CallCenter.nameOf). */
+  name: string;
   queue?: QueueInfo;
   settings: AgentSettings;
   sw: Switch;
@@ -76,7 +78,7 @@ export function agentStateRecord(o: {
     agent_uuid: call?.record.uuid ?? "",
     state: xswitchState(agent.status),
     callstate: call?.callstate ?? "IDLE",
-    name: agent.name,
+    name: o.name,
     status: agent.status,
     cc_state: agent.state,
     reason: agent.breakReason,

@@ -8,7 +8,6 @@ import type { AgentState, AgentStatus } from "./vocabulary";
 export interface Agent {
   readonly number: string;
   readonly userId: number;
-  name: string;
   status: AgentStatus;
   state: AgentState;
   /** Why the agent is On Break ('' otherwise): ccGoBreak's reason, or 'max-no-answer'. */

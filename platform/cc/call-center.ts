@@ -87,7 +87,6 @@ export class CallCenter {
     const agent: Agent = {
       number,
       userId: identity.userId,
-      name: identity.name,
       status,
       state: "Waiting",
       breakReason: "",
@@ -105,6 +104,14 @@ export class CallCenter {
     };
     this.agents.set(number, agent);
     return agent;
+  }
+
+  /**
+   * The agent's name as the platform's users say now, not when the engine loaded the agent: a
+   * renamed agent shows its new name in the next report (agent_state, the legs it originates).
+   */
+  nameOf(agent: Agent): string {
+    return this.directory.user(agent.userId)?.name ?? agent.number;
   }
 
   /** Agents the engine has loaded: everyone signed in, and anyone asked about since start. */

@@ -98,7 +98,7 @@ export class CallControl {
       const peer = this.sw.originate(
         { number: destination },
         {
-          callerIdName: identity?.cidName ?? agent.name,
+          callerIdName: identity?.cidName ?? this.cc.nameOf(agent),
           callerIdNumber: identity?.cidNumber ?? agent.number,
           uuid: randomUUID(),
           variables: { cc_side: "destination", cc_agent: agent.number },
@@ -229,7 +229,7 @@ export class CallControl {
     this.sw.playTone(call.leg, "ringback");
     const identity = this.cc.directory.agent(call.agent.number);
     const leg = this.sw.originate(targetOf(target), {
-      callerIdName: identity?.cidName ?? call.agent.name,
+      callerIdName: identity?.cidName ?? this.cc.nameOf(call.agent),
       callerIdNumber: identity?.cidNumber ?? call.agent.number,
       uuid: randomUUID(),
       headers: this.cc.legHeaders(
@@ -535,7 +535,7 @@ export class CallControl {
   ): Channel {
     const uuid = randomUUID();
     return this.sw.originate(targetOf(party), {
-      callerIdName: call.agent.name,
+      callerIdName: this.cc.nameOf(call.agent),
       callerIdNumber: call.agent.number,
       autoAnswer,
       uuid,

@@ -449,6 +449,7 @@ export class CcService {
     const queue = this.cc.directory.queue(queueName ?? agent.group);
     return agentStateRecord({
       agent,
+      name: this.cc.nameOf(agent),
       queue,
       settings: this.cc.directory.settings(agent.number),
       sw: this.sw,

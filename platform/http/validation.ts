@@ -1,5 +1,6 @@
 import { Ajv } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
+import { NO_CONTROL_CHARACTERS } from "../schema-error";
 
 /**
  * Request validation. Bodies are checked strictly (no type coercion, unknown fields refused) so
@@ -26,6 +27,10 @@ export const MAX_INT32 = 2 ** 31 - 1;
 /** Paging of every list: pages from 1, at most 1000 rows a page. */
 export const PAGE = { type: "integer", minimum: 1, maximum: 1_000_000 } as const;
 export const PER_PAGE = { type: "integer", minimum: 1, maximum: 1000 } as const;
+
+/** A person's name as stored (a user's, a caller's): at most `maxLength` characters on one line. */
+export const nameText = (maxLength: number, minLength = 0) =>
+  ({ type: "string", minLength, maxLength, pattern: NO_CONTROL_CHARACTERS }) as const;
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === "body" ? strict : coercing;

@@ -14,6 +14,7 @@ import { NotifyUserAgentClient } from "sip.js/lib/core/user-agents/notify-user-a
 import type { ImpairedLink, MediaPlane, WebRtcLeg } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause, OriginateOptions } from "../switch/types";
+import { displayNameForSip } from "./display-name";
 import { causeOfSipStatus, COMPLETED_ELSEWHERE, reasonHeaderOf, sipStatusOfCause } from "./causes";
 import type { Log } from "../log";
 import { isHoldDirection } from "./media-direction";
@@ -299,7 +300,7 @@ export class SipOutboundChannel extends SipChannel {
     const inviter = new Inviter(this.deps.ua, target, {
       params: {
         fromUri: `sip:${uriUser(this.callerIdNumber)}@${domain}`,
-        fromDisplayName: this.callerIdName,
+        fromDisplayName: displayNameForSip(this.callerIdName),
         toUri: `sip:${binding.extension}@${domain}`,
       },
       extraHeaders,

@@ -3,6 +3,7 @@ import { causeOfSipStatus, reasonHeaderOf, sipStatusOfCause } from "./causes";
 import { DigestAuthenticator, NonceCounts, parseDigest, type DigestRequest } from "./digest";
 import { audioDirection } from "./media-direction";
 import { firstAudioCodec } from "./sdh";
+import { displayNameForSip } from "./display-name";
 import { dtmfOfInfo } from "./sip-channel";
 import { isKeepAlive, requestMethod, requestUriUser, statelessResponse, topViaBranch } from "./wire";
 import { createHash } from "node:crypto";
@@ -217,5 +218,17 @@ describe("SDP and DTMF bodies", () => {
     expect(dtmfOfInfo("application/dtmf", "*")).toBe("*");
     expect(dtmfOfInfo("text/plain", "Signal=5")).toBeUndefined();
     expect(dtmfOfInfo("application/dtmf-relay", "Signal=X")).toBeUndefined();
+  });
+});
+
+describe("display names", () => {
+  it("are written as the inside of one quoted-string: quotes and backslashes escaped, control characters a space", () => {
+    expect(displayNameForSip('Anna "Annie" Smith')).toBe('Anna \\"Annie\\" Smith');
+    expect(displayNameForSip("C:\\Temp <x>")).toBe("C:\\\\Temp <x>");
+    expect(displayNameForSip("张伟 😀")).toBe("张伟 😀");
+    expect(displayNameForSip('x"<sip:a@b>\r\nCall-Info: <sip:a>;answer-after=0\r\nFrom: "y')).toBe(
+      'x\\"<sip:a@b> Call-Info: <sip:a>;answer-after=0 From: \\"y',
+    );
+    expect(displayNameForSip("\tAlice\u0000\u0085Agent\n")).toBe("Alice Agent");
   });
 });

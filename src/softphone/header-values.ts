@@ -6,7 +6,9 @@ export function splitTopLevel(value: string): string[] {
   let start = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charAt(i);
-    if (c === '"' && value.charAt(i - 1) !== "\\") quoted = !quoted;
+    // Inside quotes a backslash escapes the next character (`"C:\\" <sip:…>` ends at its quote).
+    if (quoted && c === "\\") i++;
+    else if (c === '"') quoted = !quoted;
     else if (!quoted && c === "<") depth++;
     else if (!quoted && c === ">") depth = Math.max(0, depth - 1);
     else if (!quoted && depth === 0 && c === ",") {

@@ -38,6 +38,14 @@ describe("registration", () => {
     expect(sw.isRegistered("1001")).toBe(true);
   });
 
+  it("writes its own display name as a quoted-string: a name with quotes and a backslash still registers", async () => {
+    const sw = new FakeSwitch();
+    await rig(sw, { settings: { displayName: 'Anna "Annie" \\ Smith' } });
+    const sent = registers(sw);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const r of sent) expect(r.message.getHeader("from")).toMatch(/^"Anna \\"Annie\\" \\\\ Smith" <sip:1001@/);
+  });
+
   it("claims outbound (RFC 5626) with what it needs: an instance id kept across restarts and a reg-id", async () => {
     const sw = new FakeSwitch();
     const storage = memoryStorage();

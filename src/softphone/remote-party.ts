@@ -1,4 +1,5 @@
 import { Grammar, type NameAddrHeader } from "sip.js";
+import { displayNameFromSip } from "./display-name";
 import { splitTopLevel } from "./header-values";
 
 /** Who is on the other end, as far as SIP tells. */
@@ -45,7 +46,7 @@ export function calleeOf(to: NameAddrHeader, asserted?: NameAddrHeader): RemoteP
 
 export function partyOf(header: NameAddrHeader): RemoteParty {
   const user = header.uri.user ?? "";
-  const name = header.displayName?.trim();
+  const name = header.displayName ? displayNameFromSip(header.displayName) : undefined;
   const withheld =
     /^anonymous$/i.test(user) || /anonymous\.invalid$/i.test(header.uri.host) || /^anonymous$/i.test(name ?? "");
   return { number: user, ...(name ? { name } : {}), uri: header.uri.toString(), withheld };
@@ -58,8 +59,9 @@ function firstIdentity(values: readonly string[]): RemoteParty | undefined {
       if (parsed) return partyOf(parsed);
       // sip.js's grammar has no tel: URIs; "<tel:+15551234>" is common in P-Asserted-Identity.
       const tel = /^\s*(?:"((?:[^"\\]|\\.)*)"\s*)?<?tel:([^>;,\s]+)/i.exec(part);
+      const telName = tel?.[1] ? displayNameFromSip(tel[1]) : "";
       if (tel?.[2])
-        return { number: tel[2], ...(tel[1] ? { name: tel[1] } : {}), uri: `tel:${tel[2]}`, withheld: false };
+        return { number: tel[2], ...(telName ? { name: telName } : {}), uri: `tel:${tel[2]}`, withheld: false };
     }
   }
   return undefined;

@@ -10,6 +10,7 @@ import {
   type SessionDescriptionHandlerFactory,
   type UserAgentOptions,
 } from "sip.js";
+import { displayNameForSip } from "./display-name";
 import { OptionsKeepAlive } from "./keep-alive";
 import { refuseMalformedRequests } from "./malformed-request";
 import { countNonceUsesOnRegister } from "./register-digest";
@@ -82,7 +83,8 @@ export class SipConnection {
       instanceId: env.instanceId,
       authorizationUsername: settings.authorizationUsername,
       authorizationPassword: settings.password,
-      ...(settings.displayName ? { displayName: settings.displayName } : {}),
+      // sip.js writes the name between quotes as given: a quote in it would break every From.
+      ...(settings.displayName ? { displayName: displayNameForSip(settings.displayName) } : {}),
       transportOptions: {
         server: settings.server,
         traceSip: false,

@@ -300,3 +300,32 @@ describe("calls", () => {
     });
   });
 });
+
+describe("a renamed agent", () => {
+  it("shows its new name in the next agent_state and on the legs that present it, its new caller id on consult legs", async () => {
+    const id = p.userId("agent1");
+    const rename = (body: { name: string; cid_name: string }) =>
+      p.call("PUT", `/api/users/${id}`, { token: tokens.agent1, body });
+    // The engine has known agent1 since it signed in (beforeEach).
+    expect(await stateOf("1001")).toMatchObject({ name: "Alice Agent" });
+    expect((await rename({ name: "Alice Renamed", cid_name: "Alice (Support)" })).status).toBe(200);
+    try {
+      expect(await stateOf("1001")).toMatchObject({ name: "Alice Renamed" });
+      const [, leg] = await queueCall();
+      expect(await cc("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID: leg.uuid })).toMatchObject({
+        body: ok,
+      });
+      expect(legTo("1002").callerIdName).toBe("Alice (Support)");
+      expect((await cc("agent1", "ccCancelConsult", { callID: leg.uuid })).body).toEqual(ok);
+      const monitor = await cc("supervisor", "ccMonitor", {
+        agent: "1010",
+        extn: "1010",
+        destAgent: "1001",
+        destUUID: leg.uuid,
+      });
+      expect(sw.channel(monitor.body.data!.uuid!)!.callerIdName).toBe("Alice Renamed");
+    } finally {
+      expect((await rename({ name: "Alice Agent", cid_name: "Alice Agent" })).status).toBe(200);
+    }
+  });
+});

@@ -183,3 +183,19 @@ export async function rawRegister(
   sip.send(request({ ...base, cseq: 2, headers: [...base.headers, `Authorization: ${authorization}`] }).text);
   return sip.response(callId, "REGISTER");
 }
+
+/** A final response to a request received by a raw client (say `486 Busy Here` to an INVITE). */
+export function responseTo(message: string, status: number, reason: string): string {
+  const copied = ["Via", "From", "Call-ID", "CSeq"].flatMap((name) =>
+    headers(message, name).map((v) => `${name}: ${v}`),
+  );
+  const to = header(message, "to") ?? "";
+  return [
+    `SIP/2.0 ${status} ${reason}`,
+    ...copied,
+    `To: ${/;\s*tag=/i.test(to) ? to : `${to};tag=${newId()}`}`,
+    "Content-Length: 0",
+    "",
+    "",
+  ].join("\r\n");
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { SIMULATOR } from "../app";
 import { fail } from "../errors";
+import { nameText } from "../validation";
 import type { CallCenterDirectory } from "../../cc/directory";
 import type { QueueCallerOptions, QueueCallers } from "../../cc/queue-callers";
 
@@ -11,7 +12,7 @@ const startBody = {
   properties: {
     queue: { type: "string", minLength: 1, maxLength: 128 },
     callerIdNumber: { type: "string", pattern: "^[0-9+*#]{1,32}$" },
-    callerIdName: { type: "string", maxLength: 80 },
+    callerIdName: nameText(80),
     toneHz: { type: "integer", minimum: 100, maximum: 4000 },
     patienceSeconds: { type: "number", minimum: 0, maximum: 3600 },
     dtmf: { type: "string", pattern: "^[0-9*#A-D]{1,32}$" },

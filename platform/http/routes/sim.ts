@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { SIMULATOR } from "../app";
 import { fail } from "../errors";
+import { nameText } from "../validation";
 import type { HangupCause } from "../../switch/types";
 import type { SimWorld } from "../../sim/sim-world";
 
@@ -54,7 +55,7 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld) {
           properties: {
             destination: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9+*#._-]+$" },
             callerIdNumber: { type: "string", minLength: 1, maxLength: 32, pattern: "^[A-Za-z0-9+*#._-]+$" },
-            callerIdName: { type: "string", maxLength: 64 },
+            callerIdName: nameText(64),
             frequency: { type: "integer", minimum: 0, maximum: 8000 },
           },
         },

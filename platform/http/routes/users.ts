@@ -6,7 +6,7 @@ import { authorityOf } from "../../auth/sessions";
 import type { UserRow } from "../../store/users";
 import { DEFAULT_AGENT_INFO, extensionJson, parseAgentInfo, userJson } from "../../store/users";
 import { SIGNED_IN, principalOf, requireAdmin } from "../app";
-import { MAX_INT32, PAGE, PER_PAGE } from "../validation";
+import { MAX_INT32, PAGE, PER_PAGE, nameText } from "../validation";
 import { envelope, fail } from "../errors";
 
 const USER_TYPES = ["NORMAL", "AGENT", "CONFMAN", "GATEWAY"] as const;
@@ -15,10 +15,10 @@ const flag = { type: "integer", enum: [0, 1] } as const;
 /** User fields a client may send (POST and PUT), with their types. */
 const userFieldSchemas = {
   login: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_.@-]+$" },
-  name: { type: "string", minLength: 1, maxLength: 100 },
+  name: nameText(100, 1),
   password: { type: "string" },
   extn: { type: "string", pattern: "^[0-9]{2,10}$" },
-  cid_name: { type: "string", maxLength: 100 },
+  cid_name: nameText(100),
   cid_number: { type: "string", maxLength: 32 },
   context: { type: "string", minLength: 1, maxLength: 64 },
   domain: { type: "string", minLength: 1, maxLength: 128 },

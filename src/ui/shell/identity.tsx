@@ -10,8 +10,13 @@ export function roleName(role: string, t: Messages): string {
 
 /** Two Latin initials ("AA" for Alice Agent), or the first character of a CJK name. */
 export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return "?";
+  // Letters and digits only: `Anna "Annie" Smith` is AA, not A".
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ""))
+    .filter(Boolean);
+  if (words.length === 0) return Array.from(name.trim())[0] ?? "?";
   if (/^[\u2e80-\u9fff\uac00-\ud7af]/.test(words[0]!)) return Array.from(words[0]!)[0]!;
   const letters =
     words.length > 1 ? [words[0]!, words[1]!].map((w) => Array.from(w)[0]) : Array.from(words[0]!).slice(0, 2);
