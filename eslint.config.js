@@ -111,7 +111,7 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-  // The layering of DESIGN.md: UI components never talk to the network or to sip.js directly.
+  // The layering of docs/architecture.md: UI components never talk to the network or to sip.js directly.
   uiLayer(["src/ui/**/*.{ts,tsx}"], []),
   // docs/architecture.md: the phone's and the toolbar's components share what they share through
   // model/, words/ and shared/, never through each other; those three know no component folder.

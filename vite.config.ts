@@ -2,7 +2,7 @@ import { defineConfig, type Plugin } from "vite";
 import preact from "@preact/preset-vite";
 import { fileURLToPath } from "node:url";
 import { buildHostSdk } from "./build/host-sdk";
-import { PHONE_GRAMMAR_RULES, trimSipGrammar } from "./build/sip-grammar";
+import { SIPJS_INVITER, dropSipJsDebugLogs, trimSipJs } from "./build/sip-patches";
 
 /**
  * Modules the page loads only when it needs them: the Chinese catalogue (English is built in),
@@ -13,9 +13,6 @@ import { PHONE_GRAMMAR_RULES, trimSipGrammar } from "./build/sip-grammar";
  */
 const LOADED_ON_DEMAND =
   /\/src\/(ui\/(i18n\/zh-CN|phone\/(devices-panel|cc-transfer-panel|pre-call-check)|settings\/(phone|toolbar)-settings|model\/desktop-alerts|history\/history-panel|agent\/wrap-up-panel)|session\/(call-history|diagnostics-bundle)|softphone\/(echo-test|microphone-meter|audio-analysis|quality-watchdog|call-stats|quality-rules|one-way-audio|mos)|api\/cdrs|embed\/[\w/-]+)\.tsx?$/;
-
-/** sip.js's outgoing call, fetched on demand (see `trimSipJs`). */
-const SIPJS_INVITER = /[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]api[\\/]inviter\.js$/;
 
 /** The wallboard and what a supervisor does (src/supervisor.tsx and what only it imports). */
 const SUPERVISOR = /[\\/]src[\\/](supervisor\.tsx|cc[\\/]supervisor[\\/]|ui[\\/]supervisor[\\/])/;
@@ -78,80 +75,6 @@ const steps = pageSteps();
 // `npm run dev` serves the app with hot reload and forwards the platform's paths to the local
 // platform (AGENTBAR_PORT, default 8080), so the app talks to the same origin in dev and in production.
 const platform = `http://127.0.0.1:${process.env.AGENTBAR_PORT ?? "8080"}`;
-
-/**
- * sip.js logs every step at its "log" and "debug" levels; the phone runs it at "warn", so those
- * calls only build strings nobody reads. Each is one statement on one line in sip.js's compiled
- * code (checked: none has side effects), replaced by an empty statement so that a braceless `if`
- * above it keeps its meaning. Warnings and errors stay.
- */
-function dropSipJsDebugLogs(): Plugin {
-  return {
-    name: "agentbar:drop-sipjs-debug-logs",
-    apply: "build",
-    transform(code, id) {
-      if (!/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]/.test(id)) return null;
-      const out = code.replace(/^(\s*)[\w.]*logger\.(?:log|debug)\(.*\);[ \t]*$/gm, "$1;");
-      return out === code ? null : { code: out, map: null };
-    },
-  };
-}
-
-/**
- * Parts of sip.js the phone never runs, swapped at build time for smaller ones:
- * - its MD5 class (incremental hashing, state export; 2.5 KB gzip), used only for digest
- *   answers, by `src/softphone/md5.ts` (the same hashes: md5.test.ts checks it against sip.js's);
- * - the client side of SUBSCRIBE (the user agent core's `subscribe`, with the subscription dialog
- *   it makes; about 3 KB gzip): sip.js's `Subscriber` is the only caller, and the phone has none.
- *   A NOTIFY within a call (a transfer's progress) goes through the call's dialog, not this.
- *   Called anyway, the stand-in throws.
- * - its outgoing call (`Inviter`, about 3.4 KB gzip) gets a file of its own, fetched by the phone
- *   the first time it places a call or once the page is ready (`outgoingCalls` in
- *   src/softphone/phone.ts): an agent who only takes calls never runs it. sip.js's user agent
- *   names the class only to follow a REFER (`_makeInviter`, which the phone calls once the class
- *   is loaded); it reads it from a slot that the class's module fills when it runs.
- * - its SIP grammar keeps only the rules the phone parses from (`build/sip-grammar.ts`: the
- *   others' bytecode and constants go, and what an error message would say a refused input
- *   lacked; 2 KB gzip); a kept rule runs the same bytecode as before and refuses the same input
- *   at the same place, which `build/sip-grammar.test.ts` checks against the published grammar.
- *   Its rule table is decoded once, when the module loads, instead of at every parse.
- * Unit and integration tests run sip.js as published.
- */
-function trimSipJs(): Plugin {
-  const md5 = fileURLToPath(new URL("src/softphone/md5.ts", import.meta.url));
-  const noSubscribe = "\0agentbar:no-subscribe-client";
-  const inviterSlot = "\0agentbar:inviter-slot";
-  return {
-    name: "agentbar:trim-sipjs",
-    apply: "build",
-    enforce: "pre",
-    resolveId(source, importer) {
-      if (source === inviterSlot) return inviterSlot;
-      if (!importer || !/[\\/]node_modules[\\/]sip\.js[\\/]lib[\\/]/.test(importer)) return null;
-      if (source === "./md5.js") return md5;
-      if (source === "../user-agents/subscribe-user-agent-client.js" && /user-agent-core\.js$/.test(importer))
-        return noSubscribe;
-      if (source === "./inviter.js" && /[\\/]api[\\/]user-agent\.js$/.test(importer)) return inviterSlot;
-      return null;
-    },
-    load(id) {
-      if (id === noSubscribe)
-        return 'export class SubscribeUserAgentClient { constructor() { throw new Error("SUBSCRIBE is not part of this phone\'s build"); } }';
-      if (id === inviterSlot) return "export let Inviter; export function provideInviter(c) { Inviter = c; }";
-      return null;
-    },
-    transform(code, id) {
-      if (/[\\/]sip\.js[\\/]lib[\\/]grammar[\\/]pegjs[\\/]dist[\\/]grammar\.js$/.test(id))
-        return { code: trimSipGrammar(code, PHONE_GRAMMAR_RULES), map: null };
-      if (!SIPJS_INVITER.test(id)) return null;
-      return {
-        code: `${code}\nimport { provideInviter } from ${JSON.stringify(inviterSlot)};\nprovideInviter(Inviter);\n`,
-        map: null,
-        moduleSideEffects: true,
-      };
-    },
-  };
-}
 
 /**
  * The CRM host SDK (`src/embed/host`) is a library of its own, built beside the app into

@@ -81,11 +81,11 @@ export interface PhoneSession {
   /** Which tab of this browser has the agent's phone. */
   owner: PhoneOwner;
   /**
-   * The call-center layer's hook (a later feature decorates queue calls). It runs for every
-   * incoming INVITE before the call shows up, and may label the call (queue, customer), answer
-   * it by itself or turn it away; see `IncomingCallHandler` in src/softphone. One hook at a time;
-   * `undefined` removes it. Kept here so that the call-center layer never reaches into the phone's
-   * start-up.
+   * The call-center layer's hook (src/cc/agent-session.ts installs `decideIncomingCall`). It runs
+   * for every incoming INVITE before the call shows up, and may label the call (queue, customer),
+   * answer it by itself or turn it away; see `IncomingCallHandler` in src/softphone. One hook at a
+   * time; `undefined` removes it. Kept here so that the call-center layer never reaches into the
+   * phone's start-up.
    */
   setCallCenterHook(handler: IncomingCallHandler | undefined): void;
   /**

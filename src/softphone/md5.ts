@@ -1,7 +1,7 @@
 /**
  * MD5 of a string's UTF-8 bytes, as lowercase hex (RFC 1321): what SIP digest authentication
  * hashes (RFC 2617/7616). sip.js carries a general-purpose MD5 class (incremental hashing, state
- * export) four times this size; the build gives sip.js this one instead (vite.config.ts), and the
+ * export) four times this size; the build gives sip.js this one instead (build/sip-patches.ts), and the
  * phone's own digest answers use it too.
  */
 export function md5Hex(text: string): string {

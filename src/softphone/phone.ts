@@ -883,7 +883,7 @@ export class Phone {
 /**
  * sip.js's outgoing call (its `Inviter`), fetched the first time a call is placed or
  * `loadOutgoingCalls` asks for it: a phone that only takes calls never runs it, so the page's
- * start goes without it (the build gives it a file of its own, see `vite.config.ts`). A failed
+ * start goes without it (the build gives it a file of its own, see `build/sip-patches.ts`). A failed
  * fetch is tried again by the next call.
  */
 let inviterClass: Promise<typeof Inviter> | undefined;

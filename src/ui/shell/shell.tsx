@@ -7,8 +7,9 @@ import { useModel } from "../model/model";
 import { AccountCard, IdentityLine } from "./identity";
 
 /**
- * Where later features go. Each layout places the regions it is given and shows nothing for the
- * others, so no layout pretends to have a feature that is not there yet.
+ * The regions of the signed-in screen (filled by src/ui/agent-screen.tsx). Each layout places the
+ * regions it is given and shows nothing for the others: an agent who is no supervisor is given no
+ * wallboard, and no layout leaves room for it.
  */
 export interface ShellRegions {
   /** Agent status: the call-center toolbar. */
