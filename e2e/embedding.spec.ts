@@ -1,11 +1,12 @@
 import type { BrowserContext, FrameLocator, Page } from "@playwright/test";
 import { startCrmDemo, type CrmDemo } from "../platform/crm-demo/crm-demo";
+import type { Agentbar } from "../src/embed/host/embed";
 import type { Scope, Snapshot } from "../src/embed/host/protocol";
 import { examplePath, htmlExamplesOf, serveDocExamples, type DocExamples } from "./doc-examples";
 import { PASSWORD, expect, test as base, type Party, type PartyOptions } from "./fixtures";
 import { expectSimHears, sim, simChannelOf } from "./phone-support";
 import { toneWav } from "./tone-wav";
-import { admin, hangUpCaller, queueCaller } from "./toolbar-support";
+import { admin, expectCustomerHeld, hangUpCaller, queueCaller } from "./toolbar-support";
 
 /**
  * The app embedded in a CRM on another origin, driven through the host SDK: the demo CRM page
@@ -147,7 +148,7 @@ function command(
 type CallOf = { call: { callId: string } };
 const callIdOf = (e: HostEvent) => (e.data as CallOf).call.callId;
 
-test("a CRM on another origin: the agent's status confirmed by the platform, a queue call that pops the customer's card before it is answered, its end with the cause and who hung up, after-call work, click-to-dial from a tel: link heard by the party; a forged message changes nothing; no secret reaches the page", async ({
+test("a CRM on another origin: the agent's status confirmed by the platform, a queue call that pops the customer's card before it is answered, its end with the cause and who hung up, after-call work, click-to-dial from a tel: link heard by the party; consult, cancel, three-way and a completed transfer from the CRM heard by tones; a forged message changes nothing; no secret reaches the page; a hung frame is reported and its return brings a fresh state", async ({
   newParty,
   crms,
   platform,
@@ -244,6 +245,54 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
   });
   await expect.poll(async () => (await world.channel(party.uuid)).hangupCause).toBe("NORMAL_CLEARING");
 
+  // A second customer, answered from the CRM, and the transfer steps from the CRM, each heard:
+  // a consultation (the customer hears music, the consulted party the agent) taken back; a
+  // three-way (everyone hears everyone); an attended transfer completed (the customer and the
+  // consulted party talk, the agent's call ends).
+  const second = await queueCaller(platform.url, { number: "55510550", name: "Ana Silva", toneHz: 550 });
+  const secondId = callIdOf(await eventNamed(agent.page, "call.ringing", (e) => callIdOf(e) !== queueCallId));
+  expect(await command(agent.page, "bar.answer()")).toMatchObject({ ok: true, result: { call: { callId: secondId } } });
+  await expectSimHears(world, second.uuid, 1300, "the second customer hears the agent");
+  expect(await command(agent.page, 'bar.consult("5551 0660")')).toMatchObject({
+    ok: true,
+    result: { call: { callId: secondId } },
+  });
+  const consulted = await simChannelOf(world, "55510660");
+  await expectSimHears(world, consulted.uuid, 1300, "the consulted party hears the agent");
+  await expectCustomerHeld(world, second.uuid, 1300, "the customer hears music while the agent consults");
+  expect(await command(agent.page, "bar.cancelConsultation()")).toMatchObject({ ok: true });
+  await expect.poll(async () => (await world.channel(consulted.uuid)).hangupCause).not.toBeNull();
+  await expectSimHears(world, second.uuid, 1300, "the customer hears the agent again");
+
+  expect(await command(agent.page, 'bar.threeWay("55510990")')).toMatchObject({ ok: true });
+  const third = await simChannelOf(world, "55510990");
+  await expectSimHears(world, third.uuid, 1300, "the third party hears the agent");
+  await expectSimHears(world, third.uuid, 550, "the third party hears the customer");
+  await expectSimHears(world, second.uuid, 990, "the customer hears the third party");
+  await world.hangup(third.uuid);
+
+  expect(await command(agent.page, 'bar.consult("55510330")')).toMatchObject({ ok: true });
+  const takes = await simChannelOf(world, "55510330");
+  await expectSimHears(world, takes.uuid, 1300, "the party consulted hears the agent");
+  expect(await command(agent.page, "bar.completeTransfer()")).toMatchObject({
+    ok: true,
+    result: { call: { callId: secondId, state: "ended" } },
+  });
+  await expectSimHears(world, takes.uuid, 550, "the party the customer was handed to hears the customer");
+  await expectSimHears(world, second.uuid, 330, "the customer hears the party they were handed to");
+  expect((await eventNamed(agent.page, "call.ended", (e) => callIdOf(e) === secondId)).data).toMatchObject({
+    hungUpBy: "agent",
+  });
+  await hangUpCaller(platform.url, second.id);
+  await eventNamed(
+    agent.page,
+    "wrapup.started",
+    (e) => (e.data as { wrapUp: { callId: string } }).wrapUp.callId === secondId,
+  );
+  expect(
+    await command(agent.page, `bar.setDisposition(${JSON.stringify(secondId)}, "Transferred", "", { done: true })`),
+  ).toMatchObject({ ok: true });
+
   // Nothing secret ever reached the host page: no token, key or recording address.
   const everything =
     JSON.stringify(await hostEvents(agent.page)) + JSON.stringify(await hostState(agent.page, (s) => s));
@@ -308,6 +357,37 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
   expect(await world.channels("55510880")).toEqual([]);
   expect((await boss.agentState("1001")).status).toBe("Available");
   await expect(agent.app.locator('[data-testid="call"]:not([data-state="ended"])')).toHaveCount(0);
+
+  // The app in the frame hangs for six seconds (as a crashed one, it answers nothing): the CRM is
+  // told by the heartbeat (within 3.5 s of its last answer: src/embed/protocol.test.ts), a command
+  // then rejects at once; when the app answers again, the CRM hears it is back, with a fresh state.
+  const frame = agent.page.frames().find((f) => f.url().startsWith(platform.url))!;
+  // What a command gets when sent at the moment the CRM hears of it.
+  const whenLost = agent.page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const bar = (window as unknown as { crm: { bar: Agentbar } }).crm.bar;
+        const stop = bar.on("disconnected", () => {
+          stop();
+          bar.getState().then(
+            () => resolve("answered"),
+            (e: { code: string }) => resolve(e.code),
+          );
+        });
+      }),
+  );
+  const hungAt = await agent.page.evaluate(() => Date.now());
+  void frame.evaluate(() => {
+    const until = Date.now() + 6000;
+    while (Date.now() < until);
+  });
+  const lost = await eventNamed(agent.page, "disconnected");
+  console.log(`embedding: a hung frame reported ${lost.at - hungAt} ms after it stopped answering`);
+  expect(await whenLost).toBe("disconnected");
+  const back = await eventNamed(agent.page, "reconnected");
+  expect(back.at).toBeGreaterThan(lost.at);
+  expect((back.data as { state: Snapshot }).state).toMatchObject({ user: { login: "agent1" }, calls: [] });
+  await expect(agent.page.getByTestId("crm-message")).toHaveText("Agentbar is back.");
 });
 
 test("pages the app does not trust: a foreign origin cannot frame it (CSP), and framed anyway its handshake and commands get no answer and dial nothing; an allowed origin without the dial scope is refused with a typed error", async ({
@@ -383,7 +463,11 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
     await limited.page.evaluate(() => (window as unknown as { crm: { bar: { scopes: string[] } } }).crm.bar.scopes),
   ).toEqual(LIMITED);
   await limited.page.getByRole("button", { name: "Call Carla Jones" }).click();
-  await expect(limited.page.getByTestId("crm-message")).toHaveText(/^not-permitted: dial needs the 'dial' scope/);
+  // The demo CRM says so in words, as an error (its informational lines are not).
+  await expect(limited.page.getByTestId("crm-message")).toHaveText(
+    /^This page is not allowed to do that in Agentbar's configuration\. \(dial needs the 'dial' scope/,
+  );
+  await expect(limited.page.getByTestId("crm-message")).toHaveAttribute("data-kind", "error");
   expect(await command(limited.page, 'bar.dial("55510660")')).toMatchObject({
     ok: false,
     name: "AgentbarError",

@@ -1,4 +1,4 @@
-import { callViewOf, ccLabelsOf, isCommandError, type AgentSession, type CallControl } from "../cc";
+import { callViewOf, ccLabelsOf, isCommandError, type AgentSession, type CallControl, type CallTarget } from "../cc";
 import type { StoreApi } from "zustand/vanilla";
 import type { SessionStore } from "../session";
 import { PhoneError, isLive, isTalking, type Call, type CallId, type Phone } from "../softphone";
@@ -240,6 +240,11 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     if (!call) throw new EmbedCommandError("no-call", `No call to be ${what}`);
     return call;
   };
+  /** A colleague by agent number, else the number or address as typed (the endpoint cleaned it up). */
+  const targetOf = (destination: string): CallTarget =>
+    agentSession.store.getState().colleagues.some((c) => c.number === destination)
+      ? { kind: "agent", number: destination }
+      : { kind: "address", address: destination };
   const current = (id: CallId): Call | undefined => phone.callsStore.getState().calls.find((c) => c.id === id);
   /** The call once `done` holds for it; fails if it ends first (unless ending is what was asked). */
   const callWhen = (id: CallId, what: string, done: (c: CallInfo) => boolean) =>
@@ -364,6 +369,37 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
         endedByAgent.delete(call.id);
         throw e;
       }
+    },
+
+    async consult({ callId, destination }) {
+      const call = callFor(callId, "consult", "consulted on");
+      await actions.consult(call.id, targetOf(destination));
+      // Confirmed: the platform shows the consultation (ccConsult), or the phone's consultation call answered.
+      return { call: infoOf(current(call.id)!) };
+    },
+
+    async completeTransfer({ callId }) {
+      const call = callFor(callId, "complete-consult", "handed over");
+      endedByAgent.add(call.id);
+      try {
+        await actions.completeConsult(call.id);
+        return await ended(call.id, "handed over");
+      } catch (e) {
+        endedByAgent.delete(call.id);
+        throw e;
+      }
+    },
+
+    async cancelConsultation({ callId }) {
+      const call = callFor(callId, "cancel-consult", "taken back from its consultation");
+      await actions.cancelConsult(call.id);
+      return { call: infoOf(current(call.id)!) };
+    },
+
+    async threeWay({ callId, destination }) {
+      const call = callFor(callId, "three-way", "joined by a third party");
+      await actions.threeWay(call.id, targetOf(destination));
+      return { call: infoOf(current(call.id)!) };
     },
 
     async setStatus({ status, reason }) {

@@ -3,12 +3,14 @@ import {
   COMMAND_SCOPES,
   checkCommand,
   chooseVersion,
+  pingMessage,
   connectMessage,
   type CommandArgs,
   type CommandMessage,
 } from "./host/commands";
 import {
   CONNECT,
+  HEARTBEAT_VERSION,
   PROTOCOL_VERSIONS,
   type CommandName,
   type CommandResult,
@@ -118,6 +120,8 @@ export function startEndpoint(o: EndpointOptions): () => void {
     let underWay = 0;
 
     port.onmessage = (e: MessageEvent) => {
+      // The host's heartbeat: answered at once, whatever is under way.
+      if (version >= HEARTBEAT_VERSION && !pingMessage(e.data)) return post({ type: "pong" });
       const checked = checkCommand(e.data);
       if (!checked.ok) return postError("invalid-message", checked.problem, checked.id);
       const m = checked.value;
@@ -167,7 +171,7 @@ export function startEndpoint(o: EndpointOptions): () => void {
 }
 
 /**
- * A dial's or a transfer's destination as the dial pad would take it, and within the host's
+ * The destination of a dial, a transfer, a consultation or a three-way as the dial pad would take it, and within the host's
  * configured destinations: the command's arguments with the destination cleaned up, or the
  * refusal. A transfer may also name one of the agent's queues.
  */
@@ -176,8 +180,8 @@ export function checkDestination<C extends CommandName>(
   rule: EmbedHostRule,
   state: Snapshot,
 ): CommandArgs<C> | EmbedCommandError {
-  if (m.command !== "dial" && m.command !== "transfer") return m.args;
-  const args = m.args as CommandArgs<"dial"> | CommandArgs<"transfer">;
+  if (!["dial", "transfer", "consult", "threeWay"].includes(m.command)) return m.args;
+  const args = m.args as CommandArgs<"dial"> | CommandArgs<"transfer" | "consult" | "threeWay">;
   const text = "number" in args ? args.number : args.destination;
   if (m.command === "transfer" && state.agent?.queues.includes(text)) return m.args;
   const parsed = parseDialInput(text);

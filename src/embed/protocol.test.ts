@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { COMMAND_ARGS, COMMAND_NAMES, checkCommand, chooseVersion } from "./host/commands";
-import { AgentbarError, applyEvent, handshake } from "./host/connection";
+import { AgentbarError, Connection, applyEvent, handshake, type PortLike } from "./host/connection";
 import {
   COMMAND_RESULTS,
   EVENTS,
@@ -9,8 +9,17 @@ import {
   type CommandResult,
   type Snapshot,
 } from "./host/protocol";
-import { MAX_COMMANDS_UNDER_WAY, redact } from "./endpoint";
-import { HOST_ORIGIN, closeAll, connectPair, ringingCall, sampleSnapshot } from "./test-support";
+import { MAX_COMMANDS_UNDER_WAY, redact, startEndpoint } from "./endpoint";
+import {
+  HOST_ORIGIN,
+  appWindow,
+  closeAll,
+  configWith,
+  connectPair,
+  fakeApp,
+  ringingCall,
+  sampleSnapshot,
+} from "./test-support";
 
 afterEach(closeAll);
 
@@ -30,6 +39,10 @@ const validCommands: Record<string, Record<string, unknown>> = {
   unmute: {},
   sendDtmf: { digits: "12#" },
   transfer: { destination: "1002", callId: "c1" },
+  consult: { destination: "1002" },
+  completeTransfer: {},
+  cancelConsultation: { callId: "c1" },
+  threeWay: { destination: "+1 555 0100", callId: "c1" },
   setStatus: { status: "break", reason: "Lunch" },
   getState: {},
   setDisposition: { callId: "c1", outcome: "Sold", notes: "", done: true },
@@ -112,7 +125,7 @@ describe("message schemas", () => {
 describe("handshake", () => {
   it("an allowed origin from the parent window gets the snapshot and its scopes", async () => {
     const { connection } = await connectPair({ scopes: ["status", "caller-data"] });
-    expect(connection.version).toBe(1);
+    expect(connection.version).toBe(2);
     expect(connection.scopes).toEqual(["status", "caller-data"]);
     expect(connection.state.calls[0]?.party).toEqual({ number: "+15550100", name: "Carla" });
   });
@@ -157,9 +170,9 @@ describe("handshake", () => {
   });
 
   it("a host speaking only versions the app does not know is refused with the versions it does", async () => {
-    const err = await connectPair({ versions: [2, 3] }).catch((e: unknown) => e);
+    const err = await connectPair({ versions: [3, 4] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentbarError);
-    expect(err).toMatchObject({ code: "unsupported-version", message: expect.stringContaining("1") });
+    expect(err).toMatchObject({ code: "unsupported-version", message: expect.stringContaining("1, 2") });
   });
 
   it("the highest common version is chosen", () => {
@@ -242,6 +255,110 @@ describe("commands and replies", () => {
     for (let i = 0; i < MAX_COMMANDS_UNDER_WAY; i++) void connection.send("hold", {}).catch(() => {});
     await expect(connection.send("dial", { number: "1002" })).rejects.toMatchObject({ code: "busy" });
     expect(app.runs.filter((r) => r.command === "dial")).toEqual([]);
+  });
+});
+
+describe("liveness", () => {
+  const hello = (version: number) => ({
+    type: "hello" as const,
+    version,
+    appVersion: "0.1.0",
+    scopes: [],
+    state: sampleSnapshot,
+  });
+  /** A port whose app never answers again (its frame crashed or hangs). */
+  const silentPort = () => {
+    const sent: unknown[] = [];
+    const port: PortLike = { postMessage: (m) => void sent.push(m), onmessage: null, close: () => undefined };
+    return { port, sent };
+  };
+
+  it("an app that stops answering the heartbeat is reported within 3.5 s, and the command under way rejects at once with disconnected", async () => {
+    vi.useFakeTimers();
+    try {
+      const { port, sent } = silentPort();
+      const lost: number[] = [];
+      const start = Date.now();
+      const connection = new Connection(
+        port,
+        hello(2),
+        60_000,
+        () => undefined,
+        () => void lost.push(Date.now() - start),
+      );
+      const pending = connection.send("getState", {}).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(lost).toEqual([]);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(lost).toEqual([3500]);
+      expect(await pending).toMatchObject({ name: "AgentbarError", code: "disconnected" });
+      // One ping, left unanswered: no flood of pings to a dead frame.
+      expect(sent.filter((m) => (m as { type: string }).type === "ping")).toHaveLength(1);
+      await expect(connection.send("getState", {})).rejects.toMatchObject({ code: "disconnected" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("an app that answers keeps the connection however long; an app of version 1 is sent no ping", async () => {
+    vi.useFakeTimers();
+    try {
+      const lost: string[] = [];
+      const alive = silentPort();
+      const connection = new Connection(
+        alive.port,
+        hello(2),
+        60_000,
+        () => undefined,
+        (r) => void lost.push(r),
+      );
+      alive.port.postMessage = (m) => {
+        if ((m as { type: string }).type === "ping")
+          queueMicrotask(() => alive.port.onmessage?.({ data: { type: "pong" } } as MessageEvent));
+      };
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(lost).toEqual([]);
+      connection.close();
+      const old = silentPort();
+      const old1 = new Connection(
+        old.port,
+        hello(1),
+        60_000,
+        () => undefined,
+        (r) => void lost.push(r),
+      );
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(old.sent).toEqual([]);
+      expect(lost).toEqual([]);
+      old1.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the app answers a version-2 host's ping with pong at once; to a version-1 host a ping is an invalid message", async () => {
+    for (const [versions, answer] of [
+      [[1, 2], { type: "pong" }],
+      [[1], { type: "event", event: "error" }],
+    ] as const) {
+      const win = appWindow();
+      const stop = startEndpoint({
+        window: win.window,
+        config: configWith([{ origin: HOST_ORIGIN, scopes: ["status"] }]),
+        app: fakeApp().app,
+        appVersion: "0.1.0",
+      });
+      const channel = new MessageChannel();
+      const received: { type: string }[] = [];
+      channel.port1.onmessage = (e) => void received.push(e.data as { type: string });
+      win.deliver({ type: "agentbar:connect", versions, instance: "ping" }, HOST_ORIGIN, win.parent, [channel.port2]);
+      await until(() => received.some((m) => m.type === "hello"));
+      channel.port1.postMessage({ type: "ping" });
+      await until(() => received.length === 2);
+      expect(received[1]).toMatchObject(answer);
+      stop();
+      channel.port1.close();
+    }
   });
 });
 

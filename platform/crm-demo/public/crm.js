@@ -11,9 +11,26 @@ const history = new Map(); // customer id -> lines written after calls
 const digits = (number) => String(number).replace(/\D/g, "");
 const customerByNumber = (number) => customers.find((c) => digits(c.phone) === digits(number) && digits(number) !== "");
 
-function say(text) {
+/** A line for the user: `info` (what is going on) or `error` (what could not be done, and why, in words). */
+function say(text, kind = "info") {
   $("#message").textContent = text;
+  $("#message").dataset.kind = kind;
 }
+
+/** Why Agentbar refused, in words a CRM user understands (the SDK's error codes, docs/embedding.md). */
+const REFUSALS = {
+  "not-permitted": "This page is not allowed to do that in Agentbar's configuration",
+  "invalid-state": "Not now: the agent's phone is busy with another call",
+  "no-call": "There is no call to do that with",
+  "not-signed-in": "Sign in to Agentbar first",
+  "not-an-agent": "The signed-in user does not work in a queue",
+  "invalid-destination": "That number cannot be dialled",
+  "destination-not-allowed": "This page may not call that number",
+  refused: "The phone system refused",
+  timeout: "The phone system did not confirm in time",
+  busy: "Too many requests at once: try again in a moment",
+  disconnected: "Agentbar is not connected at the moment",
+};
 
 function element(tag, text, attributes = {}) {
   const e = document.createElement(tag);
@@ -59,6 +76,7 @@ document.addEventListener("click", async (e) => {
   });
   say(
     r.ok ? "A simulated customer is calling the support queue." : `Could not start the simulated call (${r.status}).`,
+    r.ok ? "info" : "error",
   );
 });
 
@@ -101,7 +119,7 @@ try {
 } catch (e) {
   // The SDK has put its notice where the frame was; the page says it too, once.
   $("#agent-status").textContent = "not connected";
-  say(`Agentbar is not connected: ${e.message}`);
+  say(`Agentbar is not connected: ${e.message}`, "error");
 }
 if (bar) connected(bar);
 
@@ -135,6 +153,8 @@ function connected(bar) {
     "call.unmuted",
     "call.updated",
     "call.ended",
+    "disconnected",
+    "reconnected",
   ];
   for (const name of [...EVENTS, "wrapup.started", "wrapup.updated", "wrapup.ended", "error", "protocol-error"]) {
     bar.on(name, (data) => {
@@ -152,6 +172,8 @@ function connected(bar) {
     if (call.party && customerByNumber(call.party.number)) showCard(call);
     $("#card-call").textContent = describeCall(call, "Calling");
   });
+  bar.on("disconnected", () => say("Agentbar stopped answering: the page waits for it to come back.", "error"));
+  bar.on("reconnected", () => say("Agentbar is back."));
   bar.on("call.answered", ({ call }) => ($("#card-call").textContent = describeCall(call, "On the call")));
   bar.on(
     "call.ended",
@@ -166,7 +188,7 @@ function connected(bar) {
     $("#card-history").append(element("li", line));
   });
 
-  const fail = (e) => say(`${e.code ?? "error"}: ${e.message}`);
+  const fail = (e) => say(`${REFUSALS[e.code] ?? "Agentbar could not do that"}. (${e.message})`, "error");
 
   // Click-to-dial: the Call buttons, and (opt-in) every tel: link of the page.
   document.addEventListener("click", (e) => {

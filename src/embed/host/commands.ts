@@ -34,6 +34,14 @@ export const COMMAND_ARGS = {
   unmute: obj({}, callRef),
   sendDtmf: obj({ digits }, callRef),
   transfer: obj({ destination: text }, callRef),
+  /** An attended transfer's first step: the other party waits while the agent talks to `destination`. */
+  consult: obj({ destination: text }, callRef),
+  /** The agent leaves the consultation: the other party and the consulted one stay together. */
+  completeTransfer: obj({}, callRef),
+  /** The consulted party is let go; the agent talks to the other party again. */
+  cancelConsultation: obj({}, callRef),
+  /** `destination` joins the call: everyone hears everyone. */
+  threeWay: obj({ destination: text }, callRef),
   setStatus: obj({ status: statusChoice }, { reason: text }),
   getState: obj({}),
   /** Outcome and notes of a call's after-call work; `done` ends the after-call work too. */
@@ -56,6 +64,10 @@ export const COMMAND_SCOPES: Record<CommandName, readonly Scope[]> = {
   unmute: ["call-control"],
   sendDtmf: ["call-control"],
   transfer: ["call-control"],
+  consult: ["call-control"],
+  completeTransfer: ["call-control"],
+  cancelConsultation: ["call-control"],
+  threeWay: ["call-control"],
   setStatus: ["status"],
   getState: [],
   setDisposition: ["call-control"],
@@ -116,3 +128,6 @@ export function chooseVersion(
   const common = offered.filter((v) => spoken.includes(v));
   return common.length ? Math.max(...common) : undefined;
 }
+
+/** The host's heartbeat (version 2 on): the app answers `pong` at once. */
+export const pingMessage = obj({ type: literal("ping") });

@@ -1,6 +1,7 @@
 import type { CommandArgs, ConnectMessage } from "./commands";
 import {
   CONNECT,
+  HEARTBEAT_VERSION,
   PROTOCOL_VERSIONS,
   checkAppMessage,
   type AppMessage,
@@ -32,6 +33,10 @@ export class AgentbarError extends Error {
 export type HostEvents = { [E in EventName]: EventData<E> } & {
   state: Snapshot;
   "protocol-error": { message: string };
+  /** The app stopped answering (its frame crashed, hung, reloaded or was navigated away); commands under way were rejected. */
+  disconnected: { reason: string };
+  /** The app answers again: its whole state, fresh (also given as `state`). */
+  reconnected: { state: Snapshot };
 };
 export type Emit = <E extends keyof HostEvents>(event: E, data: HostEvents[E]) => void;
 
@@ -44,6 +49,9 @@ export interface PortLike {
 
 /** The longest pause between two connects. */
 const MAX_RETRY_MS = 2000;
+/** The heartbeat: a ping this often; an app that leaves one unanswered this long is gone. */
+const PING_MS = 500;
+const SILENCE_MS = 3000;
 
 interface Pending {
   command: CommandName;
@@ -65,18 +73,40 @@ export class Connection {
   private readonly pending = new Map<number, Pending>();
   private lastId = 0;
   private closed = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
 
+  /** `lost` is called once when the app stops answering the heartbeat (version 2 on); the connection is closed then. */
   constructor(
     private readonly port: PortLike,
     hello: Extract<AppMessage, { type: "hello" }>,
     private readonly commandTimeoutMs: number,
     private readonly emit: Emit,
+    lost?: (reason: string) => void,
   ) {
     this.state = hello.state;
     this.version = hello.version;
     this.scopes = hello.scopes;
     this.appVersion = hello.appVersion;
-    port.onmessage = (e) => this.receive(e.data);
+    let answered = true;
+    let pingAt = 0;
+    port.onmessage = (e) => {
+      answered = true;
+      this.receive(e.data);
+    };
+    if (hello.version < HEARTBEAT_VERSION || !lost) return;
+    // A ping when the last one was answered; one left unanswered for SILENCE_MS means the app is
+    // gone. Timers of a hidden page may run once a minute: the ping is then late, never unanswered.
+    this.heartbeat = setInterval(() => {
+      if (answered) {
+        answered = false;
+        pingAt = Date.now();
+        port.postMessage({ type: "ping" });
+      } else if (Date.now() - pingAt >= SILENCE_MS) {
+        const reason = "Agentbar stopped answering";
+        this.close(reason);
+        lost(reason);
+      }
+    }, PING_MS);
   }
 
   /** Sends a command; resolves with its result once the app confirmed the new state. */
@@ -97,6 +127,7 @@ export class Connection {
   close(reason = "The connection to Agentbar closed"): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.port.onmessage = null;
     this.port.close();
     for (const id of [...this.pending.keys()]) this.settle(id, new AgentbarError("disconnected", reason));
@@ -112,6 +143,8 @@ export class Connection {
         m.ok ? undefined : new AgentbarError(m.error.code, m.error.message),
         m.ok ? m.result : undefined,
       );
+    } else if (m.type === "pong") {
+      // The heartbeat's answer: any message counts as one.
     } else if (m.type === "event") {
       this.state = applyEvent(this.state, m.event, m.data);
       this.emit(m.event, m.data as never);
@@ -173,6 +206,8 @@ export interface HandshakeOptions {
   timeoutMs: number;
   commandTimeoutMs: number;
   emit: Emit;
+  /** Told when the app stops answering after the handshake (see Connection). */
+  lost?: (reason: string) => void;
   /** True once the answer is no longer wanted (the frame loaded another page meanwhile). */
   cancelled(): boolean;
 }
@@ -216,7 +251,7 @@ export function handshake(o: HandshakeOptions): Promise<Connection> {
           return;
         }
         finish(port);
-        resolve(new Connection(port, m, o.commandTimeoutMs, o.emit));
+        resolve(new Connection(port, m, o.commandTimeoutMs, o.emit, o.lost));
       };
       const message: ConnectMessage = {
         type: CONNECT,

@@ -127,6 +127,8 @@ export class Agentbar {
   /** Counts the frame's loads: a handshake with an older page is given up. */
   private generation = 0;
   private readonly onLoad: () => void;
+  /** Whether a connection was made before: the next one is a reconnection. */
+  private connected = false;
 
   constructor(
     readonly frame: HTMLIFrameElement,
@@ -151,16 +153,15 @@ export class Agentbar {
     );
     // Every load of the frame is a new app page (the first one, or a reload): connect again.
     this.onLoad = () => {
-      this.connection?.close("Agentbar reloaded");
-      this.connection = undefined;
+      if (this.connection) this.lose("Agentbar reloaded");
       this.connect().then(
         () => settle(),
         (e: unknown) => {
           // A handshake given up for a newer page is no failure: that page's handshake decides.
           if (e instanceof AgentbarError && e.code === "disconnected") return;
-          // The first connection's failure is embed()'s to report; a later one's is only told here.
-          if (settled) console.warn("agentbar: could not connect again", e);
-          settle(e);
+          // The first connection's failure is embed()'s to report; after it, the SDK keeps trying.
+          if (!settled) return settle(e);
+          this.reconnect();
         },
       );
     };
@@ -222,6 +223,21 @@ export class Agentbar {
   transfer(destination: string, callId?: string): Promise<CommandResult<"transfer">> {
     return this.send("transfer", { destination, ...ref(callId) });
   }
+  /** Consults `destination` (an attended transfer's first step); resolves once the consultation is under way. */
+  consult(destination: string, callId?: string): Promise<CommandResult<"consult">> {
+    return this.send("consult", { destination, ...ref(callId) });
+  }
+  /** Leaves the consultation: the other party and the consulted one stay together; resolves once the agent's call ended. */
+  completeTransfer(callId?: string): Promise<CommandResult<"completeTransfer">> {
+    return this.send("completeTransfer", ref(callId));
+  }
+  cancelConsultation(callId?: string): Promise<CommandResult<"cancelConsultation">> {
+    return this.send("cancelConsultation", ref(callId));
+  }
+  /** `destination` joins the call: everyone hears everyone. */
+  threeWay(destination: string, callId?: string): Promise<CommandResult<"threeWay">> {
+    return this.send("threeWay", { destination, ...ref(callId) });
+  }
   /** Resolves once the platform confirmed the status (or, during a call, once it is the next status). */
   setStatus(status: StatusChoice, reason?: string): Promise<CommandResult<"setStatus">> {
     return this.send("setStatus", reason === undefined ? { status } : { status, reason });
@@ -265,6 +281,32 @@ export class Agentbar {
     this.frame.remove();
   }
 
+  /** The connection is gone: commands under way reject at once, and the host is told. */
+  private lose(reason: string): void {
+    this.connection?.close(reason);
+    this.connection = undefined;
+    this.emit("disconnected", { reason });
+  }
+
+  /** Connects again until the app answers (or a newer page's handshake takes over), repeating quietly. */
+  private reconnect(): void {
+    this.connect().catch((e: unknown) => {
+      if (e instanceof AgentbarError && e.code === "disconnected") return;
+      if (this.generation >= 0) this.reconnect();
+    });
+  }
+
+  private emit<E extends keyof HostEvents>(event: E, data: HostEvents[E]): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as (d: HostEvents[E]) => void)(data);
+      } catch (e) {
+        // One listener's bug must not keep the others from hearing the event.
+        console.error("agentbar: a listener failed", e);
+      }
+    }
+  }
+
   private async connect(): Promise<void> {
     const o = this.options;
     const generation = ++this.generation;
@@ -279,23 +321,22 @@ export class Agentbar {
       ...(token ? { credential: { token } } : {}),
       timeoutMs: o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       commandTimeoutMs: o.commandTimeoutMs ?? 60_000,
-      emit: (event, data) => {
-        for (const listener of this.listeners.get(event) ?? []) {
-          try {
-            (listener as (d: typeof data) => void)(data);
-          } catch (e) {
-            // One listener's bug must not keep the others from hearing the event.
-            console.error("agentbar: a listener failed", e);
-          }
-        }
+      emit: (event, data) => this.emit(event, data),
+      lost: (reason) => {
+        if (this.connection !== connection) return;
+        this.lose(reason);
+        this.reconnect();
       },
     });
     if (cancelled()) {
       connection.close();
       throw new AgentbarError("disconnected", "Agentbar reloaded");
     }
+    const again = this.connected;
     this.connection = connection;
-    for (const listener of this.listeners.get("state") ?? []) (listener as (s: Snapshot) => void)(connection.state);
+    this.connected = true;
+    if (again) this.emit("reconnected", { state: connection.state });
+    this.emit("state", connection.state);
   }
 }
 

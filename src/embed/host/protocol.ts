@@ -18,8 +18,13 @@ import { at, bool, int, isRecord, list, literal, nullable, obj, oneOf, str, type
  * say which versions they speak in the handshake.
  */
 
-/** The protocol versions this build speaks. */
-export const PROTOCOL_VERSIONS: readonly number[] = [1];
+/**
+ * The protocol versions this build speaks. 2 adds the heartbeat (`ping`, `pong`) and the
+ * commands `consult`, `completeTransfer`, `cancelConsultation`, `threeWay`.
+ */
+export const PROTOCOL_VERSIONS: readonly number[] = [1, 2];
+/** The first version with the heartbeat. */
+export const HEARTBEAT_VERSION = 2;
 
 // The scopes are also the words of the embedding allowlist, which the platform reads as well.
 export { SCOPES, type Scope } from "../../../shared/embed-scopes";
@@ -188,6 +193,10 @@ export const COMMAND_RESULTS = {
   unmute: withCall,
   sendDtmf: withCall,
   transfer: withCall,
+  consult: withCall,
+  completeTransfer: withCall,
+  cancelConsultation: withCall,
+  threeWay: withCall,
   /** `applied: "after-call"`: chosen during a call or after-call work, it applies when they end. */
   setStatus: obj({ agent: agentInfo, applied: oneOf("now", "after-call") }),
   getState: snapshotInfo,
@@ -247,10 +256,13 @@ export type HelloMessage = Infer<typeof helloMessage>;
 export const refusedMessage = obj({ type: literal("refused"), error: errorInfo, versions: list(int(1, 1000), 16) });
 export type RefusedMessage = Infer<typeof refusedMessage>;
 
+/** The app's answer to the host's `ping` (version 2 on): the app is alive. */
+export const pongMessage = obj({ type: literal("pong") });
+
 export type ReplyMessage =
   { type: "reply"; re: number; ok: true; result: unknown } | { type: "reply"; re: number; ok: false; error: ErrorInfo };
 export type EventMessage<E extends EventName = EventName> = { type: "event"; event: E; data: EventData<E> };
-export type AppMessage = HelloMessage | RefusedMessage | ReplyMessage | EventMessage;
+export type AppMessage = HelloMessage | RefusedMessage | ReplyMessage | EventMessage | { type: "pong" };
 
 const replyOk = obj({ type: literal("reply"), re: int(1, MAX_ID), ok: literal(true), result: schemaOfAny() });
 const replyError = obj({ type: literal("reply"), re: int(1, MAX_ID), ok: literal(false), error: errorInfo });
@@ -277,6 +289,10 @@ export function checkAppMessage(
       const p = refusedMessage(message);
       return p ? fail(p) : pass();
     }
+    case "pong": {
+      const p = pongMessage(message);
+      return p ? fail(p) : pass();
+    }
     case "event": {
       const p = eventEnvelope(message) ?? EVENTS[message.event as EventName](message.data);
       return p ? fail(p) : pass();
@@ -291,7 +307,7 @@ export function checkAppMessage(
       return r ? fail(at("result", r)) : pass();
     }
     default:
-      return fail("type: must be one of hello, refused, reply, event");
+      return fail("type: must be one of hello, refused, reply, event, pong");
   }
 }
 
