@@ -1,5 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
 import { CLEAN_LEG, type LegImpairment, type LinkImpairment } from "./link-impairment";
+import { LinkJitter } from "./link-jitter";
 
 /** What a datagram on a WebRTC port is (RFC 7983 demultiplexing by the first byte). */
 export type PacketKind = "stun" | "dtls" | "rtp" | "rtcp" | "other";
@@ -70,6 +71,7 @@ export class ImpairedLink {
 
   private readonly random: () => number;
   private readonly onClose: (() => void) | undefined;
+  private readonly jitter: { toPhone: LinkJitter; fromPhone: LinkJitter };
 
   constructor(
     private readonly impairment: () => LegImpairment = () => CLEAN_LEG,
@@ -77,6 +79,9 @@ export class ImpairedLink {
   ) {
     this.random = options.random ?? Math.random;
     this.onClose = options.onClose;
+    const jitter = () =>
+      new LinkJitter((ms, run) => this.later(ms, run), performance.now.bind(performance), this.random);
+    this.jitter = { toPhone: jitter(), fromPhone: jitter() };
   }
 
   /**
@@ -158,19 +163,25 @@ export class ImpairedLink {
       mapping = m;
     }
     const inner = mapping.inner;
-    this.relay(packet, this.impairment().fromPhone, this.counters.fromPhone, () => {
+    this.relay(packet, this.impairment().fromPhone, this.counters.fromPhone, this.jitter.fromPhone, () => {
       const target = this.target;
       if (target && !this.closed) inner.send(packet, target.port, target.address, ignore);
     });
   }
 
   private toPhone(m: Mapping, packet: Buffer): void {
-    this.relay(packet, this.impairment().toPhone, this.counters.toPhone, () => {
+    this.relay(packet, this.impairment().toPhone, this.counters.toPhone, this.jitter.toPhone, () => {
       if (!this.closed) m.outer.send(packet, m.phone.port, m.phone.address, ignore);
     });
   }
 
-  private relay(packet: Buffer, impairment: LinkImpairment, stats: LinkDirectionStats, send: () => void): void {
+  private relay(
+    packet: Buffer,
+    impairment: LinkImpairment,
+    stats: LinkDirectionStats,
+    jitter: LinkJitter,
+    send: () => void,
+  ): void {
     const kind = packetKind(packet);
     stats.packets++;
     if (kind === "rtp") stats.rtp++;
@@ -186,17 +197,18 @@ export class ImpairedLink {
       stats.lost++;
       return;
     }
-    // Delays spread evenly over [0, 3J] differ from one packet to the next by J on average, which
-    // is what RFC 3550's interarrival jitter estimates.
-    const wait = impairment.delayMs + (impairment.jitterMs > 0 ? this.random() * 3 * impairment.jitterMs : 0);
-    if (wait < 1) {
-      send();
-      return;
-    }
+    // The delay comes after the jitter, the same for every packet, so it keeps their order.
+    const delayed = impairment.delayMs < 1 ? send : () => this.later(impairment.delayMs, send);
+    if (impairment.jitterMs > 0) jitter.pass(impairment.jitterMs, kind === "rtp", delayed);
+    else delayed();
+  }
+
+  private later(ms: number, run: () => void): void {
+    if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      send();
-    }, wait);
+      run();
+    }, ms);
     this.timers.add(timer);
   }
 }

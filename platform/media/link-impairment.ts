@@ -2,8 +2,9 @@
  * What the network does to one direction of a leg's media, as the /sim surface sets it:
  * - `lossPercent`: share of media packets (RTP and RTCP) dropped at random;
  * - `delayMs`: time added to every packet (connectivity checks too, so round-trip figures show it);
- * - `jitterMs`: variation added on top of the delay, chosen so that a receiver's RFC 3550
- *   interarrival jitter comes out near this figure (packets may arrive out of order);
+ * - `jitterMs`: variation of the delay, shaped so that a receiver's RFC 3550 interarrival jitter
+ *   (as browsers measure it) comes out near this figure: beyond a third of the packet interval
+ *   the link delivers in bursts, some packets of each a moment out of order (see link-jitter.ts);
  * - `silence`: no audio packets (RTP) get through at all, while connectivity checks, DTLS and
  *   RTCP still do: the call stays up and silent, as one-way audio behind a bad firewall is.
  */

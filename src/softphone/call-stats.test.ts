@@ -37,6 +37,28 @@ describe("sampleFromReport", () => {
     expect(third.lossPercent).toBeCloseTo(6, 6);
   });
 
+  it("counts no loss for packets that arrive late: the lost count falls again, and only a rise above its highest is loss", () => {
+    // Jitter reorders packets: at each reading a few due ones are still on their way, counted
+    // lost until they come (the count goes 0, 3, 1, 4, 2...). None is lost.
+    let t = oneSecond(newTally());
+    let s = sampleFromReport(statsReport(t), undefined, 1000);
+    const readings: Array<number | undefined> = [];
+    for (const late of [3, 1, 3, 2, 0, 3, 1]) {
+      t = oneSecond(t, { late });
+      s = sampleFromReport(statsReport(t), s, s.at + 1000);
+      readings.push(s.receivedLossPercent);
+    }
+    expect(t.packetsLost).toBe(1);
+    // The first rise is taken for loss before it is taken back (nothing can tell yet); then none.
+    expect(readings).toEqual([6, 0, 0, 0, 0, 0, 0]);
+    // Real loss on top: 4 lost, counted from the highest count read (3), not from the last one
+    // (1); so 2 of the 48 packets the interval accounts for (46 received), a little under.
+    t = oneSecond(t, { lost: 4, late: 1 });
+    s = sampleFromReport(statsReport(t), s, s.at + 1000);
+    expect(t.packetsLost).toBe(5);
+    expect(s.receivedLossPercent).toBeCloseTo((2 / 48) * 100, 6);
+  });
+
   it("has no loss figure for an interval in which nothing was due (a held call)", () => {
     const a = oneSecond(newTally());
     const first = sampleFromReport(statsReport(a), undefined, 1000);

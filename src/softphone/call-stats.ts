@@ -22,7 +22,11 @@ export interface CallStatsSample {
   jitterMs?: number;
   /** Share of our audio the far end lost, as its last receiver report tells, %. */
   sentLossPercent?: number;
-  /** Share of the audio due to us that never came, over the interval, %. */
+  /**
+   * Share of the audio due to us in the interval that never came, %: how far the lost count rose
+   * above the highest it had read before (it falls as late packets arrive), over that plus the
+   * packets received. Never negative.
+   */
   receivedLossPercent?: number;
   /** The worse of the two directions' loss, %. */
   lossPercent?: number;
@@ -86,7 +90,9 @@ export function sampleFromReport(
   const sample: CallStatsSample = {
     at,
     packetsReceived: num(inbound?.packetsReceived) ?? 0,
-    packetsLost: Math.max(0, num(inbound?.packetsLost) ?? 0),
+    // Counted against the highest sequence number seen: it goes down again when packets that
+    // arrive late (out of order) fill the gaps they left, and below zero for duplicates.
+    packetsLost: num(inbound?.packetsLost) ?? 0,
     bytesReceived: num(inbound?.bytesReceived) ?? 0,
     packetsSent: num(outbound?.packetsSent) ?? 0,
     bytesSent: num(outbound?.bytesSent) ?? 0,
@@ -98,9 +104,13 @@ export function sampleFromReport(
   if (jitter !== undefined) sample.jitterMs = jitter * 1000;
   const fractionLost = num(remoteInbound?.fractionLost);
   if (fractionLost !== undefined) sample.sentLossPercent = fractionLost * 100;
-  if (previous) {
+  const prior = previous ? carried.get(previous) : undefined;
+  // A rise the count later takes back was packets on their way (jitter reorders them), not loss:
+  // only a rise above every count read before is new loss, and it is counted once.
+  const highestBefore = prior?.highestLost ?? previous?.packetsLost;
+  if (previous && highestBefore !== undefined) {
     const received = sample.packetsReceived - previous.packetsReceived;
-    const lost = Math.max(0, sample.packetsLost - previous.packetsLost);
+    const lost = Math.max(0, sample.packetsLost - highestBefore);
     if (received + lost > 0) sample.receivedLossPercent = (lost / (received + lost)) * 100;
   }
   const losses = [sample.receivedLossPercent, sample.sentLossPercent].filter((x): x is number => x !== undefined);
@@ -110,8 +120,7 @@ export function sampleFromReport(
   }
 
   const levels = levelsOf(inbound, source);
-  const prior = previous ? energies.get(previous) : undefined;
-  energies.set(sample, levels);
+  carried.set(sample, { ...levels, highestLost: Math.max(sample.packetsLost, highestBefore ?? -Infinity) });
   if (prior) {
     const receivedLevel = meanLevel(levels.received, prior.received);
     if (receivedLevel !== undefined) sample.receivedLevel = receivedLevel;
@@ -129,8 +138,11 @@ interface Energy {
   duration: number;
 }
 
-/** Audio energy totals behind each sample (kept off the sample, which is plain data for the store and the bundle). */
-const energies = new WeakMap<CallStatsSample, { received?: Energy; sent?: Energy }>();
+/**
+ * What each sample carries to the next: the audio energy totals behind it and the highest lost
+ * count read so far (kept off the sample, which is plain data for the store and the bundle).
+ */
+const carried = new WeakMap<CallStatsSample, { received?: Energy; sent?: Energy; highestLost: number }>();
 
 function levelsOf(inbound: Entry | undefined, source: Entry | undefined): { received?: Energy; sent?: Energy } {
   const energy = (s: Entry | undefined): Energy | undefined => {

@@ -73,6 +73,16 @@ describe("QualityWatchdog", () => {
     expect(call.latest).toMatchObject({ mark: "good", warnings: [] });
   });
 
+  it("names jitter, not loss, when jitter makes packets arrive late and out of order", async () => {
+    // 100 ms of jitter, nothing dropped: at each reading a few packets are still on their way,
+    // so the browser's lost count goes up and down again (the case that read as 3.8 % loss).
+    const { call, second } = await rig();
+    call.tally = { ...call.tally, jitter: 0.1 };
+    for (const late of [3, 1, 3, 1, 4, 2, 3, 1, 3, 0]) await second({ late });
+    expect(call.latest).toMatchObject({ mark: "poor", jitterMs: 100, lossPercent: 0, warnings: ["jitter"] });
+    expect(call.published.some((q) => q.warnings.includes("loss"))).toBe(false);
+  });
+
   it("publishes only what changed", async () => {
     const { call, second } = await rig();
     for (let i = 0; i < 6; i++) await second();

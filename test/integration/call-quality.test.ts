@@ -74,6 +74,16 @@ describe("the call-quality watchdog on a real WebRTC stack", () => {
     expect(w.latest()?.mark).toBe("poor");
   });
 
+  it("names jitter, not loss, under 60 ms of jitter toward the phone with nothing dropped", async () => {
+    const w = await watchedCall();
+    await f.sim("PUT", "/sim/network/1001", { toPhone: { jitterMs: 60 } });
+    await until("the jitter warning", () => !!w.latest()?.warnings.includes("jitter"), 20_000);
+    expect(w.latest()).toMatchObject({ mark: "poor", warnings: ["jitter"], lossPercent: 0 });
+    expect(w.latest()!.jitterMs).toBeGreaterThan(40);
+    expect(w.published.some((q) => q.warnings.includes("loss"))).toBe(false);
+    expect(w.timeline.samples.every((s) => !s.receivedLossPercent)).toBe(true);
+  });
+
   it("finds one-way audio when the platform's audio stops reaching the phone, and asks for an ICE restart", async () => {
     const w = await watchedCall();
     await f.sim("PUT", "/sim/network/1001", { toPhone: { silence: true } });

@@ -163,19 +163,33 @@ describe("/sim/network: an extension's network", () => {
     expect(delayed).toBeLessThan(0.45);
   });
 
-  it("jitters packets toward the phone: its jitter figure rises to about what was asked", async () => {
+  it("jitters packets toward the phone: its jitter figure comes to about what was asked, and nothing is lost", async () => {
     const { phonePc, call } = await callWithSimulatedParty();
-    // The platform's own sending is not perfectly steady either: a few ms.
-    const clean = (await inbound(phonePc)).jitter;
+    const before = await inbound(phonePc);
     await f.sim("PUT", "/sim/network/1001", { toPhone: { jitterMs: 60 } });
-    const { jitter } = await eventually(
-      "the phone's jitter reaches half of 60 ms, well above what it was",
+    // libwebrtc's figure moves by a sixteenth of each change: it takes a second or two to get there.
+    await eventually(
+      "the phone's jitter reaches 80 % of 60 ms",
       () => inbound(phonePc),
-      (s) => s.jitter >= 0.03 && s.jitter >= clean + 0.015,
+      (s) => s.jitter >= 0.048,
       20_000,
     );
-    expect(jitter).toBeLessThan(0.18);
-    // Jitter alone loses nothing: the phone still hears the party.
+    // Then it stays about there, reading after reading (a machine busy elsewhere only adds to it).
+    const readings: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      readings.push((await inbound(phonePc)).jitter);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const mean = readings.reduce((a, b) => a + b, 0) / readings.length;
+    expect(mean, JSON.stringify(readings)).toBeGreaterThan(0.048);
+    expect(mean, JSON.stringify(readings)).toBeLessThan(0.09);
+    // Jitter alone loses nothing: every packet comes (the lost count, up a moment while a burst's
+    // late ones are on their way, is back where it was) and the phone still hears the party.
+    await eventually(
+      "the phone's lost count is back where it was",
+      () => inbound(phonePc),
+      (s) => s.packetsLost <= before.packetsLost && s.packetsReceived > before.packetsReceived + 100,
+    );
     await call.waitHears(700, "alice still hears the party through the jitter");
   });
 

@@ -7,6 +7,8 @@ export interface MediaTally {
   seconds: number;
   packetsReceived: number;
   packetsLost: number;
+  /** Packets due that are still on their way (counted lost until they come). */
+  late: number;
   bytesReceived: number;
   packetsSent: number;
   bytesSent: number;
@@ -26,6 +28,7 @@ export function newTally(): MediaTally {
     seconds: 0,
     packetsReceived: 0,
     packetsLost: 0,
+    late: 0,
     bytesReceived: 0,
     packetsSent: 0,
     bytesSent: 0,
@@ -35,19 +38,25 @@ export function newTally(): MediaTally {
   };
 }
 
-/** One second more of a call: 50 packets due each way, `lost` of those due to us lost, levels as RMS 0-1. */
+/**
+ * One second more of a call: 50 packets due each way, `lost` of those due to us lost, `late` of
+ * them still on their way at the reading (they come in the next second, as jitter reorders
+ * packets: the browser counts them lost until then), levels as RMS 0-1.
+ */
 export function oneSecond(
   t: MediaTally,
-  options: { lost?: number; arriving?: boolean; receivedLevel?: number; sentLevel?: number } = {},
+  options: { lost?: number; late?: number; arriving?: boolean; receivedLevel?: number; sentLevel?: number } = {},
 ): MediaTally {
   const arriving = options.arriving ?? true;
   const lost = options.lost ?? 0;
-  const received = arriving ? 50 - lost : 0;
+  const late = arriving ? (options.late ?? 0) : 0;
+  const received = arriving ? 50 - lost - late + t.late : 0;
   return {
     ...t,
     seconds: t.seconds + 1,
     packetsReceived: t.packetsReceived + received,
-    packetsLost: t.packetsLost + (arriving ? lost : 0),
+    packetsLost: t.packetsLost + (arriving ? lost + late - t.late : 0),
+    late,
     bytesReceived: t.bytesReceived + received * 80,
     packetsSent: t.packetsSent + 50,
     bytesSent: t.bytesSent + 50 * 80,
