@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BrowserStandIn } from "./browser-stand-in";
+import type { DtmfDetector } from "./dtmf-detector";
 import { DtmfGenerator } from "./dtmf-generator";
 import { MediaPlane } from "./media-plane";
 import { recognizesHoldMusic } from "./music-on-hold";
@@ -33,16 +34,26 @@ const neverHeard = (browser: BrowserStandIn, frequency: number, ms = 1000) =>
   browser.hears.presence(frequency, ms) === 0;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Frames the media path lost or bent while `action` ran: late or skipped ticks, underruns. */
+/**
+ * How often the media path lost or bent audio while `action` ran: the plane's late or skipped
+ * ticks and its jitter buffers' under- and overruns, and the times a receiving peer connection
+ * (a browser's or a leg's) concealed missing audio, which a starved process also causes.
+ */
 async function glitchesDuring(action: () => Promise<void>): Promise<number> {
-  const count = () => {
+  const count = async () => {
     const clock = plane.clock.stats();
     const legs = plane.stats().legs.reduce((sum, leg) => sum + leg.jitter.underruns + leg.jitter.overruns, 0);
-    return clock.framesLate + clock.framesSkipped + legs;
+    let concealed = 0;
+    for (const pc of pairs.flatMap((pair) => [pair.offerer, pair.answerer])) {
+      (await pc.getStats()).forEach((s: { type: string; concealmentEvents?: number }) => {
+        if (s.type === "inbound-rtp") concealed += s.concealmentEvents ?? 0;
+      });
+    }
+    return clock.framesLate + clock.framesSkipped + legs + concealed;
   };
-  const before = count();
+  const before = await count();
   await action();
-  return count() - before;
+  return (await count()) - before;
 }
 
 beforeAll(async () => {
@@ -90,8 +101,13 @@ describe("WebRTC legs bridged by the mixer, through Opus", { timeout: 30_000 }, 
     await wait(500);
     expect(neverHeard(browserA, 440)).toBe(true);
     expect(neverHeard(browserB, 1000)).toBe(true);
-    expect(Math.abs(browserA.hears.dominant()!.frequency - 1000)).toBeLessThan(2);
-    expect(Math.abs(browserB.hears.dominant()!.frequency - 440)).toBeLessThan(2);
+    // The loudest tone of a window, read when no stall of the process smears that window.
+    const near = (browser: BrowserStandIn, frequency: number) =>
+      Math.abs((browser.hears.dominant()?.frequency ?? 0) - frequency) < 2;
+    await until(
+      "A's loudest tone is 1000 Hz and B's 440 Hz, within 2 Hz",
+      () => near(browserA, 1000) && near(browserB, 440),
+    );
   });
 
   it("reports what the sink delivers and how the jitter buffer copes", () => {
@@ -145,29 +161,20 @@ describe("WebRTC legs bridged by the mixer, through Opus", { timeout: 30_000 }, 
 
   it("carries in-band DTMF both ways, repeated digits included", async () => {
     const fromBrowser = plane.detectDtmf(legA, "said");
-    const upstream = await glitchesDuring(async () => {
-      browserA.voice = new DtmfGenerator("1559#*0");
-      await until("the platform received the digits", () => fromBrowser.digits.endsWith("0"));
-    });
-    expectDigits(fromBrowser.digits, "1559#*0", upstream);
+    await expectDigitsOnACleanPath("1559#*0", fromBrowser, () => (browserA.voice = new DtmfGenerator("1559#*0")));
 
     // An IVR in the call plays digits to browser B while A stays silent.
     browserA.voice = null;
-    await until("B has heard the end of A's digits", () => browserB.dtmf.digits.endsWith("0"));
-    browserB.dtmf.take();
+    await untilDrained(browserB.dtmf, "0");
     const ivr = plane.createParty("IVR");
     call.add(ivr);
-    const downstream = await glitchesDuring(async () => {
-      ivr.sayDigits("24468", { toneMs: 80, gapMs: 80 });
-      await until("browser B received the digits", () => browserB.dtmf.digits.endsWith("8"));
-    });
-    expectDigits(browserB.dtmf.digits, "24468", downstream);
+    await expectDigitsOnACleanPath("24468", browserB.dtmf, () => ivr.sayDigits("24468", { toneMs: 80, gapMs: 80 }));
   });
 
   it("hold: the partner hears hold music instead of the held leg", async () => {
     call.hold(legA);
-    await wait(2700);
-    expect(recognizesHoldMusic(browserB.hears.recent(2500))).toBe(true);
+    // Music fills B's last 2.5 s once the hold is that old (a stall of the process delays it).
+    await until("B hears hold music", () => recognizesHoldMusic(browserB.hears.recent(2500)));
     expect(neverHeard(browserB, 440, 2000)).toBe(true);
     call.resume(legA);
     await until("B hears A again", () => hears(browserB, 440));
@@ -200,16 +207,44 @@ describe("WebRTC legs bridged by the mixer, through Opus", { timeout: 30_000 }, 
 });
 
 /**
- * Digits must arrive exactly. Only when the media path itself stalled during the digits (the
+ * Digits must arrive exactly. Only when the media path itself stalled during a playing (the
  * process was not scheduled, see above) may a stall that cut a tone for 30 ms or more have split
- * one key press in two; then the digits must still match once such doubles are merged.
+ * one key press in two, and then the digits must still match once such doubles are merged; or
+ * have lost one, and then they are played again (at most five playings): a stall says nothing
+ * of the path.
  */
-function expectDigits(received: string, sent: string, glitches: number): void {
-  if (glitches === 0) {
-    expect(received).toBe(sent);
-    return;
+async function expectDigitsOnACleanPath(
+  sent: string,
+  received: DtmfDetector,
+  play: () => DtmfGenerator,
+): Promise<void> {
+  const merge = (digits: string) => digits.replace(/(.)\1+/g, "$1");
+  for (let playing = 1; playing <= 5; playing++) {
+    received.take();
+    const glitches = await glitchesDuring(async () => {
+      const generator = play();
+      await until("the digits are played", () => generator.finished);
+      await untilDrained(received, sent.at(-1)!);
+    });
+    const digits = received.take();
+    if (glitches === 0) {
+      expect(digits).toBe(sent);
+      return;
+    }
+    if (merge(digits) === merge(sent)) {
+      expect(digits.length).toBeLessThanOrEqual(sent.length + glitches);
+      return;
+    }
+    // A stall may lose digits, never invent one: what arrived is what was sent, with gaps.
+    let next = 0;
+    for (const digit of merge(digits)) next = merge(sent).indexOf(digit, next) + 1 || Infinity;
+    expect(next, `${digits} is not ${sent} with digits lost`).toBeLessThan(Infinity);
   }
-  const merge = (s: string) => s.replace(/(.)\1+/g, "$1");
-  expect(merge(received)).toBe(merge(sent));
-  expect(received.length).toBeLessThanOrEqual(sent.length + glitches);
+  throw new Error(`the media path never carried ${sent} without losing a digit in five playings`);
+}
+
+/** Until the last digit played has crossed the path, or had a second to (a lost one never does). */
+async function untilDrained(received: DtmfDetector, last: string): Promise<void> {
+  const since = Date.now();
+  await until(`${last} arrived, or had a second to`, () => received.digits.endsWith(last) || Date.now() - since > 1000);
 }
