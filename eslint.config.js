@@ -29,6 +29,19 @@ function uiLayer(files, patterns) {
   };
 }
 
+/** Tests, and what only tests use (fakes, rigs): nothing else may import it, and the app's build never compiles it. */
+const TEST_SUPPORT = [
+  "**/*.test.{ts,tsx}",
+  "**/testing/**",
+  "**/test-support/**",
+  "**/test-support.ts",
+  "**/test-helpers.ts",
+];
+const TEST_SUPPORT_IMPORT = {
+  regex: "(^|/)(testing|test-support|test-helpers)(/|$)",
+  message: "Test support is for tests: production code never imports it (tsconfig.app.json does not compile it).",
+};
+
 /**
  * The local platform's layers, from the ground up (docs/platform.md). A part is a folder of
  * platform/ ("sip/") or a file at its top ("clock"). Each part imports only parts of the layers
@@ -48,7 +61,6 @@ const PLATFORM_LAYERS = [
   { layer: "the assembly", parts: ["platform"] },
   { layer: "the start", parts: ["main", "dev"] },
 ];
-const PLATFORM_TEST_SUPPORT = ["platform/**/*.test.ts", "platform/cc/testing/**", "platform/media/test-helpers.ts"];
 
 /** One lint block per part of the platform, forbidding the parts above and beside it. */
 function platformLayers() {
@@ -63,7 +75,7 @@ function platformLayers() {
       const prefixes = folder ? ["../", "../../"] : ["./"];
       return {
         files: [folder ? `platform/${name}/**/*.ts` : `platform/${name}.ts`],
-        ignores: PLATFORM_TEST_SUPPORT,
+        ignores: TEST_SUPPORT,
         rules: {
           "no-restricted-imports": [
             "error",
@@ -85,19 +97,20 @@ function platformLayers() {
 /**
  * The three halves of the repository: the app (src/), the local platform (platform/) and what
  * both share (shared/: the embedding allowlist and its scopes). Neither of the first two imports
- * the other; shared/ imports neither. A rule of its own, so that it adds to each layer's rules
- * rather than replacing them.
+ * the other; shared/ imports neither; and no production code of any of them imports test support.
+ * A rule of its own, so that it adds to each layer's rules rather than replacing them.
  */
 function half(files, others, message) {
-  return {
-    files,
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { patterns: others.map((other) => ({ regex: `^(\\.\\./)+${other}(/|$)`, message })) },
-      ],
+  const apart = others.map((other) => ({ regex: `^(\\.\\./)+${other}(/|$)`, message }));
+  const rule = (patterns) => ["error", { patterns }];
+  return [
+    { files, rules: { "@typescript-eslint/no-restricted-imports": rule(apart) } },
+    {
+      files,
+      ignores: TEST_SUPPORT,
+      rules: { "@typescript-eslint/no-restricted-imports": rule([...apart, TEST_SUPPORT_IMPORT]) },
     },
-  };
+  ];
 }
 
 export default tseslint.config(
@@ -253,12 +266,12 @@ export default tseslint.config(
       ],
     },
   },
-  half(
+  ...half(
     ["src/**/*.{ts,tsx}"],
     ["platform"],
     "The app runs in a browser against any platform: it imports nothing of the local one.",
   ),
-  half(["platform/**/*.ts"], ["src"], "The platform imports nothing of the app: what both need is in shared/."),
-  half(["shared/**/*.ts"], ["src", "platform"], "shared/ is below the app and the platform: it imports neither."),
+  ...half(["platform/**/*.ts"], ["src"], "The platform imports nothing of the app: what both need is in shared/."),
+  ...half(["shared/**/*.ts"], ["src", "platform"], "shared/ is below the app and the platform: it imports neither."),
   ...platformLayers(),
 );
