@@ -16,7 +16,7 @@ test("two tabs of one agent: one registration, a queue call rings in both and is
 }) => {
   const s = sim(platform.url);
   const registrations = () => platform.ctx.sip.registrar.contactsOf("1001", "agentbar.local").length;
-  // A short wrap-up, so that the next call comes soon after the first.
+  // A short wrap-up, so that the next call comes soon after the first one's Done.
   await (await admin(platform.url)).setAgentInfo("agent1", { wrap_up_time: "5" });
   const first = await agent(newParty, "agent1", "1001", 440);
   const second = await first.context.newPage();
@@ -74,6 +74,7 @@ test("two tabs of one agent: one registration, a queue call rings in both and is
   // that has the phone now.
   await card.getByRole("button", { name: "Hang up" }).click();
   await expect(second.getByTestId("wrap-up")).toContainText("Tara Tabs");
+  await second.getByTestId("wrap-up").getByRole("button", { name: "Done" }).click();
   const next = await queueCaller(platform.url, { number: "5550183", name: "Nico Next", toneHz: 880 });
   const nextCard = second.locator("[data-testid=call][data-state=ringing]");
   await expect(nextCard).toContainText("Nico Next");

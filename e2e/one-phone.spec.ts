@@ -27,6 +27,8 @@ test("a reload during a muted queue call: the customer hears music meanwhile, th
   const card = alice.card();
   // Some talk time, so that a timer started afresh would show.
   await expect(card.locator(".call-timer")).toHaveText(/^0:0[3-9]$/);
+  // Notes while talking, kept with the call through the reload.
+  await card.getByLabel("Call notes").fill("Asked for a callback");
   // The agent mutes on purpose: the reload must not put them live to the customer unawares.
   await card.getByRole("button", { name: "Mute" }).click();
   await expect(card.getByTestId("call-muted")).toBeVisible();
@@ -69,6 +71,7 @@ test("a reload during a muted queue call: the customer hears music meanwhile, th
   await expect(alice.page).toHaveTitle(/^Muted · /);
   await expectAnnounced(alice.page, "Microphone muted.");
   await expect(card).not.toContainText("Answered automatically");
+  await expect(card.getByLabel("Call notes")).toHaveValue("Asked for a callback");
   await alice.hears(660, "agent1 hears the customer again");
   // The customer hears nothing of agent1 (nor music: the call is back) for longer than an unmuted
   // take-back took to be heard (under 2 s).
@@ -92,6 +95,9 @@ test("a reload during a muted queue call: the customer hears music meanwhile, th
   // The call ends in after-call work for this customer, as it would have without the reload.
   await card.getByRole("button", { name: "Hang up" }).click();
   await expect(alice.page.getByTestId("wrap-up")).toContainText("Rita Reload");
+  await expect(alice.page.getByTestId("wrap-up").getByLabel("Notes", { exact: true })).toHaveValue(
+    "Asked for a callback",
+  );
   // One customer call: the customer's leg once, into the queue.
   const records = await cdrs(platform.url, { cidNumber: "5550181" });
   expect(records.filter((r) => r.destination_number === "support")).toHaveLength(1);

@@ -4,25 +4,37 @@ import type { AgentContext } from "./agent-context";
 import type { CallDisposition, NextStatus, WrapUp } from "./agent-state";
 import { statusKind } from "./agent-status";
 import { ccCallOf, hasLiveCcCall, type CcCall, type Handovers } from "./cc-call";
-import { CC, ccLabelsOf } from "./queue-calls";
+import type { CallNotes } from "./call-notes";
+import { CC, ccLabelsOf, conversationOf } from "./queue-calls";
 import { matches, nextOfView, type StatusChoice } from "./status-commands";
 import { WrapUpStorage, dispositionFor } from "./wrap-up-storage";
 
-/** The break reason of extended after-call work: the platform shows why no call is offered. */
+/** The break reason of after-call work past the platform's wrap_up_time: the platform shows why no call is offered. */
 export const WRAP_UP_BREAK_REASON = "After-call work";
-export const DEFAULT_EXTEND_SEC = 30;
+export const DEFAULT_EXTEND_SEC = 60;
+/**
+ * How long before the platform's wrap_up_time ends the break that holds offers back is sent: its
+ * request and the platform's confirmation take milliseconds, the platform counts from its own
+ * end of the call (a moment before the phone's), and a busy page runs timers late.
+ */
+export const HOLD_LEAD_MS = 3000;
+/** After-call work does not end by its maximum while the agent types: it waits this long after the last keystroke. */
+export const TYPING_GRACE_MS = 15_000;
 
 /**
  * After-call work: every answered queue call (and a queue's customer handed over to the agent)
- * that ends starts a countdown from the agent's `wrap_up_time`, with an outcome, notes and the
- * status to take afterwards. mod_callcenter only holds the next offer back meanwhile, so the
- * countdown is the toolbar's; *Extend* past `wrap_up_time` holds offers back with a break. Kept in
- * localStorage on every change: a reload or a crash goes on where it was.
+ * that ends starts it, with an outcome, notes (those typed during the call come along) and the
+ * status to take afterwards, and it lasts until the agent presses *Done*. mod_callcenter only
+ * holds the next offer back for `wrap_up_time`, so a little before that ends the agent is put On
+ * Break ("After-call work"), a break the agent did not ask for, taken back at Done. A maximum set
+ * in the toolbar settings (`wrapUpMaxSec`, 0: none) ends it by itself, never while the agent
+ * types. Kept in localStorage on every change: a reload or a crash goes on where it was, and
+ * nothing typed is lost.
  */
 export interface AfterCallWork {
-  /** For the agent of this run: the after-call work a reload left, if any (its countdown starts with `resume`). */
+  /** For the agent of this run: the after-call work a reload left, if any (its timers start with `resume`). */
   begin(agent: string): WrapUp | null;
-  /** Restarts the countdown of the after-call work `begin` found. */
+  /** Restarts the timers of the after-call work `begin` found. */
   resume(): void;
   stop(): void;
   active(): boolean;
@@ -32,7 +44,7 @@ export interface AfterCallWork {
   onCalls(calls: readonly Call[], before: readonly Call[]): void;
   setDisposition(disposition: string): void;
   setNotes(notes: string): void;
-  /** Adds `seconds`; past wrap_up_time the agent is held On Break meanwhile. */
+  /** Adds `seconds` to the maximum (when one is set). */
   extend(seconds?: number): Promise<void>;
   /** Ends it now, records the outcome and applies the next status. */
   finish(): Promise<void>;
@@ -51,90 +63,66 @@ export interface EndedCall {
   customerName: string;
   customerNumber: string;
   endedAt: number;
+  /** The conversation's key (call-notes.ts): the notes typed during the call come along. */
+  conversation: string;
 }
 
 export interface AfterCallWorkDeps {
   ctx: AgentContext;
   deviceStorage: KeyValueStorage;
   handovers: Handovers;
+  notes: CallNotes;
   applyStatus(next: StatusChoice): Promise<void>;
 }
 
 export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
-  const { ctx, applyStatus } = deps;
+  const { ctx, applyStatus, notes } = deps;
   const { store, now } = ctx;
   let storage: WrapUpStorage | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let endTimer: ReturnType<typeof setTimeout> | undefined;
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the agent last typed in the notes: the maximum waits for a pause. */
+  let typedAt = 0;
 
   const keep = (w: WrapUp | null) => {
     storage?.keep(w);
     store.setState({ wrapUp: w });
   };
 
+  const clearTimers = () => {
+    clearTimeout(endTimer);
+    clearTimeout(holdTimer);
+  };
+
   const arm = () => {
-    clearTimeout(timer);
+    clearTimers();
     const w = store.getState().wrapUp;
     if (!w) return;
-    timer = setTimeout(() => void finish().catch(() => {}), Math.max(0, w.endsAt - now()));
+    if (!w.heldOnBreak)
+      holdTimer = setTimeout(
+        () => void holdOffersBack().catch(() => {}),
+        Math.max(0, w.platformEndsAt - HOLD_LEAD_MS - now()),
+      );
+    if (w.endsAt > 0) {
+      // Never under the agent's fingers: the end waits for a pause in the typing.
+      const at = Math.max(w.endsAt, typedAt + TYPING_GRACE_MS);
+      endTimer = setTimeout(
+        () => {
+          if (now() < typedAt + TYPING_GRACE_MS) arm();
+          else void finish().catch(() => {});
+        },
+        Math.max(0, at - now()),
+      );
+    }
   };
 
-  /** After-call work of a call that ended, seen as the call center saw it while it was live. */
-  const startWrapUp = (call: Call, view: CcCall | undefined) => {
-    const party = view?.party ?? call.remote;
-    startFor({
-      id: view?.callId || call.id,
-      customerUuid: call.context[CC.customerUuid] ?? "",
-      queue: view?.queue ?? "",
-      customerName: party.name ?? "",
-      customerNumber: party.number ?? "",
-      endedAt: call.endedAt ?? now(),
-    });
-  };
-
-  const startFor = (ended: EndedCall) => {
-    const s = store.getState();
-    if (!storage) return;
-    const w: WrapUp = {
-      id: ended.id,
-      customerUuid: ended.customerUuid,
-      queue: ended.queue,
-      customerName: ended.customerName,
-      customerNumber: ended.customerNumber,
-      callEndedAt: ended.endedAt,
-      endsAt: ended.endedAt + s.wrapUpSec * 1000,
-      wrapUpSec: s.wrapUpSec,
-      extendedSec: 0,
-      heldOnBreak: false,
-      disposition: "",
-      notes: "",
-      // Unless the agent chose otherwise during the call, the status stays what it was.
-      next: s.next ?? nextOfView(s.agent),
-    };
-    store.setState({ next: null });
-    keep(w);
-    arm();
-    void holdOffersBack().catch(() => {});
-  };
-
-  /**
-   * A break or sign-out chosen for after the call applies on the platform at once, while after-call
-   * work goes on: the platform's wrap_up_time may end before the countdown, and an offer would ring
-   * meanwhile. Ready waits for the end of after-call work.
-   */
-  const holdOffersBack = async (): Promise<void> => {
-    const w = store.getState().wrapUp;
-    if (!w || (w.next.kind !== "break" && w.next.kind !== "logged-out") || matches(w.next, store.getState().agent))
-      return;
-    // The chosen status now holds offers back: Extend needs no break of its own.
-    keep({ ...w, heldOnBreak: false });
-    await applyStatus(w.next);
-  };
-
-  const finish = async (): Promise<void> => {
-    clearTimeout(timer);
-    const w = store.getState().wrapUp;
-    if (!w || !storage) return;
-    const record: CallDisposition = {
+  /** A record of what was written about a call, under both of its uuids. */
+  const record = (
+    w: Pick<WrapUp, "id" | "customerUuid" | "queue" | "customerName" | "customerNumber" | "disposition" | "notes"> & {
+      endedAt: number;
+    },
+  ) => {
+    const d: CallDisposition = {
       id: w.id,
       customerUuid: w.customerUuid,
       queue: w.queue,
@@ -142,12 +130,103 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
       customerNumber: w.customerNumber,
       disposition: w.disposition,
       notes: w.notes,
-      endedAt: w.callEndedAt,
+      endedAt: w.endedAt,
       savedAt: now(),
     };
-    storage.record(record);
-    store.setState({ lastDisposition: record });
+    storage?.record(d);
+    store.setState({ lastDisposition: d });
+  };
+
+  /** What a call that ended looked like to the call center while it was live. */
+  const endedCallOf = (call: Call, view: CcCall | undefined): EndedCall => {
+    const party = view?.party ?? call.remote;
+    return {
+      id: view?.callId || call.id,
+      customerUuid: call.context[CC.customerUuid] ?? "",
+      queue: view?.queue ?? "",
+      customerName: party.name ?? "",
+      customerNumber: party.number ?? "",
+      endedAt: call.endedAt ?? now(),
+      conversation: conversationOf(call),
+    };
+  };
+
+  const startFor = (ended: EndedCall) => {
+    const s = store.getState();
+    if (!storage) return;
+    // Nothing typed is lost: after-call work still open (a call came meanwhile) is recorded first.
+    const open = s.wrapUp;
+    if (open) record({ ...open, endedAt: open.callEndedAt });
+    const maxSec = ctx.settings.getState().wrapUpMaxSec;
+    // Unless the agent chose otherwise during the call, the status stays what it was (not the
+    // break this very work sets).
+    const was = nextOfView(s.agent);
+    const w: WrapUp = {
+      id: ended.id,
+      customerUuid: ended.customerUuid,
+      queue: ended.queue,
+      customerName: ended.customerName,
+      customerNumber: ended.customerNumber,
+      callEndedAt: ended.endedAt,
+      platformEndsAt: ended.endedAt + s.wrapUpSec * 1000,
+      endsAt: maxSec > 0 ? ended.endedAt + maxSec * 1000 : 0,
+      wrapUpSec: s.wrapUpSec,
+      extendedSec: 0,
+      heldOnBreak: open?.heldOnBreak ?? false,
+      disposition: "",
+      notes: notes.take(ended.conversation),
+      next:
+        s.next ?? open?.next ?? (was.kind === "break" && was.reason === WRAP_UP_BREAK_REASON ? { kind: "ready" } : was),
+    };
+    typedAt = 0;
+    store.setState({ next: null, nextOfferAt: 0 });
+    keep(w);
+    arm();
+    // A break or a sign-out chosen for after the call applies at once.
+    if (w.next.kind === "break" || w.next.kind === "logged-out") void holdOffersBack().catch(() => {});
+  };
+
+  /**
+   * No offer comes while after-call work lasts. A break or a sign-out chosen for after the call
+   * applies on the platform at once; otherwise, a little before the platform's wrap_up_time ends,
+   * the agent is put On Break "After-call work" (a ready agent only: one on a break is held
+   * already), taken back at Done.
+   */
+  const holdOffersBack = async (): Promise<void> => {
+    const w = store.getState().wrapUp;
+    if (!w) return;
+    const agent = store.getState().agent;
+    if (w.next.kind === "break" || w.next.kind === "logged-out") {
+      if (matches(w.next, agent)) return;
+      // The chosen status holds offers back: the break of after-call work is not needed.
+      keep({ ...w, heldOnBreak: false });
+      clearTimeout(holdTimer);
+      await applyStatus(w.next);
+      return;
+    }
+    const kind = statusKind(agent?.status ?? "");
+    if (w.heldOnBreak || (kind !== "ready" && kind !== "on-demand")) return;
+    keep({ ...w, heldOnBreak: true });
+    try {
+      await applyStatus({ kind: "break", reason: WRAP_UP_BREAK_REASON });
+    } catch (e) {
+      // Refused (said in the error line): not held after all, and tried again at the next change.
+      const now = store.getState().wrapUp;
+      if (now?.id === w.id) keep({ ...now, heldOnBreak: false });
+      throw e;
+    }
+  };
+
+  const finish = async (): Promise<void> => {
+    clearTimers();
+    const w = store.getState().wrapUp;
+    if (!w || !storage) return;
+    record({ ...w, endedAt: w.callEndedAt });
     keep(null);
+    // Ready before the platform's wrap_up_time is over: the platform still holds the next offer
+    // until then (nothing in the spec lets an agent end it sooner), and the status says when.
+    const ready = w.next.kind === "ready" || w.next.kind === "on-demand";
+    if (ready && w.platformEndsAt > now()) store.setState({ nextOfferAt: w.platformEndsAt });
     if (w.heldOnBreak || !matches(w.next, store.getState().agent)) await applyStatus(w.next);
   };
 
@@ -158,7 +237,7 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
     },
     resume: arm,
     stop() {
-      clearTimeout(timer);
+      clearTimers();
       storage = undefined;
     },
     active: () => !!store.getState().wrapUp,
@@ -166,7 +245,8 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
       const w = store.getState().wrapUp;
       if (!w) return;
       keep({ ...w, next });
-      await holdOffersBack();
+      if (next.kind === "break" || next.kind === "logged-out") await holdOffersBack();
+      else arm();
     },
     onCalls(calls, before) {
       for (const c of calls) {
@@ -178,9 +258,16 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
         const labels = ccLabelsOf(c);
         const s = store.getState();
         const handover = deps.handovers.ended(c.id);
-        if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0)
-          startWrapUp(c, ccCallOf(old, s, before.filter(isLive)));
-        else if (labels && s.next && !hasLiveCcCall(calls)) {
+        const view = ccCallOf(old, s, before.filter(isLive));
+        if ((labels?.action === "queue" || handover) && c.answeredAt && s.wrapUpSec > 0) {
+          startFor(endedCallOf(c, view));
+          continue;
+        }
+        // Notes typed during a call without after-call work go to its record at once.
+        const ended = endedCallOf(c, view);
+        const typed = notes.take(ended.conversation);
+        if (typed) record({ ...ended, disposition: "", notes: typed });
+        if (labels && s.next && !hasLiveCcCall(calls)) {
           // A call-center call without after-call work: the status chosen for its end applies now.
           const next = s.next;
           store.setState({ next: null });
@@ -192,23 +279,17 @@ export function createAfterCallWork(deps: AfterCallWorkDeps): AfterCallWork {
       const w = store.getState().wrapUp;
       if (w) keep({ ...w, disposition });
     },
-    setNotes(notes) {
+    setNotes(text) {
       const w = store.getState().wrapUp;
-      if (w) keep({ ...w, notes });
+      if (!w) return;
+      typedAt = now();
+      keep({ ...w, notes: text });
     },
     async extend(seconds = DEFAULT_EXTEND_SEC) {
       const w = store.getState().wrapUp;
-      if (!w) return;
-      const base = Math.max(w.endsAt, now());
-      keep({ ...w, endsAt: base + seconds * 1000, extendedSec: w.extendedSec + seconds });
+      if (!w || w.endsAt === 0) return;
+      keep({ ...w, endsAt: Math.max(w.endsAt, now()) + seconds * 1000, extendedSec: w.extendedSec + seconds });
       arm();
-      // The platform offers again once wrap_up_time has passed: a break holds offers back meanwhile.
-      const kind = statusKind(store.getState().agent?.status ?? "");
-      if (!w.heldOnBreak && (kind === "ready" || kind === "on-demand")) {
-        await applyStatus({ kind: "break", reason: WRAP_UP_BREAK_REASON });
-        const after = store.getState().wrapUp;
-        if (after?.id === w.id) keep({ ...after, heldOnBreak: true });
-      }
     },
     finish,
     startFor(ended) {

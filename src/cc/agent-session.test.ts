@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryStorage } from "../session";
-import { WRAP_UP_BREAK_REASON } from "./after-call-work";
+import { HOLD_LEAD_MS, TYPING_GRACE_MS, WRAP_UP_BREAK_REASON } from "./after-call-work";
 import { ccCallOf } from "./cc-call";
 import { CC } from "./queue-calls";
 import { agentRig, call, invite, queueCall, takeQueueCall } from "./test-support/agent-rig";
@@ -284,9 +284,10 @@ describe("status commands", () => {
 });
 
 describe("after-call work", () => {
-  it("counts down from wrap_up_time; a break chosen meanwhile holds offers back at once, the panel stays to the end", async () => {
+  it("lasts until Done: a little before wrap_up_time ends the agent is held On Break (After-call work), and Done makes it Ready again", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
+    t.settings.getState().change({ wrapUpMaxSec: 0 });
     await t.working();
     await t.actions.choose({ kind: "ready" });
     takeQueueCall(t);
@@ -297,11 +298,57 @@ describe("after-call work", () => {
       queue: "support",
       customerNumber: "5550100",
       wrapUpSec: 10,
+      endsAt: 0,
       next: { kind: "ready" },
+      heldOnBreak: false,
     });
-    expect(w.endsAt - w.callEndedAt).toBe(10_000);
+    expect(w.platformEndsAt - w.callEndedAt).toBe(10_000);
+    const sent = t.fcc.commands.length;
+    // Nothing is sent while the platform's own wrap_up_time holds offers back...
+    await vi.advanceTimersByTimeAsync(10_000 - HOLD_LEAD_MS - 100);
+    expect(t.fcc.commands.length).toBe(sent);
+    // ...and a little before it ends, the break the agent did not ask for.
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.fcc.commands.at(-1)).toEqual({
+      func: "ccGoBreak",
+      body: { agent: "1001", reason: WRAP_UP_BREAK_REASON, queue: "support" },
+    });
+    expect(t.store.getState().wrapUp).toMatchObject({ heldOnBreak: true });
+    t.actions.setNotes("Asked about the invoice of March.");
+    // No maximum: it lasts as long as the agent needs.
+    await vi.advanceTimersByTimeAsync(3600_000);
+    expect(t.store.getState().wrapUp).not.toBeNull();
+    await t.actions.finishWrapUp();
+    expect(t.store.getState().wrapUp).toBeNull();
+    expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
+    expect(t.store.getState()).toMatchObject({ agent: { status: "Available" }, nextOfferAt: 0 });
+    expect(dispositionFor(t.device, "leg-1")).toMatchObject({ notes: "Asked about the invoice of March." });
+    // The customer's uuid finds the same record (the history lists either).
+    expect(dispositionFor(t.device, "customer-of-leg-1")?.id).toBe("leg-1");
+  });
 
-    // The platform's wrap_up_time may end before the countdown: a break must not wait for it.
+  it("Done before wrap_up_time is over sends nothing and says when the platform lets the next call come", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.actions.choose({ kind: "ready" });
+    const sent = t.fcc.commands.length;
+    takeQueueCall(t);
+    const { platformEndsAt } = t.store.getState().wrapUp!;
+    await vi.advanceTimersByTimeAsync(2_000);
+    await t.actions.finishWrapUp();
+    expect(t.store.getState()).toMatchObject({ wrapUp: null, nextOfferAt: platformEndsAt });
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(t.fcc.commands.length).toBe(sent);
+  });
+
+  it("a break chosen meanwhile holds offers back at once and stays after Done; Ready chosen waits for Done; a sign-out does not", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
+    const t = setup();
+    await t.working();
+    await t.actions.choose({ kind: "ready" });
+    takeQueueCall(t);
+    // The platform's wrap_up_time may end before the work: a break must not wait for it.
     await t.actions.choose({ kind: "break", reason: "Lunch" });
     expect(t.fcc.commands.at(-1)).toEqual({
       func: "ccGoBreak",
@@ -309,39 +356,14 @@ describe("after-call work", () => {
     });
     expect(t.store.getState()).toMatchObject({
       agent: { status: "On Break", reason: "Lunch" },
-      wrapUp: { id: "leg-1", next: { kind: "break", reason: "Lunch" } },
+      wrapUp: { id: "leg-1", next: { kind: "break", reason: "Lunch" }, heldOnBreak: false },
     });
-    t.actions.setDisposition("Resolved");
-    t.actions.setNotes("Asked about the invoice of March.");
-
-    await vi.advanceTimersByTimeAsync(9_000);
-    expect(t.store.getState().wrapUp).not.toBeNull();
+    // On a break already: no break of after-call work on top of it.
     const sent = t.fcc.commands.length;
-    await vi.advanceTimersByTimeAsync(1_500);
-    expect(t.store.getState().wrapUp).toBeNull();
-    // Nothing more to send at the end: the break is in place.
+    await vi.advanceTimersByTimeAsync(30_000);
     expect(t.fcc.commands.length).toBe(sent);
-    expect(t.store.getState().agent).toMatchObject({ status: "On Break", reason: "Lunch" });
-    expect(dispositionFor(t.device, "leg-1")).toMatchObject({
-      disposition: "Resolved",
-      notes: "Asked about the invoice of March.",
-      queue: "support",
-      customerNumber: "5550100",
-    });
-    // The customer's uuid finds the same record (the history lists either).
-    expect(dispositionFor(t.device, "customer-of-leg-1")?.id).toBe("leg-1");
-  });
-
-  it("Ready chosen during after-call work waits for its end; a sign-out does not", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
-    const t = setup();
-    await t.working();
-    await t.actions.choose({ kind: "break", reason: "Lunch" });
-    takeQueueCall(t);
-    const sent = t.fcc.commands.length;
     await t.actions.choose({ kind: "ready" });
     expect(t.fcc.commands.length).toBe(sent);
-    expect(t.store.getState().agent?.status).toBe("On Break");
     await t.actions.choose({ kind: "logged-out" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccLogout", body: { agent: "1001", queue: "support" } });
     expect(t.store.getState()).toMatchObject({
@@ -349,8 +371,7 @@ describe("after-call work", () => {
       wrapUp: { next: { kind: "logged-out" } },
     });
     await t.actions.choose({ kind: "ready" });
-    await vi.advanceTimersByTimeAsync(11_000);
-    expect(t.store.getState().wrapUp).toBeNull();
+    await t.actions.finishWrapUp();
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
     expect(t.store.getState().agent?.status).toBe("Available");
   });
@@ -464,36 +485,79 @@ describe("after-call work", () => {
     expect(t.store.getState().wrapUp).toBeNull();
   });
 
-  it("a Ready agent stays Ready: nothing is sent when the wrap-up ends", async () => {
+  it("the maximum of the settings ends it by itself, never while the agent types; Extend adds to it", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
     const t = setup();
-    await t.working();
-    await t.actions.choose({ kind: "ready" });
-    const sent = t.fcc.commands.length;
-    takeQueueCall(t);
-    await vi.advanceTimersByTimeAsync(11_000);
-    expect(t.store.getState().wrapUp).toBeNull();
-    expect(t.fcc.commands.length).toBe(sent);
-  });
-
-  it("Extend holds offers back with a break past wrap_up_time, then applies the next status", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: new Date("2026-03-02T09:00:00Z") });
-    const t = setup();
+    t.settings.getState().change({ wrapUpMaxSec: 60 });
     await t.working();
     await t.actions.choose({ kind: "ready" });
     takeQueueCall(t);
-    await t.actions.extendWrapUp(30);
-    expect(t.fcc.commands.at(-1)).toEqual({
-      func: "ccGoBreak",
-      body: { agent: "1001", reason: WRAP_UP_BREAK_REASON, queue: "support" },
-    });
-    expect(t.store.getState().wrapUp).toMatchObject({ extendedSec: 30, heldOnBreak: true });
-    await vi.advanceTimersByTimeAsync(39_000);
+    expect(t.store.getState().wrapUp!.endsAt - t.store.getState().wrapUp!.callEndedAt).toBe(60_000);
+    await t.actions.extendWrapUp(60);
+    expect(t.store.getState().wrapUp).toMatchObject({ extendedSec: 60 });
+    await vi.advanceTimersByTimeAsync(118_000);
+    // Typing as the maximum comes: it waits for a pause.
+    t.actions.setNotes("Still writing");
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(t.store.getState().wrapUp).not.toBeNull();
+    t.actions.setNotes("Still writing, and more");
+    await vi.advanceTimersByTimeAsync(TYPING_GRACE_MS - 1_000);
     expect(t.store.getState().wrapUp).not.toBeNull();
     await vi.advanceTimersByTimeAsync(1_500);
     expect(t.store.getState().wrapUp).toBeNull();
+    expect(dispositionFor(t.device, "leg-1")).toMatchObject({ notes: "Still writing, and more" });
     expect(t.fcc.commands.at(-1)).toEqual({ func: "ccGoReady", body: { agent: "1001", queue: "support" } });
-    expect(t.store.getState().agent?.status).toBe("Available");
+  });
+
+  it("notes typed during the call are kept through a reload and carried into after-call work; a call without it keeps them in its record", async () => {
+    const device = memoryStorage();
+    const first = setup({ storage: device });
+    await first.working();
+    const c = queueCall();
+    first.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: Date.now() }] });
+    await first.actions.setCallNotes(c.id, "Wants a refund");
+    expect(first.store.getState().callNotes).toEqual({ "customer-of-leg-1": "Wants a refund" });
+    await cleanups.pop()!();
+
+    // The next page (its call taken back on a new leg, the same customer) has them still.
+    const second = setup({ storage: device });
+    await second.working();
+    expect(second.store.getState().callNotes).toEqual({ "customer-of-leg-1": "Wants a refund" });
+    const taken = queueCall("call-2", "leg-2");
+    const back = {
+      ...taken,
+      context: { ...taken.context, [CC.customerUuid]: "customer-of-leg-1", [CC.conversation]: "customer-of-leg-1" },
+    };
+    second.callsStore.setState({ calls: [{ ...back, state: "active", answeredAt: Date.now() }] });
+    await second.actions.setCallNotes(back.id, "Wants a refund for March");
+    second.callsStore.setState({
+      calls: [
+        { ...back, state: "ended", answeredAt: Date.now(), endedAt: Date.now(), end: { kind: "hangup", by: "remote" } },
+      ],
+    });
+    expect(second.store.getState().wrapUp).toMatchObject({ id: "leg-2", notes: "Wants a refund for March" });
+    expect(second.store.getState().callNotes).toEqual({});
+
+    // The agent's own call out has no after-call work: its notes go to its record as it ends.
+    const out = call({ id: "d1", direction: "outbound", context: { [CC.action]: "dial", [CC.callId]: "dial-leg-1" } });
+    second.callsStore.setState({ calls: [{ ...out, state: "active", answeredAt: Date.now() }] });
+    await second.actions.setCallNotes(out.id, "Confirmed the appointment");
+    second.callsStore.setState({
+      calls: [
+        { ...out, state: "ended", answeredAt: Date.now(), endedAt: Date.now(), end: { kind: "hangup", by: "local" } },
+      ],
+    });
+    expect(dispositionFor(device, "dial-leg-1")).toMatchObject({ notes: "Confirmed the appointment" });
+  });
+
+  it("a second wrap-up never loses the first one's notes", async () => {
+    const t = setup();
+    await t.working();
+    takeQueueCall(t);
+    t.actions.setNotes("First customer's notes");
+    takeQueueCall(t, "call-2", "leg-2");
+    expect(t.store.getState().wrapUp?.id).toBe("leg-2");
+    expect(dispositionFor(t.device, "leg-1")).toMatchObject({ notes: "First customer's notes" });
   });
 
   it("disposition and notes survive a reload, and the countdown goes on where it was", async () => {

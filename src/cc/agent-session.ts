@@ -22,6 +22,7 @@ import {
 } from "./agent-state";
 import { POLL_MS, createAgentSync, type PollMs } from "./agent-sync";
 import { createCallActions, type CallPhone } from "./call-actions";
+import { createCallNotes } from "./call-notes";
 import { createCallRecovery } from "./call-recovery";
 import { createHandovers } from "./cc-call";
 import { createClickToDial } from "./click-to-dial";
@@ -29,7 +30,7 @@ import { loadColleagues } from "./colleagues";
 import { dispatcherOf, type AgentActions, type Dispatch } from "./commands";
 import type { EventFeed } from "./event-feed";
 import { createPhoneWatch } from "./phone-watch";
-import { decideIncomingCall, labelFromAgentState, offeringOf } from "./queue-calls";
+import { conversationOf, decideIncomingCall, labelFromAgentState, offeringOf } from "./queue-calls";
 import { createStatusCommands, signIntoQueues } from "./status-commands";
 
 /** What the agent session uses of the phone session: the phone's calls and controls, its dial pad, and its two hooks. */
@@ -116,10 +117,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     sync,
     afterCall: { active: () => afterCall.active(), chooseNext: (next) => afterCall.chooseNext(next) },
   });
+  const notes = createCallNotes({ store, storage: deps.deviceStorage, now });
   const afterCall = createAfterCallWork({
     ctx,
     deviceStorage: deps.deviceStorage,
     handovers,
+    notes,
     applyStatus: status.apply,
   });
   const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
@@ -143,7 +146,11 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     dial: async (input) => void (await phoneSession.store.getState().dial(input)),
     cancelDial: clickToDial.cancel,
     setDisposition: async (disposition) => afterCall.setDisposition(disposition),
-    setNotes: async (notes) => afterCall.setNotes(notes),
+    setNotes: async (text) => afterCall.setNotes(text),
+    async setCallNotes(callId, text) {
+      const call = phone.callsStore.getState().calls.find((c) => c.id === callId);
+      if (call) notes.set(conversationOf(call), text);
+    },
     extendWrapUp: afterCall.extend,
     finishWrapUp: afterCall.finish,
     refresh: () => sync.refresh(),
@@ -207,6 +214,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       store.setState({ phase: "failed", problem: e instanceof Error ? e.message : String(e) });
       return;
     }
+    notes.begin(user.extension);
     const kept = afterCall.begin(user.extension);
     store.setState({ phase: "on", wrapUp: kept });
     listen(user.extension);
@@ -221,6 +229,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   const reset = () => {
     sync.stop();
     afterCall.stop();
+    notes.stop();
     clickToDial.stop();
     recovery.stop();
     phoneWatch.stop();

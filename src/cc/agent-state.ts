@@ -38,6 +38,13 @@ export interface AgentState {
   colleagues: readonly Colleague[];
   /** The last outcome and notes recorded after a call (the history shows them). */
   lastDisposition: CallDisposition | null;
+  /** Notes typed during calls, by conversation (`conversationOf`), until after-call work takes them (call-notes.ts). */
+  callNotes: Readonly<Record<string, string>>;
+  /**
+   * After Done before the platform's wrap_up_time was over: when the platform lets the next offer
+   * come (ms since epoch; 0: no wait). Nothing in the spec lets an agent end that wait sooner.
+   */
+  nextOfferAt: number;
   /** A click-to-dial until the agent's phone rings (the platform calls the phone first). */
   dialling: Dialling | null;
   /** Whether calls can reach this page's phone, and what was done when they could not (phone-watch.ts). */
@@ -122,9 +129,10 @@ export type NextStatus =
   { kind: "ready" } | { kind: "on-demand" } | { kind: "break"; reason: string } | { kind: "logged-out" };
 
 /**
- * After-call work. mod_callcenter has no wrap-up state or event: `wrap_up_time` only keeps the
- * next offer back, so the toolbar counts it down itself (`after-call-work.ts`), and keeps it in
- * localStorage on every change (`wrap-up-storage.ts`).
+ * After-call work, until the agent presses Done (or the maximum of the settings). mod_callcenter
+ * has no wrap-up state or event: `wrap_up_time` only keeps the next offer back, so the toolbar
+ * holds offers back itself past it (`after-call-work.ts`), and keeps it all in localStorage on
+ * every change (`wrap-up-storage.ts`).
  */
 export interface WrapUp {
   /** The call's key: the agent leg's uuid (the platform's callID, the call record's uuid), else the phone's call id. */
@@ -135,13 +143,15 @@ export interface WrapUp {
   customerName: string;
   customerNumber: string;
   callEndedAt: number;
-  /** When the countdown ends, ms since epoch. */
+  /** When the platform's wrap_up_time ends (it offers again from then unless the agent is held), ms since epoch. */
+  platformEndsAt: number;
+  /** When it ends by itself (the settings' maximum, with Extend), ms since epoch; 0: only with Done. */
   endsAt: number;
   /** The agent's wrap_up_time, seconds. */
   wrapUpSec: number;
   /** Seconds added with Extend. */
   extendedSec: number;
-  /** Extending past wrap_up_time put the agent On Break, so that no offer comes meanwhile. */
+  /** The agent was put On Break ("After-call work") as wrap_up_time ended, so that no offer comes meanwhile. */
   heldOnBreak: boolean;
   disposition: string;
   notes: string;
@@ -195,6 +205,8 @@ export function initialAgentState(): AgentState {
     next: null,
     colleagues: [],
     lastDisposition: null,
+    callNotes: {},
+    nextOfferAt: 0,
     dialling: null,
     phoneWatch: { trouble: null, breakSetAt: 0, woke: null },
     tracking: {

@@ -269,6 +269,7 @@ describe("commands as data", () => {
       ["dismiss", ["c"]],
       ["setDisposition", ["Resolved"]],
       ["setNotes", ["Call back on Friday"]],
+      ["setCallNotes", ["call-1", "Wants a refund"]],
       ["extendWrapUp", [30]],
       ["finishWrapUp", []],
       ["refresh", []],

@@ -129,6 +129,8 @@ describe("after a reload", () => {
         [CC.customerUuid]: "customer-of-leg-1",
         // Answered by hand the first time: the card does not say "answered automatically".
         [CC.continued]: "manual",
+        // The same conversation: its notes go on with it.
+        [CC.conversation]: "customer-of-leg-1",
       },
       autoAnswer: true,
       keepOnUnload: true,

@@ -5,7 +5,7 @@ import type { AfterCallWork } from "./after-call-work";
 import type { AgentContext } from "./agent-context";
 import { ccCallOf } from "./cc-call";
 import { commandError, commandErrorOf, type CommandError } from "./command-error";
-import { answeredAutomatically, CC, ccLabelsOf } from "./queue-calls";
+import { answeredAutomatically, CC, ccLabelsOf, conversationOf } from "./queue-calls";
 
 /**
  * The agent's live call, kept in the tab's sessionStorage while it lasts: what a reloaded page
@@ -29,6 +29,8 @@ export interface KeptCall {
   muted: boolean;
   /** The first leg was answered by itself (not by the agent): the card keeps saying so, and only then. */
   autoAnswered: boolean;
+  /** The conversation (conversationOf): what is kept with it (notes) goes on with the leg taken back. */
+  conversation: string;
 }
 
 export const LIVE_CALL_KEY = "agentbar.live-call";
@@ -92,6 +94,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       // A call kept by an older page, without the flag, is taken back muted: silence is the safe side.
       muted: v.muted !== false,
       autoAnswered: v.autoAnswered === true,
+      conversation: String(v.conversation ?? "") || String(v.customerUuid ?? "") || v.callId,
     };
   };
   const save = (k: KeptCall) => tabStorage.setItem(LIVE_CALL_KEY, JSON.stringify(k));
@@ -172,6 +175,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       if (k.joinedAt) context[CC.joinedAt] = String(k.joinedAt);
       // The new leg answers by itself, but the conversation was answered as it was the first time.
       context[CC.continued] = k.autoAnswered ? "auto" : "manual";
+      context[CC.conversation] = k.conversation;
       return {
         context,
         autoAnswer: true,
@@ -217,6 +221,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
             number: party.number ?? "",
             muted: c.muted,
             autoAnswered,
+            conversation: conversationOf(c),
           });
         } else if (!isLive(c) && kept?.callId === labels.callId && c.end?.kind !== "connection-lost") {
           // Over for good (a connection lost is not: the platform may still have it for the next page).
@@ -242,6 +247,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
             customerName: k.name,
             customerNumber: k.number,
             endedAt: now(),
+            conversation: k.conversation,
           });
         }
         return;

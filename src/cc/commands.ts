@@ -15,7 +15,10 @@ export interface AgentActions extends CallActions {
   dial(input: string): Promise<void>;
   cancelDial(): Promise<void>;
   setDisposition(disposition: string): Promise<void>;
+  /** The notes of after-call work. */
   setNotes(notes: string): Promise<void>;
+  /** Notes typed during a call (the phone's call id): kept with its conversation and carried into its after-call work. */
+  setCallNotes(callId: CallId, notes: string): Promise<void>;
   extendWrapUp(seconds?: number): Promise<void>;
   finishWrapUp(): Promise<void>;
   /** Reads agent_state now. */
@@ -57,6 +60,7 @@ export type Command =
   | { type: "dismiss"; callId: CallId }
   | { type: "set-disposition"; disposition: string }
   | { type: "set-notes"; notes: string }
+  | { type: "set-call-notes"; callId: CallId; notes: string }
   | { type: "extend-wrap-up"; seconds?: number }
   | { type: "finish-wrap-up" }
   | { type: "refresh" }
@@ -115,6 +119,8 @@ export function dispatcherOf(actions: AgentActions): Dispatch {
         return actions.setDisposition(c.disposition);
       case "set-notes":
         return actions.setNotes(c.notes);
+      case "set-call-notes":
+        return actions.setCallNotes(c.callId, c.notes);
       case "extend-wrap-up":
         return actions.extendWrapUp(c.seconds);
       case "finish-wrap-up":
@@ -158,6 +164,7 @@ export function actionsOf(dispatch: Dispatch): AgentActions {
     dismiss: (callId) => dispatch({ type: "dismiss", callId }),
     setDisposition: (disposition) => dispatch({ type: "set-disposition", disposition }),
     setNotes: (notes) => dispatch({ type: "set-notes", notes }),
+    setCallNotes: (callId, notes) => dispatch({ type: "set-call-notes", callId, notes }),
     extendWrapUp: (seconds) => dispatch({ type: "extend-wrap-up", ...(seconds === undefined ? {} : { seconds }) }),
     finishWrapUp: () => dispatch({ type: "finish-wrap-up" }),
     refresh: () => dispatch({ type: "refresh" }),

@@ -24,6 +24,8 @@ export const CC = {
    * when the agent had answered it, `auto` when it had answered by itself.
    */
   continued: "cc.continued",
+  /** The conversation a leg taken back continues (conversationOf): its notes go on with it. */
+  conversation: "cc.conversation",
 } as const;
 
 /** mod_callcenter's `agent-offering`, kept for a few seconds to label the INVITE that follows. */
@@ -151,4 +153,15 @@ export function answeredAutomatically(call: Call): boolean {
   if (continued) return continued === "auto";
   if (call.context[CC.action] === "dial") return false;
   return !!call.autoAnswer;
+}
+
+/**
+ * The conversation a call belongs to, for what is kept with it (notes typed during the call): the
+ * same through a take-back after a reload, which brings a new leg (and callID) for the same
+ * customer.
+ */
+export function conversationOf(call: Call): string {
+  return (
+    call.context[CC.conversation] || call.context[CC.customerUuid] || call.context[CC.callId] || `phone:${call.id}`
+  );
 }

@@ -52,6 +52,7 @@ const CommandSchema = v.variant("type", [
   onCall("dismiss"),
   v.strictObject({ type: v.literal("set-disposition"), disposition: text }),
   v.strictObject({ type: v.literal("set-notes"), notes: v.pipe(v.string(), v.maxLength(20_000)) }),
+  v.strictObject({ type: v.literal("set-call-notes"), ...callId, notes: v.pipe(v.string(), v.maxLength(20_000)) }),
   v.strictObject({
     type: v.literal("extend-wrap-up"),
     seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600))),

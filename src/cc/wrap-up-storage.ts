@@ -33,7 +33,11 @@ function wrapUpOf(raw: unknown): WrapUp | undefined {
     typeof r.heldOnBreak !== "boolean"
   )
     return undefined;
-  return r as unknown as WrapUp;
+  // Kept by an older version, which counted down wrap_up_time and ended then.
+  const platformEndsAt = isNumber(r.platformEndsAt)
+    ? r.platformEndsAt
+    : (r.callEndedAt as number) + (r.wrapUpSec as number) * 1000;
+  return { ...(r as unknown as WrapUp), platformEndsAt };
 }
 
 function dispositionOf(raw: unknown): CallDisposition | undefined {

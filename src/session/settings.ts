@@ -34,6 +34,8 @@ export interface Settings {
   desktopAlerts: boolean;
   /** Queue offers answered by themselves after this many seconds; -1: they ring until answered. */
   queueAutoAnswerSec: number;
+  /** After-call work ends by itself after this many seconds (never while the agent types); 0: only with Done. */
+  wrapUpMaxSec: number;
   /** Calls typed in the dial pad: through the call center (ccDial, tracked as the agent's) or straight from the phone. */
   outboundCalls: "call-center" | "phone";
   /** Break reasons offered; empty: the built-in list in the UI language. */
@@ -63,6 +65,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   referPolicy: "ask",
   desktopAlerts: true,
   queueAutoAnswerSec: -1,
+  wrapUpMaxSec: 300,
   outboundCalls: "call-center",
   breakReasons: Object.freeze([]) as readonly string[],
   dispositions: Object.freeze([]) as readonly string[],
@@ -129,6 +132,8 @@ const decoders: { [K in keyof Settings]: Decoder<Settings[K]> } = {
   desktopAlerts: boolean,
   queueAutoAnswerSec: (raw) =>
     typeof raw === "number" && Number.isInteger(raw) && raw >= -1 && raw <= 60 ? raw : undefined,
+  wrapUpMaxSec: (raw) =>
+    typeof raw === "number" && Number.isInteger(raw) && raw >= 0 && raw <= 3600 ? raw : undefined,
   outboundCalls: oneOf("call-center", "phone"),
   breakReasons: textList,
   dispositions: textList,

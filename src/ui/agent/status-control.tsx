@@ -71,16 +71,20 @@ export function StatusControl({ compact = false }: { compact?: boolean }) {
   // "Waiting" means waiting for a call only to a ready agent doing nothing else; on a break it
   // says nothing. During an activity the detail is the status, when it is not plain Ready.
   const ready = kind === "ready" || kind === "on-demand";
+  // After Done, the platform may still hold the next offer for a few seconds: said, counting down.
+  const offerIn = !activity && ready && s.nextOfferAt > now ? Math.ceil((s.nextOfferAt - now) / 1000) : 0;
   const stateWord = activity
     ? kind === "ready" || (activity === "after-call-work" && s.wrapUp?.heldOnBreak)
       ? ""
       : label
-    : s.agent?.state && (ready || !["Waiting", "Idle"].includes(s.agent.state))
-      ? (m.state[s.agent.state] ?? s.agent.state)
-      : "";
+    : offerIn
+      ? m.wrapUp.nextOfferIn(formatDuration(offerIn))
+      : s.agent?.state && (ready || !["Waiting", "Idle"].includes(s.agent.state))
+        ? (m.state[s.agent.state] ?? s.agent.state)
+        : "";
   // The card and the wrap-up panel time an activity; the status's own time is for the status.
   const since =
-    s.agent?.since && (!activity || stateWord) ? formatDuration(Math.max(0, now - s.agent.since) / 1000) : "";
+    s.agent?.since && (activity ? stateWord : !offerIn) ? formatDuration(Math.max(0, now - s.agent.since) / 1000) : "";
 
   const choose = (n: NextStatus | { kind: "sign-in" }) => {
     a.menuOpen.value = false;

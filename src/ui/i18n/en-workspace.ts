@@ -322,17 +322,25 @@ export const enWorkspace = {
     threeWay: "Three-way",
     wrapUp: {
       title: "After-call work",
-      left: (time: string) => `${time} left`,
-      over: "Time is up",
+      /** The warning before the platform's wrap_up_time ends, counting down. */
+      platformHolds: (time: string) =>
+        `The platform holds calls for ${time} more; then the toolbar keeps them away until you press Done.`,
+      held: "No calls come until you press Done.",
+      endsIn: (time: string) => `Ends by itself in ${time}.`,
+      endsSoon: (time: string) => `Ends by itself in ${time}: Extend to keep working.`,
+      /** After Done, while the platform still holds the next offer. */
+      nextOfferIn: (time: string) => `Next call possible in ${time}`,
       with: (who: string, queue: string) => (queue ? `${who} · queue ${queue}` : who),
       disposition: "Outcome",
       noDisposition: "Choose an outcome",
       notes: "Notes",
       notesHint: "Kept in this browser, even through a reload.",
+      callNotes: "Call notes",
+      callNotesHint: "Kept with the call, even through a reload, and carried into after-call work.",
       next: "Then",
-      extend: (sec: number) => `Extend ${sec} s`,
+      extend: (sec: number) => (sec % 60 === 0 ? `Extend ${sec / 60} min` : `Extend ${sec} s`),
       done: "Done",
-      announceStart: (sec: number) => `After-call work: ${sec} seconds.`,
+      announceStart: "After-call work: no calls come until you press Done.",
       announceEnd: "After-call work done.",
     },
     /** What the page's watch over its own phone says (the status line, the tab title, a desktop notification). */

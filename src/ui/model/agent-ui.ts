@@ -17,6 +17,8 @@ export interface AgentUi {
   /** The agent's queues, whether their figures are live, and the other agents in them. */
   queues: ReadonlySignal<Pick<AgentState, "phase" | "queues" | "feed" | "colleagues">>;
   lastDisposition: ReadonlySignal<AgentState["lastDisposition"]>;
+  /** Notes typed during calls, by conversation. */
+  callNotes: ReadonlySignal<AgentState["callNotes"]>;
   /** The watch over the page's phone, with what its words need. */
   phoneWatch: ReadonlySignal<Pick<AgentState, "phoneWatch" | "agent" | "pending">>;
   /** What the toolbar asks of the agent session. */
@@ -54,6 +56,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
       shallowEqual,
     ),
     lastDisposition: storeSignal(store, (s) => s.lastDisposition),
+    callNotes: storeSignal(store, (s) => s.callNotes),
     phoneWatch: storeSignal(
       store,
       (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }),
@@ -84,8 +87,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     if (s.dialling && !before.dialling) deps.announce(t.agent.dialling(s.dialling.number));
     if (s.dialling?.failed && !before.dialling?.failed)
       deps.announce(t.agent.failure(s.dialling.number, t.agent.dialFailed[s.dialling.failed]));
-    if (s.wrapUp && s.wrapUp.id !== before.wrapUp?.id)
-      deps.announce(t.agent.wrapUp.announceStart(Math.round((s.wrapUp.endsAt - Date.now()) / 1000)));
+    if (s.wrapUp && s.wrapUp.id !== before.wrapUp?.id) deps.announce(t.agent.wrapUp.announceStart);
     if (!s.wrapUp && before.wrapUp && s.phase === "on") deps.announce(t.agent.wrapUp.announceEnd);
     // Being listened to (where the platform tells it) is said as well as shown on the card.
     if (s.supervised && (s.supervised.mode !== before.supervised?.mode || s.supervised.by !== before.supervised.by))

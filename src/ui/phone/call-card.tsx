@@ -29,6 +29,7 @@ import {
   whoOf,
 } from "../words/call-words";
 import { act } from "./act";
+import { CallNotes } from "./call-notes";
 import { inCall } from "./in-call-parts";
 import { QueueLine } from "./queue-line";
 
@@ -76,7 +77,7 @@ export function CallCard({
   compact?: boolean;
   minimal?: boolean;
 }) {
-  const { t } = useModel();
+  const { t, agent } = useModel();
   const p = usePhone();
   const m = t.value.phone;
   const [panel, setPanel] = useState<Panel>(null);
@@ -398,6 +399,10 @@ export function CallCard({
         {can("dismiss") && button("dismiss", m.dismiss, <CloseIcon />, () => act(actions.dismiss(call.id)), "ghost")}
       </div>
 
+      {/* Notes while talking (the bar has no room): the agent session keeps them with the conversation. */}
+      {answered && !compact && agent && agent.phase.value === "on" && !cc?.supervising && (
+        <CallNotes call={call} agent={agent} />
+      )}
       {panel === "keypad" && <DtmfPanel call={call} compact={compact} />}
       {panel === "transfer" && <TransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
       {panel === "cc-transfer" && <CcTransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}

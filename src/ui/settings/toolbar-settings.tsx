@@ -104,6 +104,21 @@ export function ToolbarSettings() {
         </select>
       </div>
       <div class="field">
+        <label for={`${id}-wu`}>{m.wrapUpMax}</label>
+        <select
+          id={`${id}-wu`}
+          value={String(s.wrapUpMaxSec)}
+          onChange={(e) => change({ wrapUpMaxSec: Number(e.currentTarget.value) })}
+        >
+          <option value="0">{m.wrapUpMaxOff}</option>
+          {[60, 120, 300, 600].map((sec) => (
+            <option key={sec} value={String(sec)}>
+              {m.wrapUpMaxAfter(sec)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
         <label for={`${id}-out`}>{m.outboundCalls}</label>
         <select
           id={`${id}-out`}

@@ -1,11 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "../../api";
-import { PHONE_UNREACHABLE_REASON, commandError, commandErrorOf, initialAgentState, type AgentState } from "../../cc";
+import {
+  PHONE_UNREACHABLE_REASON,
+  WRAP_UP_BREAK_REASON,
+  commandError,
+  commandErrorOf,
+  initialAgentState,
+  type AgentState,
+} from "../../cc";
 import { catalogues } from "../i18n/all";
 import { errorText, phoneWatchText, statusLabel } from "./agent-words";
 
 const en = catalogues.en;
 const zh = catalogues["zh-CN"];
+
+describe("the status in words", () => {
+  it("names the break the toolbar sets during after-call work as after-call work, on the agent's bar and the supervisor's board", () => {
+    expect(statusLabel({ status: "On Break", reason: WRAP_UP_BREAK_REASON }, en)).toBe("After-call work");
+    expect(statusLabel({ status: "On Break", reason: WRAP_UP_BREAK_REASON }, zh)).toBe("话后处理");
+    expect(statusLabel({ status: "On Break", reason: "Lunch" }, en)).toBe("On break · Lunch");
+  });
+});
 
 describe("a failed command in words", () => {
   it("says a refusal in the platform's own words, and the rest by its kind in the UI language", () => {
