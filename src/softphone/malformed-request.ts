@@ -1,6 +1,4 @@
-import { Grammar, type Core, type Transport } from "sip.js";
-// The parser itself, not the Core namespace: reading it from `Core` would put all of Core in the page.
-import { Parser } from "sip.js/lib/core/messages/parser.js";
+import { Core, Grammar, type Transport } from "sip.js";
 
 /**
  * Requests the phone refuses before sip.js sees them. sip.js keeps the last of a repeated From or
@@ -62,7 +60,7 @@ export function malformation(raw: string): string | undefined {
   let error = "";
   const note = (m: string) => (error ||= m);
   const logger = { error: note, warn: note, log: () => {}, debug: () => {} } as unknown as Core.Logger;
-  const message = Parser.parseMessage(raw, logger);
+  const message = Core.Parser.parseMessage(raw, logger);
   if (!message) return error || "cannot be parsed";
   const missing = REQUIRED.find((name) => !message.hasHeader(name));
   return missing ? `no ${missing} header` : undefined;
@@ -103,17 +101,13 @@ export function badRequest(raw: string, reason: string): string {
  * Puts the check between a transport and the user agent (call after the user agent is made: it
  * sets `onMessage` in its constructor). `onRefused` hears of each request refused.
  */
-export function refuseMalformedRequests(
-  transport: Transport,
-  onRefused: (refusal: { reason: string; answered: boolean }) => void,
-): void {
+export function refuseMalformedRequests(transport: Transport, onRefused: (reason: string) => void): void {
   const deliver = transport.onMessage;
   transport.onMessage = (message: string) => {
     const method = requestMethod(message);
     const reason = method ? malformation(message) : undefined;
     if (reason === undefined) return deliver?.(message);
-    const answered = method !== "ACK";
-    onRefused({ reason, answered });
-    if (answered) transport.send(badRequest(message, reason)).catch(() => {});
+    onRefused(reason);
+    if (method !== "ACK") transport.send(badRequest(message, reason)).catch(() => {});
   };
 }

@@ -116,7 +116,7 @@ export class SipConnection {
         onInvite: (invitation) => this.events.onInvite(invitation),
       },
     });
-    refuseMalformedRequests(this.ua.transport, ({ reason }) => this.events.onMalformedRequest(reason));
+    refuseMalformedRequests(this.ua.transport, (reason) => this.events.onMalformedRequest(reason));
     countNonceUsesOnRegister(this.ua, () => this.ua.configuration.authorizationPassword);
     this.ua.transport.stateChange.addListener((s) => this.events.onTransport(transportStatus(s)));
     if (ka.mode === "options") {
