@@ -213,7 +213,7 @@ for (const c of chunks) console.log(`  ${c.f.padEnd(40)} ${kb(c.raw).padStart(9)
 for (const file of ["agentbar-host.js", "agentbar-host.global.js"]) {
   const buf = readFileSync(join(dist, "embed", file));
   const how = file.endsWith(".global.js") ? "script tag" : "ES module";
-  console.log(`CRM host SDK, ${how} (embed/${file}): ${kb(buf.length)}, ${kb(gzipped(buf))} gzip (target < 5 KB)`);
+  console.log(`CRM host SDK, ${how} (embed/${file}): ${kb(buf.length)}, ${kb(gzipped(buf))} gzip (target < 6 KB)`);
 }
 // The platform loaded native WebRTC: leave explicitly.
 process.exit(0);

@@ -2,7 +2,7 @@
  * The shape checks of the embedding protocol: a few combinators that say what a message may be
  * and report the first thing wrong with it. Both sides of the channel check every message they
  * receive with the same schemas (`protocol.ts`). A library such as valibot would do the same, but
- * the host SDK has a budget of 5 KB gzip for everything, and these lines are a few hundred bytes.
+ * the host SDK has a budget of 6 KB gzip for everything, and these lines are a few hundred bytes.
  *
  * A schema returns `undefined` when the value fits, else a short description of the problem.
  * Objects are strict: a field the schema does not name is refused, so a message cannot smuggle
