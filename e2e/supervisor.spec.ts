@@ -1,10 +1,14 @@
+import { readFile } from "node:fs/promises";
 import { expect, expectAccessible, screenshot, screenshotViewports, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { agent, expectSimHears, heard, sim } from "./phone-support";
-import { queueCaller, statusOf } from "./toolbar-support";
+import { admin, chooseStatus, hangUpCaller, queueCaller, statusOf } from "./toolbar-support";
 
 /**
- * A supervisor's story on the local platform, with tones proving who hears whom: the customer
+ * A supervisor's story on the local platform, with tones proving who hears whom. The board is
+ * right the moment it opens: two callers waiting before it opened (with the longest wait), the
+ * agent's time on break from the platform's own time, and an agent created and signed in while it
+ * is open shows at once. Then the customer
  * says 660 Hz, the agent 880 Hz, the supervisor 1300 Hz. The supervisor monitors the agent's
  * queue call (hears both, nobody hears it), whispers (the agent hears it, the customer does not),
  * speaks to the customer alone (the customer hears it), barges in (all three), intercepts (the
@@ -80,21 +84,80 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
 }) => {
   // A whole story with four parties and six axe passes: the time a busy 2-core machine needs.
   test.setTimeout(240_000);
-  const [alice, sam] = await Promise.all([
-    agent(newParty, "agent1", "1001", ALICE),
-    agent(newParty, "supervisor", "1010", SAM, { layout: "full", viewport: screenshotViewports.full }),
-  ]);
+  const alice = await agent(newParty, "agent1", "1001", ALICE);
   await expect(statusOf(alice.page)).toHaveAttribute("data-phase", "on");
+  // Before the board opens: the agent answers a caller and hangs up, goes on break, and two
+  // callers wait in her queue.
   await alice.page.keyboard.press("Alt+R");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
+  await queueCaller(platform.url, { number: "5550141", name: "Eve Earlier", toneHz: 440 });
+  await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
+  await alice.hears(440, "the agent hears the earlier caller");
+  await alice.card("active").getByRole("button", { name: "Hang up" }).click();
+  const breakAsked = Date.now();
+  await chooseStatus(alice.page, "Break: Lunch");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
+  const breakConfirmed = Date.now();
+  const caller = await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: CUSTOMER });
+  const second = await queueCaller(platform.url, { number: "5550143", name: "Dan Second", toneHz: 500 });
 
+  const sam = await agent(newParty, "supervisor", "1010", SAM, { layout: "full", viewport: screenshotViewports.full });
   const board = sam.page.getByTestId("wallboard");
   const row = board.locator("[data-testid=agent-row][data-agent='1001']");
-  await expect(row.getByTestId("agent-status")).toHaveText("Ready");
+  const support = board.locator(".queue-tile[data-queue=support]");
+  // At once, from the first read: both callers and the longest wait, never "not known".
+  await expect(support.getByTestId("queue-waiting")).toHaveText("2");
+  // The call answered while the board was closed is in today's figures, from the platform's records.
+  await expect(support.getByTestId("queue-day-source")).toHaveText(/^Today since/);
+  await expect(support.getByTestId("queue-answered")).toHaveText("1");
+  await expect(support.getByTestId("queue-offered")).toHaveText("3");
+  // The agent's day: the call she handled before the board opened, and where its statuses come from.
+  await row.getByTestId("agent-day-button").click();
+  const day = board.getByTestId("agent-day");
+  await expect(day.getByTestId("agent-handled")).toHaveText("1");
+  await expect(day.getByTestId("agent-day-source")).toContainText("the platform keeps no history of statuses");
+  await expect(support.getByTestId("queue-longest-wait")).toHaveText(/^\d+:\d\d$/);
+  await expect(row.getByTestId("agent-status")).toHaveText("On break · Lunch");
+  // Callers wait and no agent of the queue is ready: a threshold (kept per queue, on by default)
+  // is breached, the figure says so and the alert is raised.
+  const alerts = board.getByTestId("alerts");
+  await expect(alerts.locator("li[data-kind=no-agent-ready]")).toHaveText(/^support: 2 waiting and no agent ready/);
+  await expect(support.getByTestId("queue-waiting")).toHaveAttribute("data-breach", "true");
+  await screenshot(sam.page, "supervisor-en-alert");
 
-  const caller = await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: CUSTOMER });
+  // An agent created and signed in while the board is open is on it within 2 s (its first event
+  // makes the board read it); that event also measures the platform's clock.
+  const api = await admin(platform.url);
+  await api.createUser({
+    login: "agent9",
+    name: "Nina New",
+    password: "Agentbar@2026",
+    type: "AGENT",
+    extn: "1009",
+    context: "default",
+    extn_password: "Extn1234Demo",
+  });
+  await api.cc("ccLogin", { agent: "1009", extn: "1009", queue: "support" });
+  // Her first event (signing in changes nothing while the platform's default status is On Break).
+  await api.cc("ccGoReady", { agent: "1009", queue: "support" });
+  await expect(board.locator("[data-testid=agent-row][data-agent='1009']")).toBeVisible({ timeout: 2_000 });
+  // An agent of the queue is ready now: the breach has ended, and so has its alert.
+  await expect(alerts.locator("li[data-kind=no-agent-ready]")).toHaveCount(0);
+  await expect(support.getByTestId("queue-waiting")).not.toHaveAttribute("data-breach");
+
+  // Time on break: the platform's status_since read with its measured clock, right within a second.
+  await expect(row.getByTestId("agent-time")).toHaveAttribute("data-exact", "true");
+  // The break began between the click and the toolbar's confirmation: the board's start of it is
+  // within a second of that window (the platform's stamps are whole seconds).
+  const breakSince = Number(await row.getByTestId("agent-time").getAttribute("data-since"));
+  expect(breakSince, "start of the break").toBeGreaterThanOrEqual(breakAsked - 1000);
+  expect(breakSince, "start of the break").toBeLessThanOrEqual(breakConfirmed + 1000);
+
+  await alice.page.keyboard.press("Alt+R");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   await alice.hears(CUSTOMER, "the agent hears the customer");
+  await hangUpCaller(platform.url, second.id);
   await expect(row.getByTestId("agent-call")).toContainText("5550142");
   const s = sim(platform.url);
   const customerHeard = async (since: number) =>
@@ -112,6 +175,11 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   );
   await expectDetects(sam.page, CUSTOMER, "the supervisor hears the customer");
   await expectDetects(sam.page, ALICE, "the supervisor hears the agent");
+  // Listening signed the supervisor into no queue (the spec wants it signed in for the request alone).
+  expect((await api.agentState("1010")).status, "the supervisor after Monitor").toBe("Logged Out");
+  await expect(board.locator("[data-testid=agent-row][data-agent='1010'] button", { hasText: "Monitor" })).toHaveCount(
+    0,
+  );
   await screenshot(sam.page, "supervisor-en-full-monitor");
   await expectRowsWhole(sam.page, "monitoring, full page 1280 px wide");
   await expectAccessible(sam.page, "the wallboard while monitoring");
@@ -145,12 +213,22 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await expectDetects(alice.page, SAM, "barge: the agent hears the supervisor");
   await expectDetects(sam.page, ALICE, "barge: the supervisor hears the agent");
 
-  // Intercept: the customer and the supervisor talk; the agent's call ends and says why.
+  // Intercept: asked once (keyboard: the question takes the focus), then the customer and the
+  // supervisor talk; the agent's call ends and says why.
   await sam.page.getByTestId("supervising").getByRole("button", { name: "Intercept" }).click();
-  await expect(alice.page.locator("[data-testid=call][data-state=ended]")).toContainText("Taken over by a supervisor");
+  const confirm = sam.page.getByTestId("confirm-intercept");
+  await expect(confirm).toContainText("Take Carla Customer (5550142) from Alice Agent?");
+  await expect(confirm.getByRole("button", { name: "Take the call" })).toBeFocused();
+  await sam.page.keyboard.press("Enter");
+  await expect(alice.page.locator("[data-testid=call][data-state=ended]", { hasText: "Carla Customer" })).toContainText(
+    "Taken over by a supervisor",
+  );
   await expectDetects(sam.page, CUSTOMER, "intercept: the supervisor hears the customer");
   await expectSimHears(s, caller.uuid, SAM, "intercept: the customer hears the supervisor");
   await expect(sam.page.getByTestId("supervising")).not.toContainText("Listening");
+  // The supervisor's card names the customer it now talks to, not the agent its leg joined.
+  await expect(sam.card("active")).toContainText("Carla Customer");
+  expect((await api.agentState("1010")).status, "the supervisor after Intercept").toBe("Logged Out");
 
   // Every action is in the log, with who, whom and what.
   await board.getByTestId("action-log").locator("summary").click();
@@ -167,9 +245,49 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
 
   // The supervisor hangs up: the history names the leg for what it was, not as a plain call.
   await sam.card("active").getByRole("button", { name: "Hang up" }).click();
+  // Call back dials the customer.
+  await sam.card("ended").getByRole("button", { name: "Call back" }).click();
+  await expect(sam.page.locator("[data-testid=call]:not([data-state=ended])")).toContainText("5550142");
+  await sam.page.locator("[data-testid=call]:not([data-state=ended])").getByRole("button", { name: "Hang up" }).click();
   await expect(sam.page.getByTestId("history-supervision").first()).toHaveText(
     "Monitor → Whisper → Speak to customer → Barge in → Intercept",
   );
+
+  // Today's figures are the same after a reload: they come from the platform's records.
+  const figures = async () => {
+    await expect(sam.page.locator(".queue-tile[data-queue=support]").getByTestId("queue-day-source")).toHaveText(
+      /^Today since/,
+    );
+    return sam.page
+      .locator(".queue-tile[data-queue=support] dd[data-testid]")
+      .evaluateAll((dds) => dds.map((d) => `${d.getAttribute("data-testid")}=${d.textContent}`));
+  };
+  const before = await figures();
+  expect(before).toEqual(
+    expect.arrayContaining(["queue-offered=3", "queue-answered=2", "queue-abandoned=1", "queue-waiting=0"]),
+  );
+  await sam.page.reload();
+  expect(await figures()).toEqual(before);
+
+  // Today's export: its support row is the board's tile.
+  const download = sam.page.waitForEvent("download");
+  await sam.page.getByTestId("export-csv").click();
+  const csv = await readFile((await (await download).path())!, "utf8");
+  const header = csv.split("\r\n")[0]!.split(",");
+  const supportRow = csv
+    .split("\r\n")
+    .find((l) => l.split(",")[1] === "support")!
+    .split(",");
+  const col = (name: string) => supportRow[header.indexOf(name)];
+  const tile = Object.fromEntries(before.map((f) => f.split("=") as [string, string]));
+  expect([col("offered"), col("answered"), col("abandoned"), `${col("service_level_pct")} %`]).toEqual([
+    tile["queue-offered"],
+    tile["queue-answered"],
+    tile["queue-abandoned"],
+    tile["queue-service-level"],
+  ]);
+  expect(csv).toMatch(/\r\ndate,agent,name,calls_handled,aht_s\r\n/);
+  expect(csv).toContain(",1001,Alice Agent,2,");
 
   // The other layouts and the other language.
   for (const [layout, language] of [
@@ -197,4 +315,55 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
     if (layout !== "bar") await expectRowsWhole(sam.page, `${language} ${layout}`);
     await expectAccessible(sam.page, `the wallboard, ${language} ${layout}`);
   }
+  // The wall screen at 1920x1080: a supervisor's developer key given once in the address's
+  // fragment (never sent to the server), kept by the screen, which signs in by itself again
+  // after a reload; the main figures are at least 32 px, every queue is on it at once.
+  const supervisorSession = (await (
+    await fetch(`${platform.url}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "supervisor", password: "Agentbar@2026" }),
+    })
+  ).json()) as { token: string; user_id: number };
+  const created = (await (
+    await fetch(`${platform.url}/api/users/${supervisorSession.user_id}/dev_keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-XTRA-AUTH-ID": supervisorSession.token },
+      body: JSON.stringify({ description: "wall screen" }),
+    })
+  ).json()) as { data: { k: string } };
+  await sam.page.evaluate(() => {
+    const settings = JSON.parse(localStorage.getItem("agentbar.settings") ?? "{}") as Record<string, unknown>;
+    localStorage.setItem("agentbar.settings", JSON.stringify({ ...settings, language: "en" }));
+  });
+  const wall = await sam.page.context().newPage();
+  await wall.setViewportSize({ width: 1920, height: 1080 });
+  await wall.goto(`/wall#key=${encodeURIComponent(created.data.k)}`);
+  await expect(wall.getByTestId("wall")).toBeVisible();
+  expect(new URL(wall.url()).hash, "the key leaves the address at once").toBe("");
+  for (const q of ["support", "sales"]) await expect(wall.locator(`.wall-queue[data-queue=${q}]`)).toBeVisible();
+  const wallSupport = wall.locator(".wall-queue[data-queue=support]");
+  expect(await wallSupport.getByTestId("wall-answered").textContent()).toBe("2");
+  for (const figure of ["wall-waiting", "wall-longest-wait", "wall-service-level", "wall-answered", "wall-abandoned"]) {
+    const size = await wallSupport
+      .getByTestId(figure)
+      .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+    expect(size, `${figure} at 1920x1080`).toBeGreaterThanOrEqual(32);
+  }
+  const width = await wall.getByTestId("wall").evaluate((el) => el.getBoundingClientRect().width);
+  expect(width, "the whole width").toBeGreaterThanOrEqual(1900);
+  await expect(wall.locator("button, select, input")).toHaveCount(0);
+  await expectAccessible(wall, "the wall screen");
+  await screenshot(wall, "wall-en");
+  await wall.evaluate(() => {
+    const settings = JSON.parse(localStorage.getItem("agentbar.settings") ?? "{}") as Record<string, unknown>;
+    localStorage.setItem("agentbar.settings", JSON.stringify({ ...settings, language: "zh-CN" }));
+    sessionStorage.clear();
+  });
+  // A reload with no session in the tab: the kept key signs in again by itself.
+  await wall.reload();
+  await expect(wall.getByTestId("wall")).toBeVisible();
+  await expect(wall.locator(".wall-queue[data-queue=support]").getByTestId("wall-answered")).toHaveText("2");
+  await screenshot(wall, "wall-zh-CN");
+  await wall.close();
 });

@@ -96,6 +96,8 @@ export async function admin(baseUrl: string) {
           }[]
         >("GET", "/api/cc/agent_state")
       ).find((r) => r.agent_id === agent)!,
+    /** Creates a user (`POST /api/users`), as the platform's administration does. */
+    createUser: (body: Record<string, unknown>) => call<{ code: number }>("POST", "/api/users", body),
     /** A call-center function as the administrator (`POST /api/cc/ccc/<func>`). */
     cc: (func: string, body: Record<string, unknown>) =>
       call<{ code: number; message: string }>("POST", `/api/cc/ccc/${func}`, body),

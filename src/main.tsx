@@ -37,52 +37,62 @@ const model = createUiModel({
   root: document.documentElement,
 });
 
-/**
- * The signed-in half of the page (sip.js, the phone, the toolbar: src/workspace.tsx) is a chunk
- * of its own, so that the sign-in screen shows on a fraction of the code. It is loaded at once
- * when the tab kept its session or runs in a CRM's frame, else as soon as the sign-in screen is
- * painted, while the agent types; and again on sign-in if that load failed.
- */
-const workspaceScreen = signal<ComponentType | null>(null);
-let workspace: Promise<Workspace> | undefined;
-const loadWorkspace = (): Promise<Workspace> =>
-  (workspace ??= import("./workspace").then(
-    (m) => {
-      const w = m.startWorkspace({ session, settings, deviceStorage, tabStorage, model });
-      workspaceScreen.value = w.Workspace;
-      return w;
-    },
-    (e: unknown) => {
-      workspace = undefined;
-      console.warn("agentbar: could not load the phone and the toolbar", e);
-      throw e;
-    },
-  ));
-const framed = window.parent !== window;
-if (session.getState().status === "restoring" || framed) void loadWorkspace().catch(() => undefined);
+/** The wall screen (`/wall`): its own small chunk, no phone, no sign-in form (src/wall.tsx). */
+const wall = location.pathname.replace(/\/+$/, "") === "/wall";
+if (wall) {
+  const { startWall } = await import("./wall");
+  const Wall = startWall({ session, settings, deviceStorage, model });
+  render(<Wall />, document.getElementById("app")!);
+} else startApp();
 
-render(
-  <ModelContext.Provider value={model}>
-    <App workspace={workspaceScreen} />
-  </ModelContext.Provider>,
-  document.getElementById("app")!,
-);
+function startApp() {
+  /**
+   * The signed-in half of the page (sip.js, the phone, the toolbar: src/workspace.tsx) is a chunk
+   * of its own, so that the sign-in screen shows on a fraction of the code. It is loaded at once
+   * when the tab kept its session or runs in a CRM's frame, else as soon as the sign-in screen is
+   * painted, while the agent types; and again on sign-in if that load failed.
+   */
+  const workspaceScreen = signal<ComponentType | null>(null);
+  let workspace: Promise<Workspace> | undefined;
+  const loadWorkspace = (): Promise<Workspace> =>
+    (workspace ??= import("./workspace").then(
+      (m) => {
+        const w = m.startWorkspace({ session, settings, deviceStorage, tabStorage, model });
+        workspaceScreen.value = w.Workspace;
+        return w;
+      },
+      (e: unknown) => {
+        workspace = undefined;
+        console.warn("agentbar: could not load the phone and the toolbar", e);
+        throw e;
+      },
+    ));
+  const framed = window.parent !== window;
+  if (session.getState().status === "restoring" || framed) void loadWorkspace().catch(() => undefined);
 
-void session.getState().restore();
-
-if (!workspace) {
-  const soon = () => setTimeout(() => void loadWorkspace().catch(() => undefined));
-  // After the sign-in form's first paint; a tab opened in the background paints nothing until shown, so it loads at once.
-  const afterForm = () => (document.visibilityState === "visible" ? requestAnimationFrame(soon) : soon());
-  void loadSignInScreen().then(afterForm, afterForm);
-}
-session.subscribe((s) => {
-  if (s.status === "signed-in" && !workspaceScreen.value) void loadWorkspace().catch(() => undefined);
-});
-
-// Framed by a CRM: the host page may talk to the app (docs/embedding.md). Loaded only in a frame.
-if (framed) {
-  void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) =>
-    m.startEmbedding({ session, settings, phoneSession: w.phoneSession, agentSession: w.agentSession }),
+  render(
+    <ModelContext.Provider value={model}>
+      <App workspace={workspaceScreen} />
+    </ModelContext.Provider>,
+    document.getElementById("app")!,
   );
+
+  void session.getState().restore();
+
+  if (!workspace) {
+    const soon = () => setTimeout(() => void loadWorkspace().catch(() => undefined));
+    // After the sign-in form's first paint; a tab opened in the background paints nothing until shown, so it loads at once.
+    const afterForm = () => (document.visibilityState === "visible" ? requestAnimationFrame(soon) : soon());
+    void loadSignInScreen().then(afterForm, afterForm);
+  }
+  session.subscribe((s) => {
+    if (s.status === "signed-in" && !workspaceScreen.value) void loadWorkspace().catch(() => undefined);
+  });
+
+  // Framed by a CRM: the host page may talk to the app (docs/embedding.md). Loaded only in a frame.
+  if (framed) {
+    void Promise.all([loadWorkspace(), import("./embed/start")]).then(([w, m]) =>
+      m.startEmbedding({ session, settings, phoneSession: w.phoneSession, agentSession: w.agentSession }),
+    );
+  }
 }

@@ -1,3 +1,5 @@
+import { timestamp } from "../store/db";
+
 /**
  * A call-center event as mod_callcenter fires it: a CUSTOM event of subclass `callcenter::info`
  * whose `CC-Action` header says what happened. The headers keep FreeSWITCH's names so that a
@@ -22,6 +24,9 @@ export interface CcEvent {
   "Event-Subclass": "callcenter::info";
   /** Microseconds since the epoch, as FreeSWITCH stamps events. */
   "Event-Date-Timestamp": string;
+  /** The platform's local time without a zone, and the same moment in GMT (FreeSWITCH's headers of every event). */
+  "Event-Date-Local": string;
+  "Event-Date-GMT": string;
   /** Increases by one per event of this platform: the order events happened in. */
   "Event-Sequence": string;
   "CC-Action": CcAction;
@@ -44,6 +49,8 @@ export function ccEvent(action: CcAction, headers: Record<string, string | undef
     "Event-Name": "CUSTOM",
     "Event-Subclass": "callcenter::info",
     "Event-Date-Timestamp": String(now * 1000),
+    "Event-Date-Local": timestamp(new Date(now)),
+    "Event-Date-GMT": new Date(now).toUTCString(),
     "Event-Sequence": String(++sequence),
     "CC-Action": action,
   };

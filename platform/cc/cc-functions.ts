@@ -77,6 +77,19 @@ const str = (v: unknown): string => (v === undefined || v === null ? "" : String
  * queue or call it names (refusing unknown ones before changing anything), checks that the caller
  * may act on it, then acts.
  */
+/** One waiting caller of `GET /api/cc/queue_members` (mod_callcenter's member fields). */
+export interface QueueMemberRecord {
+  uuid: string;
+  session_uuid: string;
+  queue: string;
+  cid_number: string;
+  cid_name: string;
+  /** Epoch seconds (a zone-free time, unlike the platform's stamps). */
+  joined_epoch: number;
+  /** `Waiting`, or `Trying` while an agent is offered it. */
+  state: string;
+}
+
 export class CcService {
   constructor(
     private readonly cc: CallCenter,
@@ -443,6 +456,32 @@ export class CcService {
       const agent = this.cc.agent(n);
       return agent ? [this.record(agent)] : [];
     });
+  }
+
+  /**
+   * The callers waiting in a queue, oldest first (the local platform's addition, as
+   * mod_callcenter's `callcenter_config queue list members`): a board opened while callers wait
+   * shows them and their wait at once. A supervisor or administrator reads any queue, an agent
+   * the queues it is in.
+   */
+  queueMembers(queueName: string, caller: CcCaller): QueueMemberRecord[] {
+    const queue = this.cc.directory.queue(queueName);
+    if (!queue) throw notFound(`queue '${queueName}' not found`);
+    if (!isSupervisor(caller)) {
+      const inQueue =
+        this.cc.directory.tiersOf(queue.name).some((t) => t.agent === caller.agentNumber) ||
+        this.cc.agent(caller.agentNumber)?.group === queue.name;
+      if (!inQueue) throw noPermission(`agent ${caller.agentNumber || caller.login} is not in queue ${queue.name}`);
+    }
+    return this.cc.waiting(queue.name).map((m) => ({
+      uuid: m.uuid,
+      session_uuid: m.channel.uuid,
+      queue: m.queue,
+      cid_number: m.cidNumber,
+      cid_name: m.cidName,
+      joined_epoch: Math.floor(m.joinedAt / 1000),
+      state: m.state,
+    }));
   }
 
   private record(agent: Agent, queueName?: string): AgentStateRecord {

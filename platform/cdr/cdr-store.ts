@@ -40,6 +40,16 @@ export interface CdrRow {
 
 export type NewCdr = Omit<CdrRow, "id">;
 
+/**
+ * Which records a reader who is not an administrator sees: those of the calls its extensions took
+ * part in (extensionScope), and for a supervisor also every leg of a call-center queue's call (its
+ * board counts the queues' calls of the day from them).
+ */
+export interface CdrScope {
+  extensions: string[];
+  queueCalls: boolean;
+}
+
 export interface CdrQuery {
   dateType?: "start_stamp" | "end_stamp";
   /** Inclusive, "YYYY-MM-DD" or "YYYY-MM-DD HH:MM[:SS]". */
@@ -56,8 +66,8 @@ export interface CdrQuery {
   queueId?: number;
   /** Only legs of this dialplan context. */
   context?: string;
-  /** Only legs of these extensions, or with one of them as caller or destination. */
-  extensions?: string[];
+  /** Only the records this reader may see (see CdrScope); absent: every record (an administrator). */
+  scope?: CdrScope;
   page: number;
   perPage: number;
 }
@@ -120,14 +130,14 @@ export class CdrStore {
   }
 
   /** The record of a leg; with `extensions`, only if it is of a call one of them took part in. */
-  byUuid(uuid: string, extensions?: string[]): CdrRow | undefined {
-    const { sql, args } = this.scope(extensions);
+  byUuid(uuid: string, scope?: CdrScope): CdrRow | undefined {
+    const { sql, args } = this.scope(scope);
     return this.db.prepare(`SELECT * FROM cdrs WHERE uuid = ? ${sql ? `AND ${sql}` : ""}`).get(uuid, ...args) as
       CdrRow | undefined;
   }
 
-  total(extensions?: string[]): number {
-    const { sql, args } = this.scope(extensions);
+  total(scope?: CdrScope): number {
+    const { sql, args } = this.scope(scope);
     return (
       this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${sql ? `WHERE ${sql}` : ""}`).get(...args) as { n: number }
     ).n;
@@ -176,7 +186,7 @@ export class CdrStore {
       where.push("context = ?");
       args.push(q.context);
     }
-    const scope = this.scope(q.extensions);
+    const scope = this.scope(q.scope);
     if (scope.sql) {
       where.push(scope.sql);
       args.push(...scope.args);
@@ -219,8 +229,12 @@ export class CdrStore {
     return out;
   }
 
-  private scope(extensions: string[] | undefined): { sql: string; args: unknown[] } {
-    return extensions ? extensionScope(extensions) : { sql: "", args: [] };
+  private scope(scope: CdrScope | undefined): { sql: string; args: unknown[] } {
+    if (!scope) return { sql: "", args: [] };
+    const own = extensionScope(scope.extensions);
+    return scope.queueCalls
+      ? { sql: `(${own.sql} OR json_extract(variables, '$.cc_queue') IS NOT NULL)`, args: own.args }
+      : own;
   }
 }
 

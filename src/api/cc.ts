@@ -137,3 +137,33 @@ export const cc = {
   intercept: (client: PlatformClient, b: { agent: string; extn?: string; destAgent?: string; destUUID: string }) =>
     run(client, "ccIntercept", b),
 };
+
+/** A caller waiting in a queue (the local platform's `GET /api/cc/queue_members`, as mod_callcenter lists members). */
+export interface QueueMember {
+  uuid: string;
+  /** The caller's channel (the call records' and agent_state's uuid of its leg). */
+  sessionUuid: string;
+  cidNumber: string;
+  cidName: string;
+  /** ms since epoch. */
+  joinedAt: number;
+}
+
+const QueueMemberSchema = v.pipe(
+  v.object({ uuid: text, session_uuid: text, cid_number: text, cid_name: text, joined_epoch: numberish }),
+  v.transform((m): QueueMember => ({
+    uuid: m.uuid,
+    sessionUuid: m.session_uuid,
+    cidNumber: m.cid_number,
+    cidName: m.cid_name,
+    joinedAt: m.joined_epoch * 1000,
+  })),
+);
+
+/**
+ * The callers waiting in `queue`, oldest first. Not in the spec: a platform without it answers
+ * 404, and the board then says that callers waiting before it opened are not known.
+ */
+export function getQueueMembers(client: PlatformClient, queue: string): Promise<QueueMember[]> {
+  return client.request("GET", "/api/cc/queue_members", { query: { queue }, schema: v.array(QueueMemberSchema) });
+}

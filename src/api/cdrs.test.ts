@@ -87,6 +87,8 @@ describe("call records", () => {
       hangupCause: "NORMAL_CLEARING",
       recordingId: "17",
       sipCallId: "abc@host",
+      otherUuid: "",
+      cc: { cc_queue: "support" },
     });
   });
 

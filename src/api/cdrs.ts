@@ -37,6 +37,14 @@ export interface CallRecord {
    */
   ccSide?: string;
   ccTargetAgent?: string;
+  /** The leg it was last bridged with ("" when it never was): a queue's caller bridged to an agent was answered. */
+  otherUuid: string;
+  /**
+   * The call center's channel variables (`cc_*`: `cc_queue`, `cc_agent`, `cc_member_uuid`,
+   * `cc_queue_joined_epoch`, `cc_queue_answered_epoch`, `cc_queue_canceled_epoch`, ...) where the
+   * record carries its variables (the local platform's addition); empty otherwise.
+   */
+  cc: Readonly<Record<string, string>>;
 }
 
 /** Numbers and stamps come as numbers, numeric strings, "" or null depending on the version. */
@@ -54,6 +62,7 @@ const count = v.optional(
 const CdrSchema = v.object({
   uuid: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
   bleg_uuid: text,
+  other_uuid: text,
   caller_id_name: text,
   caller_id_number: text,
   destination_number: text,
@@ -93,6 +102,16 @@ export function parseStamp(stamp: string): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+const NO_VARIABLES: Readonly<Record<string, string>> = Object.freeze({});
+
+function ccVariablesOf(variables: Record<string, unknown> | null | undefined): Readonly<Record<string, string>> {
+  if (!variables) return NO_VARIABLES;
+  let out: Record<string, string> | undefined;
+  for (const [k, v] of Object.entries(variables))
+    if (k.startsWith("cc_") && (typeof v === "string" || typeof v === "number")) (out ??= {})[k] = String(v);
+  return out ?? NO_VARIABLES;
+}
+
 function toRecord(r: RawCdr): CallRecord {
   const recordingId = r.media_file_id && r.media_file_id !== "0" ? r.media_file_id : null;
   return {
@@ -110,6 +129,8 @@ function toRecord(r: RawCdr): CallRecord {
     hangupCause: r.hangup_cause,
     recordingId,
     sipCallId: r.sip_call_id,
+    otherUuid: r.other_uuid,
+    cc: ccVariablesOf(r.variables),
     ...(typeof r.variables?.cc_side === "string" ? { ccSide: r.variables.cc_side } : {}),
     ...(typeof r.variables?.cc_target_agent === "string" ? { ccTargetAgent: r.variables.cc_target_agent } : {}),
   };
@@ -161,6 +182,8 @@ export interface CdrQuery {
   lastDays?: number;
   /** Which stamp the dates filter on (default start). */
   dateType?: "start_stamp" | "end_stamp";
+  /** The legs of one group's calls: a call-center queue, by its id (agent_state's `queue_id`). */
+  groupValue?: string;
 }
 
 /** GET /api/cdrs — paged, newest first as the platform sorts them. */
@@ -175,6 +198,7 @@ export async function listCdrs(client: PlatformClient, q: CdrQuery = {}): Promis
       endDate: q.endDate || undefined,
       last: q.lastDays,
       dateType: q.dateType,
+      groupValue: q.groupValue || undefined,
     },
     schema: CdrListing,
   });

@@ -38,6 +38,12 @@ export interface LegSupervision {
 /** Keys of the supervision in a phone call's context. */
 export const SUPERVISION = { mode: "cc.supervision", agent: "cc.supervisedAgent" } as const;
 
+/**
+ * Who the call is with, where neither SIP nor the platform's record of this phone's user says it:
+ * a supervisor's leg that took the customer by intercept still shows the agent in its SIP.
+ */
+export const PARTY = { name: "cc.party.name", number: "cc.party.number" } as const;
+
 const LEG_MODES: Record<string, string> = { monitor: "monitor", "three-way": "barge", intercept: "intercept" };
 
 function supervisingOf(call: Call, action: string): LegSupervision | null {
@@ -65,7 +71,8 @@ export function ccCallOf(
   const onlyCall = liveCalls.length === 1 && liveCalls[0]!.id === call.id;
   const platform = pc && (labels?.callId ? pc.uuid === labels.callId : onlyCall && pc.kind !== "direct") ? pc : null;
   // A supervisor's leg is labelled by the supervision even where the call center labelled nothing.
-  if (!labels && !platform && !call.context[SUPERVISION.mode]) return undefined;
+  const partyNumber = call.context[PARTY.number];
+  if (!labels && !platform && !call.context[SUPERVISION.mode] && !partyNumber) return undefined;
   const callId = labels?.callId || platform?.uuid || "";
   const action = labels?.action ?? platform?.kind ?? "";
   const told = s.supervised;
@@ -83,7 +90,9 @@ export function ccCallOf(
     party:
       platform && (platform.cid_name || platform.cid_number)
         ? { name: platform.cid_name, number: platform.cid_number }
-        : null,
+        : partyNumber
+          ? { name: call.context[PARTY.name] ?? "", number: partyNumber }
+          : null,
     callstate: platform ? (s.agent?.callstate ?? "") : "",
     supervised,
     supervising: supervisingOf(call, action),

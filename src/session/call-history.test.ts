@@ -151,6 +151,8 @@ describe("the other party of a record", () => {
     hangupCause: "",
     recordingId: null,
     sipCallId: "",
+    otherUuid: "",
+    cc: {},
   };
   it("is the number dialled when the user called, and the caller otherwise", () => {
     expect(otherPartyOf(base, "1001")).toEqual({ direction: "outgoing", number: "5550100", name: "" });
@@ -178,6 +180,8 @@ describe("one record per call", () => {
     hangupCause: "",
     recordingId: null,
     sipCallId: "",
+    otherUuid: "",
+    cc: {},
   });
   it("keeps the calling leg of a call and drops the leg it called", () => {
     expect(

@@ -51,6 +51,8 @@ export interface CaptchaChallenge {
 export interface SignInInput {
   login: string;
   password: string;
+  /** A developer key instead of the password (the spec's `dev_key`: it never expires until deleted). */
+  devKey?: string;
   /** As typed; "" = the page's own origin. */
   platformUrl: string;
   captcha?: string;
@@ -306,7 +308,7 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       await establish(platformUrl, login, captcha, async (client) => {
         const session = await requestSession(client, {
           login,
-          password: input.password,
+          ...(input.devKey ? { devKey: input.devKey } : { password: input.password }),
           jwt: true,
           ...(captcha ? { captcha } : {}),
         });

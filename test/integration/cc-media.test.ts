@@ -171,6 +171,16 @@ describe("queue calls", () => {
     const group = (await records(`groupValue=${supportId}&perPage=1000`)).body;
     expect(group.data.map((r) => r.uuid)).toEqual(expect.arrayContaining([c.uuid, callID]));
     expect(group.data.every((r) => r.variables.cc_queue === "support")).toBe(true);
+    // A supervisor reads every leg of a queue's calls (its board counts the day from them); an
+    // agent who had no part in the call reads none of them.
+    const as = async (login: string) =>
+      (
+        await f.platform.call<{ data: { uuid: string }[] }>("GET", `/api/cdrs?groupValue=${supportId}&perPage=1000`, {
+          token: await f.platform.token(login),
+        })
+      ).body.data.map((r) => r.uuid);
+    expect(await as("supervisor")).toEqual(expect.arrayContaining([c.uuid, callID]));
+    expect(await as("agent2")).toEqual([]);
     const sales = f.ctx.db.prepare("SELECT id FROM queues WHERE name = 'sales'").get() as { id: number };
     expect((await records(`groupValue=${sales.id}&perPage=1000`)).body.data.map((r) => r.uuid)).not.toContain(c.uuid);
     expect((await records("groupValue=9999")).body).toMatchObject({ rowCount: 0, data: [] });

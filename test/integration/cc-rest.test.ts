@@ -87,6 +87,34 @@ beforeEach(async () => {
   }
 });
 
+describe("the callers waiting in a queue (GET /api/cc/queue_members, the local platform's addition)", () => {
+  it("lists them oldest first with when each joined, to the queue's agents and supervisors; others get 403", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const first = await sw.dial("support", { name: "Carla Customer", number: "5550100" });
+    const second = await sw.dial("support", { name: "", number: "5550101" });
+    const list = await p.call<Record<string, unknown>[]>("GET", "/api/cc/queue_members?queue=support", {
+      token: tokens.supervisor,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.map((m) => [m.cid_number, m.cid_name, m.queue, m.state, m.session_uuid])).toEqual([
+      ["5550100", "Carla Customer", "support", "Waiting", first.uuid],
+      ["5550101", "", "support", "Waiting", second.uuid],
+    ]);
+    expect(list.body[0]!.joined_epoch).toBeGreaterThanOrEqual(before);
+    const ofAgent = await p.call<unknown[]>("GET", "/api/cc/queue_members?queue=support", { token: tokens.agent1 });
+    expect(ofAgent.body).toHaveLength(2);
+    const other = await p.call<{ code: number; message: string }>("GET", "/api/cc/queue_members?queue=support", {
+      token: tokens.agent4,
+    });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toMatch(/^no permission/);
+    expect((await p.call("GET", "/api/cc/queue_members?queue=nowhere", { token: tokens.admin })).status).toBe(404);
+    expect((await p.call("GET", "/api/cc/queue_members", { token: tokens.admin })).status).toBe(400);
+    first.hangup();
+    second.hangup();
+  });
+});
+
 describe("signing in and status", () => {
   it("ccLogin, ccGoReady, ccGoBreak, ccLogout answer {code:200, message:'success'} and agent_state follows", async () => {
     expect((await cc("agent1", "ccLogout", { agent: "1001", queue: "support" })).body).toEqual(ok);

@@ -59,6 +59,9 @@ describe("spec-minimal profile", () => {
       ];
       expect((await events.subscribe(...channels)).result).toMatchObject({ subscribedChannels: channels });
 
+      // No list of a queue's waiting callers: that is the local platform's addition.
+      expect((await f.platform.call("GET", "/api/cc/queue_members?queue=support", { token })).status).toBe(404);
+
       const alice = await f.phone("1001", 880);
       expect(await cc(token, "ccLogin", { agent: "1001", extn: "1001", queue: "support" })).toEqual({
         code: 200,

@@ -59,4 +59,32 @@ export function callCenterRoutes(
       }
     },
   );
+
+  // The local platform's addition (docs/platform-contract.md); a platform of the spec's surface has no such path.
+  if (profile === "full")
+    app.get<{ Querystring: { queue: string } }>(
+      "/api/cc/queue_members",
+      {
+        config: SIGNED_IN,
+        schema: {
+          querystring: {
+            type: "object",
+            additionalProperties: false,
+            required: ["queue"],
+            properties: { queue: { type: "string", minLength: 1, maxLength: 128 } },
+          },
+        },
+        schemaErrorFormatter: (errors, dataVar) =>
+          new HttpError(400, { code: 400, message: describeSchemaError(errors, dataVar) }),
+      },
+      async (req, reply) => {
+        const caller = ccCaller(principalOf(req).user, directory);
+        try {
+          return service.queueMembers(req.query.queue, caller);
+        } catch (e) {
+          if (e instanceof CcError) return reply.status(e.code).send({ code: e.code, message: e.message });
+          throw e;
+        }
+      },
+    );
 }

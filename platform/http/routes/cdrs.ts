@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { PlatformContext } from "../../context";
+import { authorityOf } from "../../auth/sessions";
 import { SIGNED_IN, principalOf } from "../app";
 import { fail } from "../errors";
 import { MAX_INT32, PAGE, PER_PAGE } from "../validation";
-import { cdrJson } from "../../cdr/cdr-store";
+import { cdrJson, type CdrScope } from "../../cdr/cdr-store";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$";
 
@@ -57,14 +58,17 @@ const DEFAULT_PER_PAGE = 20;
 /**
  * Call records (spec: Call records). An administrator reads every record; anyone else the
  * records of the calls their extensions took part in (see extensionScope), whatever numbers the
- * calls presented. A group is a call-center queue (as in ccLogin), so `groupValue` is a queue id:
+ * calls presented; a supervisor also every leg of a queue's call (see CdrScope). A group is a call-center queue (as in ccLogin), so `groupValue` is a queue id:
  * the legs of that queue's calls.
  */
 export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  const scopeOf = (req: FastifyRequest): string[] | undefined => {
+  const scopeOf = (req: FastifyRequest): CdrScope | undefined => {
     const p = principalOf(req);
     if (p.user.is_admin) return undefined;
-    return ctx.users.extensionsOf(p.user.id).map((e) => e.extn);
+    return {
+      extensions: ctx.users.extensionsOf(p.user.id).map((e) => e.extn),
+      queueCalls: authorityOf(p.user) === "supervisor",
+    };
   };
 
   app.get<{ Querystring: ListQuery }>(
@@ -86,7 +90,7 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
         ...(q.last !== undefined ? { lastDays: q.last } : {}),
         ...(q.groupValue !== undefined ? { queueId: q.groupValue } : {}),
         ...(q.contextValue ? { context: q.contextValue } : {}),
-        ...(scope ? { extensions: scope } : {}),
+        ...(scope ? { scope } : {}),
         page,
         perPage,
       });
@@ -103,7 +107,7 @@ export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
       const { rowCount, rows } = ctx.cdrs.list({
         ...(q.startDate ? { startDate: q.startDate } : {}),
         ...(q.endDate ? { endDate: q.endDate } : {}),
-        ...(scope ? { extensions: scope } : {}),
+        ...(scope ? { scope } : {}),
         page: q.page ?? 1,
         perPage: q.perPage ?? DEFAULT_PER_PAGE,
       });

@@ -21,6 +21,8 @@ const leg: CallRecord = {
   hangupCause: "NORMAL_CLEARING",
   recordingId: null,
   sipCallId: "x@y",
+  otherUuid: "",
+  cc: {},
 };
 
 const entry = (

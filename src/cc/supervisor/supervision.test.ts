@@ -3,7 +3,7 @@ import { createSessionStore, createSettingsStore, memoryStorage } from "../../se
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { addCall, createCallsStore, updateCall } from "../../softphone/calls-store";
 import { testCall } from "../../softphone/testing/test-call";
-import { SUPERVISION } from "../cc-call";
+import { ccCallOf, SUPERVISION } from "../cc-call";
 import { CC } from "../queue-calls";
 import { createActionLog, LOG_SIZE } from "./action-log";
 import { createSupervision } from "./supervision";
@@ -42,7 +42,8 @@ const alice: WallboardAgent = {
   statusSinceExact: true,
   noAnswerCount: 0,
   queues: ["support"],
-  wrapUp: false,
+  wrapUpUntil: "",
+  platformSince: "",
 };
 
 const cleanups: Array<() => unknown> = [];
@@ -159,12 +160,13 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
 }
 
 describe("supervising a call", () => {
-  it("monitors with ccMonitor (signing the supervisor in first), then switches by keys on the same leg: whisper 2, barge 3, listen 0", async () => {
+  it("monitors with ccMonitor (the supervisor signed in for that request alone, then out again), then switches by keys on the same leg: whisper 2, barge 3, listen 0", async () => {
     const t = await setup();
     await t.a.monitor("1001");
-    expect(t.asked.map((x) => x.func)).toEqual(["ccLogin", "ccMonitor"]);
+    expect(t.asked.map((x) => x.func)).toEqual(["ccLogin", "ccMonitor", "ccLogout"]);
     expect(t.asked[0]!.body).toEqual({ agent: "1010", extn: "1010", queue: "support" });
     expect(t.asked[1]!.body).toEqual({ agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" });
+    expect(t.asked[2]!.body).toEqual({ agent: "1010", queue: "support" });
     expect(t.s().current).toMatchObject({
       agent: "1001",
       callUuid: "leg-1001",
@@ -177,7 +179,7 @@ describe("supervising a call", () => {
     await t.a.barge("1001");
     await t.a.monitor("1001");
     expect(t.dtmf).toEqual(["2 info", "3 info", "0 info"]);
-    expect(t.asked).toHaveLength(2);
+    expect(t.asked).toHaveLength(3);
     expect(t.s().current).toMatchObject({ mode: "monitor", phoneCall: "sup-2" });
     expect(
       t
@@ -282,16 +284,22 @@ describe("supervising a call", () => {
     expect(t.s().current).toMatchObject({ mode: "barge" });
   });
 
-  it("intercepts on the monitor leg, after which the supervisor's call is an ordinary one with the customer", async () => {
+  it("intercepts on the monitor leg, after which the supervisor's call is an ordinary one with the customer, named on it", async () => {
     const t = await setup();
     await t.a.monitor("1001");
     await t.a.intercept("1001");
-    expect(t.asked.at(-1)).toEqual({
-      func: "ccIntercept",
-      body: { agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" },
-    });
+    expect(t.asked.slice(-3)).toEqual([
+      { func: "ccLogin", body: { agent: "1010", extn: "1010", queue: "support" } },
+      { func: "ccIntercept", body: { agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" } },
+      { func: "ccLogout", body: { agent: "1010", queue: "support" } },
+    ]);
     expect(t.s().current).toBeNull();
     expect(t.hungUp).toEqual([]);
+    const leg = t.calls.getState().calls.find((c) => c.id === "sup-2")!;
+    expect(ccCallOf(leg, { platformCall: null, agent: null }, [leg])?.party).toEqual({
+      name: "Carla Customer",
+      number: "5550100",
+    });
     expect(t.s().log[0]).toMatchObject({
       command: "intercept",
       agent: "1001",

@@ -4,7 +4,7 @@ import type { SessionStore } from "../../session";
 import type { Call, CallId, Phone } from "../../softphone";
 import { statusKind } from "../agent-status";
 import { commandError, commandErrorOf, type CommandError } from "../command-error";
-import { SUPERVISION } from "../cc-call";
+import { PARTY, SUPERVISION } from "../cc-call";
 import { CC } from "../queue-calls";
 import { matches, sendStatus, type StatusChoice } from "../status-commands";
 import { actionLogOf, type ActionLog, type SupervisorCommand, type SupervisorLogEntry } from "./action-log";
@@ -143,12 +143,29 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     }
   };
 
-  /** The monitoring party must be signed in (the spec's ccMonitor): in the call's queue, else the agent's first. */
-  const signedIn = async (client: PlatformClient, ext: string, row: WallboardAgent | undefined) => {
+  /**
+   * The spec's ccMonitor (and ccIntercept) want the monitoring party signed in. A supervisor who
+   * is not (the usual case) is signed in to the call's queue for the request alone and signed out
+   * as soon as the platform answered it, whatever the answer: the leg it made does not depend on
+   * the sign-in, and a supervisor left signed in would count as one of the queue's agents (and
+   * could be offered its callers). One already signed in (also an agent) stays as it was.
+   */
+  const whileSignedIn = async <T>(
+    client: PlatformClient,
+    ext: string,
+    row: WallboardAgent | undefined,
+    request: () => Promise<T>,
+  ): Promise<T> => {
     const mine = deps.wallboard.getState().board.agents.get(ext);
-    if (mine && statusKind(mine.status) !== "logged-out" && statusKind(mine.status) !== "unknown") return;
+    const kind = mine ? statusKind(mine.status) : "logged-out";
     const queue = row?.call?.queue || row?.queues[0] || mine?.queues[0] || "";
-    if (queue) await cc.login(client, { agent: ext, extn: ext, queue });
+    if ((kind !== "logged-out" && kind !== "unknown") || !queue) return request();
+    await cc.login(client, { agent: ext, extn: ext, queue });
+    try {
+      return await request();
+    } finally {
+      await cc.logout(client, { agent: ext, queue }).catch(() => undefined);
+    }
   };
 
   /** The phone call carrying the supervisor's new leg: named by its headers, else the first one the platform answered by itself since `since`. */
@@ -207,13 +224,14 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     const call = liveCallOf(o.row);
     if (!call) throw commandError("unknown-call", mode, now());
     if (store.getState().current) await stopCurrent();
-    await signedIn(o.client, o.ext, o.row);
     const since = now();
     // Barge in: the agent's call, with the supervisor's own phone as the third party (it answers by itself).
     const made =
       mode === "barge"
         ? await cc.threeWay(o.client, { agent, callID: call.uuid, destAgent: o.ext, destExtn: o.ext })
-        : await cc.monitor(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid });
+        : await whileSignedIn(o.client, o.ext, o.row, () =>
+            cc.monitor(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid }),
+          );
     const leg = await awaitLeg(call.uuid, made.uuid, since, mode);
     const agentName = o.row?.name ?? "";
     const legUuid = made.uuid ?? leg.context[CC.callId] ?? "";
@@ -246,6 +264,14 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       phone.decorate(id, { [SUPERVISION.mode]: mode, ...(agentName ? { [SUPERVISION.agent]: agentName } : {}) });
     } catch {
       // The call has gone meanwhile: nothing to label.
+    }
+  };
+
+  const nameParty = (id: CallId, name: string, number: string) => {
+    try {
+      phone.decorate(id, { [PARTY.name]: name, [PARTY.number]: number });
+    } catch {
+      // The call has gone meanwhile.
     }
   };
 
@@ -287,10 +313,11 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       return perform("intercept", agent, row?.call?.number ?? "", async (o) => {
         const call = liveCallOf(o.row);
         if (!call) throw commandError("unknown-call", "intercept", now());
-        await signedIn(o.client, o.ext, o.row);
         const current = store.getState().current;
         const since = now();
-        await cc.intercept(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid });
+        await whileSignedIn(o.client, o.ext, o.row, () =>
+          cc.intercept(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid }),
+        );
         // Monitoring this call: the platform takes the customer on that leg; else the phone rings first.
         let leg = { id: current?.phoneCall ?? "", uuid: current?.leg ?? "" };
         if (!(current?.callUuid === call.uuid && current.phoneCall)) {
@@ -298,6 +325,9 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
           leg = { id: rang.id, uuid: rang.context[CC.callId] ?? "" };
         }
         label(leg.id, "intercept", o.row?.name || agent);
+        // The leg's SIP still names the agent (it was the agent's call the leg joined): the card
+        // and its Call back name the customer the supervisor now talks to.
+        nameParty(leg.id, call.name, call.number);
         // The supervisor's leg is now a call with the customer, no longer a supervision.
         store.setState({ current: null });
         return leg.uuid;

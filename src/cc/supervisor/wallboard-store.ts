@@ -1,14 +1,30 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { getAgentState, getUserQueueNames, type AgentStateRecord, type PlatformClient } from "../../api";
+import {
+  getAgentState,
+  getQueueMembers,
+  getUserQueueNames,
+  PlatformError,
+  type AgentStateRecord,
+  type PlatformClient,
+  type QueueMember,
+} from "../../api";
 import type { SessionStore, SessionUser } from "../../session";
-import type { CallCenterEventData } from "../agent-status";
+import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
+import { platformDay, readDayRecords } from "../day-records";
+import { createPlatformClock, type PlatformClock } from "../platform-clock";
+import { AgentDays, type AgentDayView } from "./agent-day";
+import { pastDayCsv, todayCsv } from "./day-export";
+import { QueueDay } from "./queue-day";
 import { isSupervisor } from "./supervisor-role";
 import {
+  agentNumberOf,
   applyEvent,
+  applyMembers,
   applyRecords,
   DEFAULT_SERVICE_LEVEL_SECONDS,
   emptyWallboard,
+  statusSinceOf,
   WallboardDraft,
   type WallboardData,
 } from "./wallboard";
@@ -34,6 +50,23 @@ export interface WallboardState {
   /** The queues whose agents the board shows; empty: every queue (an administrator, or a supervisor of no queue in particular). */
   scope: readonly string[];
   serviceLevelSeconds: number;
+  /** The platform's clock offset (see PlatformClock), ms; null until an event measured it. */
+  clockOffset: number | null;
+  /** Whether the platform lists a queue's waiting callers; null: not asked yet. */
+  membersListed: boolean | null;
+  /** Today's call records, read in the background: how far (see `Wallboard.queueDay`). */
+  day: DayReading;
+  /** Bumped whenever a queue's day changed (records read, events): figures are computed again. */
+  dayVersion: number;
+}
+
+export interface DayReading {
+  /** The day's first moment (local midnight), ms. */
+  from: number;
+  /** `reading` while pages come in; `read` once every queue's records are in; `failed` with the reason. */
+  status: "waiting" | "reading" | "read" | "failed";
+  records: number;
+  error: string | null;
 }
 
 export type WallboardStore = StoreApi<WallboardState>;
@@ -53,12 +86,25 @@ export interface WallboardDeps {
   /** Events are applied in batches at most this often (default 100 ms): one store change per batch. */
   batchMs?: number;
   serviceLevelSeconds?: number;
+  /** Queues where calls ended are read again at most this often, for the after-call work that began (default 2 s). */
+  queueReadMs?: number;
   readAgents?: (client: PlatformClient, query: { queue?: string }) => Promise<AgentStateRecord[]>;
+  readMembers?: (client: PlatformClient, queue: string) => Promise<QueueMember[]>;
   userQueues?: (client: PlatformClient, userId: string) => Promise<string[]>;
 }
 
 export interface Wallboard {
   store: WallboardStore;
+  /** The platform's clock as measured from its events: its times on this browser's clock. */
+  clock: PlatformClock;
+  /** A queue's day so far, caller by caller (records and events): its figures and intervals. */
+  queueDay(queue: string): QueueDay | undefined;
+  /** Every queue's day. */
+  queueDays(): Iterable<QueueDay>;
+  /** An agent's statuses of the day, as far as the board saw them. */
+  agentDay(number: string, now: number): AgentDayView | null;
+  /** The queue and agent figures of a day as CSV: today's as the board has them, another day's from the records. */
+  exportDay(day: Date, thresholdOf: (queue: string) => number): Promise<string>;
   /** The board runs while someone watches it; returns the unwatcher. */
   watch(): () => void;
   /** Reads agent_state now. */
@@ -70,6 +116,7 @@ export interface Wallboard {
 }
 
 const dayOf = (ms: number) => new Date(ms).toDateString();
+const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
 export function createWallboard(deps: WallboardDeps): Wallboard {
   const now = deps.now ?? Date.now;
@@ -78,8 +125,11 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   const silentAfterMs = deps.silentAfterMs ?? 15_000;
   const staleAfterMs = deps.staleAfterMs ?? 15_000;
   const batchMs = deps.batchMs ?? 100;
+  const queueReadMs = deps.queueReadMs ?? 2_000;
   const readAgents = deps.readAgents ?? ((c, q) => getAgentState(c, q));
   const userQueues = deps.userQueues ?? getUserQueueNames;
+  const readMembers = deps.readMembers ?? getQueueMembers;
+  const clock = createPlatformClock();
 
   const store = createStore<WallboardState>()(() => ({
     board: emptyWallboard(now()),
@@ -90,7 +140,21 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     loading: false,
     scope: [],
     serviceLevelSeconds: deps.serviceLevelSeconds ?? DEFAULT_SERVICE_LEVEL_SECONDS,
+    clockOffset: null,
+    membersListed: null,
+    day: { from: midnightOf(now()), status: "waiting", records: 0, error: null },
+    dayVersion: 0,
   }));
+
+  let days = new Map<string, QueueDay>();
+  const queueDayOf = (queue: string) => {
+    let day = days.get(queue);
+    if (!day) days.set(queue, (day = new QueueDay(store.getState().day.from)));
+    return day;
+  };
+  /** Queues whose records of the day were read (or are being read). */
+  let recordsAsked = new Set<string>();
+  let agentDays = new AgentDays(store.getState().day.from);
 
   let watchers = 0;
   let run = 0;
@@ -104,9 +168,30 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
 
   const draft = () => new WallboardDraft(store.getState().board);
 
+  /** Set when a queue's day changed since the last commit. */
+  let dayChanged = false;
   const commit = (d: WallboardDraft, patch: Partial<WallboardState> = {}) => {
     const t = now();
-    if (dayOf(d.finish().countingSince) !== dayOf(t)) d.resetCounts(new Date(new Date(t).toDateString()).getTime());
+    if (dayOf(d.finish().countingSince) !== dayOf(t)) {
+      // A new day: today's figures start again (its few records so far are read anew).
+      d.resetCounts(midnightOf(t));
+      agentDays.reset(midnightOf(t));
+      days = new Map();
+      recordsAsked = new Set();
+      dayChanged = true;
+      patch = { ...patch, day: { from: midnightOf(t), status: "waiting", records: 0, error: null } };
+      queueMicrotask(() => void readDay());
+    }
+    if (dayChanged) patch = { ...patch, dayVersion: store.getState().dayVersion + 1 };
+    dayChanged = false;
+    if (d.changed.size) {
+      const rows = d.finish().agents;
+      for (const number of d.changed) {
+        const row = rows.get(number);
+        if (row) agentDays.note(row, t, statusSinceOf(row, clock).at);
+        else agentDays.forget(number);
+      }
+    }
     store.setState({ ...(d.touched ? { board: d.finish() } : {}), updatedAt: t, stale: false, ...patch });
   };
 
@@ -118,13 +203,131 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     pending = [];
     const d = draft();
     const t = now();
-    for (const e of events) applyEvent(d, e, t);
+    let unknownAgent = false;
+    for (const e of events) {
+      applyEvent(d, e, t);
+      const queue = e["CC-Queue"];
+      if (queue && queueDayOf(queue).addEvent(e, Math.min(eventTime(e, t), t))) dayChanged = true;
+      const number = agentNumberOf(e["CC-Agent"] ?? "");
+      // An agent the board does not know (signed in since the last read): read it now, not at the next reconcile.
+      if (number && !d.agent(number) && e["CC-Action"] !== "agent-supervision") unknownAgent = true;
+      // A queue call ended: after-call work may begin, which only a read says (wrap_up_until).
+      else if (e["CC-Action"] === "bridge-agent-end" && e["CC-Queue"]) queuesToRead.add(e["CC-Queue"]);
+    }
     commit(d);
+    if (unknownAgent) wholeReadWanted = true;
+    if (unknownAgent || queuesToRead.size) readSoon();
   };
 
   const onEvent = (e: CallCenterEventData) => {
+    if (clock.note(e, now())) {
+      store.setState({ clockOffset: clock.offset() });
+      for (const row of store.getState().board.agents.values())
+        agentDays.refineStart(row, statusSinceOf(row, clock).at);
+    }
     pending.push(e);
     batch ??= setTimeout(flush, batchMs);
+  };
+
+  /** Queues whose agents to read again soon (a call ended in them), and whether a whole read is wanted. */
+  const queuesToRead = new Set<string>();
+  let wholeReadWanted = false;
+  let soon: ReturnType<typeof setTimeout> | undefined;
+  let lastQueueReadAt = 0;
+  /**
+   * Reads what events asked for: an unknown agent at once, the queues where calls ended at most
+   * every `queueReadMs` (a busy centre ends calls all the time); one read at a time.
+   */
+  const readSoon = () => {
+    if (soon || !client) return;
+    const wait = wholeReadWanted ? 0 : Math.max(0, lastQueueReadAt + queueReadMs - now());
+    soon = setTimeout(() => {
+      soon = undefined;
+      // A read under way asks again when it ends (see `settled`).
+      if (reading) return;
+      if (wholeReadWanted) {
+        wholeReadWanted = false;
+        queuesToRead.clear();
+        void read();
+        return;
+      }
+      const queues = [...queuesToRead];
+      queuesToRead.clear();
+      lastQueueReadAt = now();
+      void readQueues(queues);
+    }, wait);
+  };
+
+  /** The waiting callers of each queue, where the platform lists them (not the spec: null when it has no such list). */
+  const membersOf = async (c: PlatformClient, queues: readonly string[]) => {
+    if (store.getState().membersListed === false) return null;
+    const listed = await Promise.all(
+      queues.map((queue) =>
+        readMembers(c, queue).then(
+          (callers) => [queue, callers] as const,
+          (e: unknown) => {
+            // A queue gone since: nobody waits there. Any other 404: the platform has no such list.
+            if (e instanceof PlatformError && e.status === 404)
+              return /^queue '/.test(e.message) ? ([queue, []] as const) : null;
+            throw e;
+          },
+        ),
+      ),
+    );
+    if (listed.some((l) => l === null)) {
+      store.setState({ membersListed: false });
+      return null;
+    }
+    return listed as (readonly [string, QueueMember[]])[];
+  };
+
+  const applyRead = (
+    perQueue: readonly (readonly [string, AgentStateRecord[]])[],
+    everyone: AgentStateRecord[],
+    members: readonly (readonly [string, QueueMember[]])[] | null,
+    previous: ReadonlySet<string>,
+    partial: boolean,
+  ) => {
+    const queuesOf = new Map<string, string[]>();
+    for (const [queue, rows] of perQueue)
+      for (const r of rows) queuesOf.set(r.agent_id, [...(queuesOf.get(r.agent_id) ?? []), queue]);
+    // Events that came during the read are newer than it: the read first, then them.
+    const d = draft();
+    applyRecords(d, [...perQueue.flatMap(([, rows]) => rows), ...everyone], queuesOf, now(), previous, partial);
+    for (const [queue, rows] of perQueue) {
+      d.addQueue(queue);
+      const id = rows.find((r) => r.queue_id)?.queue_id;
+      if (id) d.patchQueue(queue, (q) => (q.id === id ? {} : { id }));
+    }
+    if (members) {
+      for (const [queue, callers] of members) {
+        applyMembers(
+          d,
+          queue,
+          callers.map((c) => ({ uuid: c.uuid, joinedAt: c.joinedAt })),
+        );
+        queueDayOf(queue).addWaiting(callers.map((c) => ({ key: c.sessionUuid, joinedAt: c.joinedAt })));
+      }
+    }
+    // Callers an agent talks to now were answered today (their record is written when they end).
+    for (const [, rows] of perQueue)
+      for (const r of rows)
+        if (
+          r.call?.answered &&
+          r.call.queue &&
+          r.call.customer_uuid &&
+          (r.call.kind === "queue" || r.call.kind === "handover")
+        )
+          queueDayOf(r.call.queue).addInCall(r.call.customer_uuid, r.agent_id);
+    dayChanged = true;
+    const events = pending;
+    pending = [];
+    for (const e of events) applyEvent(d, e, now());
+    commit(d, {
+      readError: null,
+      loading: false,
+      ...(members ? { membersListed: true } : {}),
+    });
   };
 
   const read = async (): Promise<void> => {
@@ -135,30 +338,94 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     lastReadAt = now();
     try {
       const { scope, board } = store.getState();
-      const queues = scope.length ? scope : [...board.queues.keys()];
-      const perQueue = await Promise.all(queues.map(async (queue) => [queue, await readAgents(c, { queue })] as const));
+      // Every agent first (an administrator, or a supervisor of no queue in particular): it names
+      // the queues agents signed into, so that each agent is counted in every queue it has a tier
+      // in from the first read on.
       const everyone = scope.length ? [] : await readAgents(c, {});
       if (myRun !== run) return;
-      const queuesOf = new Map<string, string[]>();
-      for (const [queue, rows] of perQueue)
-        for (const r of rows) queuesOf.set(r.agent_id, [...(queuesOf.get(r.agent_id) ?? []), queue]);
-      // Events that came during the read are newer than it: the read first, then them.
-      const d = draft();
-      applyRecords(
-        d,
-        [...perQueue.flatMap(([, rows]) => rows), ...everyone],
-        queuesOf,
-        now(),
-        new Set(board.agents.keys()),
-      );
-      const events = pending;
-      pending = [];
-      for (const e of events) applyEvent(d, e, now());
-      commit(d, { readError: null, loading: false });
+      const queues = scope.length
+        ? scope
+        : [...new Set([...board.queues.keys(), ...everyone.map((r) => r.group_id).filter(Boolean)])].sort();
+      const [perQueue, members] = await Promise.all([
+        Promise.all(queues.map(async (queue) => [queue, await readAgents(c, { queue })] as const)),
+        membersOf(c, queues),
+      ]);
+      if (myRun !== run) return;
+      applyRead(perQueue, everyone, members, new Set(store.getState().board.agents.keys()), false);
     } catch (e) {
       if (myRun === run) store.setState({ readError: e instanceof Error ? e.message : String(e), loading: false });
     } finally {
-      if (myRun === run) reading = false;
+      if (myRun === run) settled();
+    }
+  };
+
+  /**
+   * Today's call records of every queue whose id the board knows (`groupValue`), one queue after
+   * the other, page by page in the background: the live board goes on meanwhile, and each page
+   * adds to the figures at once. A queue whose id is learnt later is read when it is.
+   */
+  const readDay = async (): Promise<void> => {
+    const c = client;
+    if (!c) return;
+    const myRun = run;
+    const { board, day } = store.getState();
+    const queues = [...board.queues.values()].filter((q) => q.id && !recordsAsked.has(q.name));
+    if (!queues.length) return;
+    for (const q of queues) recordsAsked.add(q.name);
+    const range = platformDay(day.from, clock.offset());
+    store.setState((s) => ({ day: { ...s.day, status: "reading", error: null } }));
+    try {
+      for (const q of queues) {
+        const queueDay = queueDayOf(q.name);
+        await readDayRecords(
+          c,
+          { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
+          {
+            onPage: (records) => {
+              if (myRun !== run || queueDay !== days.get(q.name)) return;
+              queueDay.addRecords(records, clock.offset() ?? 0);
+              store.setState((s) => ({
+                day: { ...s.day, records: s.day.records + records.length },
+                dayVersion: s.dayVersion + 1,
+              }));
+            },
+          },
+        );
+        queueDay.recordsRead();
+        if (myRun !== run) return;
+      }
+      store.setState((s) => ({ day: { ...s.day, status: "read" } }));
+    } catch (e) {
+      if (myRun !== run) return;
+      for (const q of queues) recordsAsked.delete(q.name);
+      store.setState((s) => ({
+        day: { ...s.day, status: "failed", error: e instanceof Error ? e.message : String(e) },
+      }));
+    }
+  };
+
+  /** A read ended: what events asked for meanwhile is read next. */
+  const settled = () => {
+    reading = false;
+    // Queues the read made known (or whose id it learnt) get their records of the day.
+    void readDay();
+    if (wholeReadWanted || queuesToRead.size) readSoon();
+  };
+
+  /** The agents of some queues only (after-call work that began there): nobody leaves the board. */
+  const readQueues = async (queues: readonly string[]): Promise<void> => {
+    const c = client;
+    if (!c || reading || !queues.length) return;
+    const myRun = run;
+    reading = true;
+    try {
+      const perQueue = await Promise.all(queues.map(async (queue) => [queue, await readAgents(c, { queue })] as const));
+      if (myRun !== run) return;
+      applyRead(perQueue, [], null, new Set(), true);
+    } catch (e) {
+      if (myRun === run) store.setState({ readError: e instanceof Error ? e.message : String(e) });
+    } finally {
+      if (myRun === run) settled();
     }
   };
 
@@ -196,6 +463,10 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     tick = undefined;
     if (batch) clearTimeout(batch);
     batch = undefined;
+    if (soon) clearTimeout(soon);
+    soon = undefined;
+    queuesToRead.clear();
+    wholeReadWanted = false;
     pending = [];
     reading = false;
     store.setState({ source: "off" });
@@ -206,8 +477,13 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const myRun = run;
     client = who.client;
     lastReadAt = 0;
+    days = new Map();
+    recordsAsked = new Set();
+    agentDays = new AgentDays(midnightOf(now()));
     store.setState({
       board: emptyWallboard(now()),
+      day: { from: midnightOf(now()), status: "waiting", records: 0, error: null },
+      dayVersion: 0,
       loading: true,
       readError: null,
       updatedAt: 0,
@@ -236,6 +512,22 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
 
   return {
     store,
+    clock,
+    queueDay: (queue) => days.get(queue),
+    queueDays: () => days.values(),
+    agentDay: (number, at) => agentDays.view(number, at),
+    async exportDay(day, thresholdOf) {
+      const { board, day: today } = store.getState();
+      const date = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
+      if (midnightOf(day.getTime()) === today.from) return todayCsv(date, board, (q) => days.get(q), thresholdOf);
+      const c = client;
+      if (!c) throw new Error("not signed in");
+      const queues = [...board.queues.values()]
+        .filter((q) => q.id)
+        .map((q) => ({ name: q.name, id: q.id, thresholdSeconds: thresholdOf(q.name) }));
+      const names = new Map([...board.agents.values()].map((a) => [a.number, a.name]));
+      return pastDayCsv(c, day, queues, names, clock.offset());
+    },
     watch() {
       watchers++;
       follow();

@@ -3,7 +3,7 @@ import type { AgentStateRecord } from "../../api";
 import { createSessionStore, createSettingsStore, memoryStorage } from "../../session";
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { createEventFeed, type EventConnector } from "../event-feed";
-import { summarizeQueue } from "./wallboard";
+import { inWrapUp, statusSinceOf, summarizeQueue } from "./wallboard";
 import { idleAgentRecords } from "./testing/agent-records";
 import { isSupervisor } from "./supervisor-role";
 import { createWallboard } from "./wallboard-store";
@@ -47,6 +47,13 @@ class SimulatedCenter {
   readonly events: Record<string, string>[] = [];
   reads = 0;
   failReads = false;
+  /** Agents with a tier in a queue besides the one they signed into. */
+  readonly tiers = new Map<string, string[]>();
+  /** Callers waiting per queue (`GET /api/cc/queue_members`); null: the platform has no such list (the spec's). */
+  waitingCallers: Record<
+    string,
+    { uuid: string; cid_number: string; cid_name: string; joined_epoch: number }[]
+  > | null = {};
 
   constructor(count: number) {
     for (const record of idleAgentRecords(count)) this.agents.set(record.agent_id, record);
@@ -157,7 +164,20 @@ class SimulatedCenter {
       const queue = url.searchParams.get("queue");
       return json(
         200,
-        [...this.agents.values()].filter((a) => !queue || a.group_id === queue),
+        [...this.agents.values()]
+          .filter((a) => !queue || a.group_id === queue || this.tiers.get(queue)?.includes(a.agent_id))
+          .map((a) => (queue ? { ...a, queue_id: queue === "support" ? "1" : "2" } : a)),
+      );
+    }
+    if (method === "GET" && url.pathname === "/api/cc/queue_members") {
+      if (!this.waitingCallers) return json(404, { code: 404, text: "Not Found" });
+      return json(
+        200,
+        (this.waitingCallers[url.searchParams.get("queue") ?? ""] ?? []).map((m) => ({
+          ...m,
+          session_uuid: `s-${m.uuid}`,
+          state: "Waiting",
+        })),
       );
     }
     if (method === "GET" && /\/api\/users\/\d+\/queue\/name$/.test(url.pathname)) return json(200, []);
@@ -185,8 +205,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function setup(o: { agents?: number; user?: FakeUser } = {}) {
+async function setup(o: { agents?: number; user?: FakeUser; center?: (c: SimulatedCenter) => void } = {}) {
   const center = new SimulatedCenter(o.agents ?? 20);
+  o.center?.(center);
   const platform = fakePlatform([sam, ada, alice]);
   platform.overrides.push(center.route);
   const device = memoryStorage();
@@ -304,18 +325,36 @@ describe("the supervisor's wallboard", () => {
     expectBoardMatches(t.board, t.center);
   });
 
-  it("counts per queue: callers waiting and the longest wait, agents by status, answered and abandoned, service level within 20 s", async () => {
+  it("counts per queue from live events: callers waiting and the longest wait, agents by status, offered, answered and abandoned, service level within 20 s, speed of answer; a new day starts again", async () => {
     const t = await setup({ agents: 4 });
     t.channel.open(true);
     const at = (s: number) => String((T0 + s * 1000) / 1000);
     const q = { "CC-Queue": "support" };
     const push = (e: Record<string, string>) => t.channel.push(e);
-    push({ "CC-Action": "member-queue-start", ...q, "CC-Member-UUID": "m1", "CC-Member-Joined-Time": at(0) });
-    push({ "CC-Action": "member-queue-start", ...q, "CC-Member-UUID": "m2", "CC-Member-Joined-Time": at(2) });
-    push({ "CC-Action": "member-queue-start", ...q, "CC-Member-UUID": "m3", "CC-Member-Joined-Time": at(3) });
+    push({
+      "CC-Action": "member-queue-start",
+      ...q,
+      "CC-Member-UUID": "m1",
+      "CC-Member-Session-UUID": "s-m1",
+      "CC-Member-Joined-Time": at(0),
+    });
+    push({
+      "CC-Action": "member-queue-start",
+      ...q,
+      "CC-Member-UUID": "m2",
+      "CC-Member-Session-UUID": "s-m2",
+      "CC-Member-Joined-Time": at(2),
+    });
+    push({
+      "CC-Action": "member-queue-start",
+      ...q,
+      "CC-Member-UUID": "m3",
+      "CC-Member-Session-UUID": "s-m3",
+      "CC-Member-Joined-Time": at(3),
+    });
     push({ "CC-Action": "members-count", ...q, "CC-Count": "3" });
     t.board.flush();
-    let s = summarizeQueue(t.state().board, "support", 20);
+    let s = summarizeQueue(t.state().board, "support", 20, t.board.queueDay("support"));
     expect(s).toMatchObject({
       waiting: 3,
       longestWaitingSince: T0,
@@ -332,6 +371,7 @@ describe("the supervisor's wallboard", () => {
       ...q,
       "CC-Agent": "10000",
       "CC-Member-UUID": "m1",
+      "CC-Member-Session-UUID": "s-m1",
       "CC-Member-CID-Number": "5550100",
     });
     push({
@@ -340,6 +380,7 @@ describe("the supervisor's wallboard", () => {
       "CC-Agent": "10000",
       "CC-Agent-UUID": "leg1",
       "CC-Member-UUID": "m1",
+      "CC-Member-Session-UUID": "s-m1",
       "CC-Member-CID-Number": "5550100",
       "CC-Member-Joined-Time": at(0),
       "CC-Agent-Answered-Time": at(10),
@@ -350,10 +391,17 @@ describe("the supervisor's wallboard", () => {
       "CC-Agent": "10002",
       "CC-Agent-UUID": "leg2",
       "CC-Member-UUID": "m2",
+      "CC-Member-Session-UUID": "s-m2",
       "CC-Member-Joined-Time": at(2),
       "CC-Agent-Answered-Time": at(32),
     });
-    push({ "CC-Action": "member-queue-end", ...q, "CC-Cause": "Cancel", "CC-Member-UUID": "m3" });
+    push({
+      "CC-Action": "member-queue-end",
+      ...q,
+      "CC-Cause": "Cancel",
+      "CC-Member-UUID": "m3",
+      "CC-Member-Session-UUID": "s-m3",
+    });
     push({ "CC-Action": "members-count", ...q, "CC-Count": "0" });
     // A handover of m1 to another agent (a transfer) answers no new caller.
     push({
@@ -362,6 +410,7 @@ describe("the supervisor's wallboard", () => {
       "CC-Agent": "10002",
       "CC-Agent-UUID": "leg3",
       "CC-Member-UUID": "m1",
+      "CC-Member-Session-UUID": "s-m1",
       "CC-Member-Joined-Time": at(0),
       "CC-Agent-Answered-Time": at(40),
     });
@@ -372,10 +421,11 @@ describe("the supervisor's wallboard", () => {
       "CC-Agent-Break-Reason": "lunch",
     });
     t.board.flush();
-    s = summarizeQueue(t.state().board, "support", 20);
-    expect(s).toMatchObject({ waiting: 0, longestWaitingSince: null, answered: 2, abandoned: 1 });
+    s = summarizeQueue(t.state().board, "support", 20, t.board.queueDay("support"));
+    expect(s).toMatchObject({ waiting: 0, longestWaitingSince: null, offered: 3, answered: 2, abandoned: 1 });
+    expect(s.averageSpeedOfAnswer).toBe(20_000);
     expect(s.serviceLevel).toBeCloseTo(1 / 3);
-    expect(summarizeQueue(t.state().board, "support", 40).serviceLevel).toBeCloseTo(2 / 3);
+    expect(summarizeQueue(t.state().board, "support", 40, t.board.queueDay("support")).serviceLevel).toBeCloseTo(2 / 3);
     expect(t.state().board.agents.get("10000")).toMatchObject({
       status: "On Break",
       kind: "break",
@@ -387,12 +437,113 @@ describe("the supervisor's wallboard", () => {
     vi.setSystemTime(T0 + 24 * 3600_000);
     push({ "CC-Action": "members-count", ...q, "CC-Count": "1" });
     t.board.flush();
-    expect(summarizeQueue(t.state().board, "support", 20)).toMatchObject({
+    expect(summarizeQueue(t.state().board, "support", 20, t.board.queueDay("support"))).toMatchObject({
       waiting: 1,
+      offered: 0,
       answered: 0,
       abandoned: 0,
       waitingUnseen: 1,
     });
+  });
+
+  it("is right the moment it opens: an agent in two queues counted in both, callers waiting with their longest wait, the queues' ids", async () => {
+    const t = await setup({
+      agents: 4,
+      center: (c) => {
+        // 10000 signed into support with a tier in sales too; two callers already wait in sales.
+        c.tiers.set("sales", ["10000"]);
+        c.waitingCallers = {
+          sales: [
+            { uuid: "m1", cid_number: "5550101", cid_name: "", joined_epoch: (T0 - 95_000) / 1000 },
+            { uuid: "m2", cid_number: "5550102", cid_name: "", joined_epoch: (T0 - 20_000) / 1000 },
+          ],
+        };
+      },
+    });
+    const board = t.state().board;
+    expect(board.agents.get("10000")!.queues).toEqual(["sales", "support"]);
+    expect(summarizeQueue(board, "sales", 20)).toMatchObject({
+      waiting: 2,
+      longestWaitingSince: T0 - 95_000,
+      waitingUnseen: 0,
+      byStatus: { break: 3 },
+    });
+    expect(summarizeQueue(board, "support", 20)).toMatchObject({ waiting: 0, byStatus: { break: 2 } });
+    expect([board.queues.get("support")!.id, board.queues.get("sales")!.id]).toEqual(["1", "2"]);
+    expect(t.state().membersListed).toBe(true);
+  });
+
+  it("says so where the platform does not list waiting callers (the spec's platform)", async () => {
+    const t = await setup({ agents: 2, center: (c) => (c.waitingCallers = null) });
+    expect(t.state().membersListed).toBe(false);
+    expect(t.state().readError).toBeNull();
+    expect(t.state().board.agents.size).toBe(2);
+  });
+
+  it("reads an agent it does not know as soon as its first event arrives", async () => {
+    const t = await setup({ agents: 2 });
+    t.channel.open(true);
+    const reads = t.center.reads;
+    t.center.agents.set("20000", {
+      ...t.center.agents.get("10000")!,
+      agent_id: "20000",
+      extn: "20000",
+      name: "New Agent",
+    });
+    t.center.setStatus("20000", "Available", "", T0);
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.center.reads).toBeGreaterThan(reads);
+    expect(t.state().board.agents.get("20000")).toMatchObject({ name: "New Agent", status: "Available" });
+  });
+
+  it("shows time in status from the platform's status_since, read with the platform's zone and clock, once an event measured them", async () => {
+    // The platform runs 8 hours ahead of this browser's zone and its clock 1.5 s behind.
+    const zone = 8 * 3600_000;
+    const skew = 1_500;
+    const local = (ms: number) => {
+      const d = new Date(ms + zone);
+      const p = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+    };
+    const t = await setup({
+      agents: 2,
+      center: (c) => {
+        const a = c.agents.get("10000")!;
+        c.agents.set("10000", { ...a, status_since: local(T0 - skew - 125_000), wrap_up_until: "" });
+      },
+    });
+    const row = () => t.state().board.agents.get("10000")!;
+    expect(statusSinceOf(row(), t.board.clock)).toMatchObject({ exact: false });
+    t.channel.open(true);
+    const platformNow = Date.now() - skew;
+    t.channel.push({
+      "CC-Action": "members-count",
+      "CC-Queue": "support",
+      "CC-Count": "0",
+      "Event-Date-Timestamp": String(platformNow * 1000),
+      "Event-Date-Local": local(platformNow),
+    });
+    t.board.flush();
+    expect(t.state().clockOffset).toBe(zone - skew);
+    // The platform's stamps are whole seconds: right within one.
+    const since = statusSinceOf(row(), t.board.clock);
+    expect(since.exact).toBe(true);
+    expect(Math.abs(since.at - (T0 - 125_000))).toBeLessThan(1_000);
+  });
+
+  it("shows after-call work: a queue call that ends reads its queue again, which says until when wrap-up runs", async () => {
+    const t = await setup({ agents: 2 });
+    t.channel.open(true);
+    t.center.startCall("10000", "5550100", T0);
+    t.deliver();
+    t.board.flush();
+    t.center.endCall("10000", T0 + 1000);
+    t.center.agents.set("10000", { ...t.center.agents.get("10000")!, wrap_up_until: "2999-01-01 00:00:00" });
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(t.state().board.agents.get("10000")!.wrapUpUntil).toBe("2999-01-01 00:00:00");
+    expect(inWrapUp(t.state().board.agents.get("10000")!, t.board.clock, Date.now())).toBe(true);
   });
 
   it("runs only for supervisors and administrators", async () => {

@@ -1,4 +1,6 @@
 import type { AgentStateRecord } from "../../api/cc";
+import type { PlatformClock } from "../platform-clock";
+import type { QueueDay, QueueDayFigures } from "./queue-day";
 import { agentViewOf, eventTime, statusKind, type CallCenterEventData, type StatusKind } from "../agent-status";
 
 /**
@@ -42,23 +44,47 @@ export interface WallboardAgent {
   statusSince: number;
   /** false: the status was already on when the board first saw it; it began at `statusSince` or earlier. */
   statusSinceExact: boolean;
+  /**
+   * When the status began in the platform's words (agent_state's `status_since`: its local time,
+   * no zone); "" when it did not say. Read with the platform's clock (`statusSinceOf`) once its
+   * offset is known.
+   */
+  platformSince: string;
   /** Offers not answered since it last went Available; null when the platform does not say. */
   noAnswerCount: number | null;
   /** The queues it has a tier in or signed into, as far as the board knows. */
   queues: readonly string[];
-  /** In after-call work (the platform's wrap-up time runs), when the platform says. */
-  wrapUp: boolean;
+  /** Until when after-call work runs (agent_state's `wrap_up_until`, the platform's local time); "" when none or not said. */
+  wrapUpUntil: string;
+}
+
+/** When an agent's status began on this browser's clock, and whether it is exact or only "at least this long". */
+export function statusSinceOf(row: WallboardAgent, clock: PlatformClock): { at: number; exact: boolean } {
+  if (row.statusSinceExact) return { at: row.statusSince, exact: true };
+  const platform = row.platformSince ? clock.toLocal(row.platformSince) : null;
+  // The platform's time, never later than the board's first sight of the status (the clocks may disagree by a few ms).
+  return platform === null
+    ? { at: row.statusSince, exact: false }
+    : { at: Math.min(platform, row.statusSince), exact: true };
+}
+
+/** Whether the agent is in after-call work at `now`: the platform's wrap-up time still runs. */
+export function inWrapUp(row: WallboardAgent, clock: PlatformClock, now: number): boolean {
+  if (!row.wrapUpUntil) return false;
+  const until = clock.toLocal(row.wrapUpUntil);
+  return until === null || until > now;
 }
 
 export interface QueueFigures {
   name: string;
+  /** The platform's id of the queue (agent_state's `queue_id`: the call records' `groupValue`); "" until a read told it. */
+  id: string;
+  /** Whether the platform lists its waiting callers (so `members` holds every one of them, with when each joined). */
+  membersListed: boolean;
   /** Callers waiting (members-count); null until the platform said. */
   waiting: number | null;
   /** Waiting callers the board saw join: member uuid -> joined at (ms). */
   members: Readonly<Record<string, number>>;
-  /** How long each caller answered since `countingSince` waited, ms (-1: not known); its length is the count answered. */
-  answeredWaits: readonly number[];
-  abandoned: number;
 }
 
 export const DEFAULT_SERVICE_LEVEL_SECONDS = 20;
@@ -84,7 +110,7 @@ export function agentNumberOf(name: string): string {
 }
 
 export function queueFigures(name: string): QueueFigures {
-  return { name, waiting: null, members: {}, answeredWaits: [], abandoned: 0 };
+  return { name, id: "", membersListed: false, waiting: null, members: {} };
 }
 
 /**
@@ -144,11 +170,9 @@ export class WallboardDraft {
     this.queues.set(name, queueFigures(name));
   }
 
-  /** A new day: today's counts start again. */
+  /** A new day: today's counts start again (the queues' days are the store's). */
   resetCounts(at: number): void {
     this.countingSince = at;
-    for (const name of [...(this.queues ?? this.base.queues).keys()])
-      this.patchQueue(name, () => ({ answeredWaits: [], abandoned: 0 }));
   }
 
   get touched(): boolean {
@@ -202,6 +226,7 @@ export function applyEvent(d: WallboardDraft, e: CallCenterEventData, now: numbe
         reason: kind === "break" ? reason : "",
         statusSince: at,
         statusSinceExact: true,
+        platformSince: "",
         ...(kind === "ready" && row.noAnswerCount !== null ? { noAnswerCount: 0 } : {}),
       });
       return;
@@ -215,13 +240,8 @@ export function applyEvent(d: WallboardDraft, e: CallCenterEventData, now: numbe
     case "bridge-agent-start": {
       const answeredAt = seconds(e["CC-Agent-Answered-Time"]) || at;
       if (row) d.patchAgent(number, { callstate: "TALKING", call: callOf(e, e["CC-Agent-UUID"] ?? "", answeredAt) });
-      // A caller is answered once: a handover (a second agent taking the same member after a
-      // transfer or an intercept) comes with no offer and after the member left the waiting list.
-      const q = d.queue(queue);
-      if (!q || !(member in q.members || row?.call?.member === member)) return;
-      const joined = seconds(e["CC-Member-Joined-Time"]) || q.members[member] || 0;
-      const wait = joined > 0 ? Math.max(0, answeredAt - joined) : -1;
-      d.patchQueue(queue, (f) => ({ answeredWaits: [...f.answeredWaits, wait], members: without(f.members, member) }));
+      // The caller no longer waits (today's figures count its answer: QueueDay).
+      d.patchQueue(queue, (f) => ({ members: without(f.members, member) }));
       return;
     }
     case "bridge-agent-end":
@@ -242,10 +262,7 @@ export function applyEvent(d: WallboardDraft, e: CallCenterEventData, now: numbe
         }));
       return;
     case "member-queue-end":
-      d.patchQueue(queue, (f) => ({
-        members: without(f.members, member),
-        ...(e["CC-Cause"] === "Cancel" ? { abandoned: f.abandoned + 1 } : {}),
-      }));
+      d.patchQueue(queue, (f) => ({ members: without(f.members, member) }));
       return;
     case "members-count": {
       const count = Number(e["CC-Count"]);
@@ -277,7 +294,8 @@ function callOf(e: CallCenterEventData, uuid: string, answeredAt: number): Wallb
 /**
  * Records of `GET /api/cc/agent_state` applied to the draft: the platform's word on every agent
  * it listed (`queuesOf` says which queues each was listed for). Agents it no longer lists leave
- * the board. A status seen again keeps the time it was first seen.
+ * the board (`previous`: those a whole read should list). A status seen again keeps the time it
+ * was first seen. A partial read (one queue) adds to each agent's queues instead of replacing them.
  */
 export function applyRecords(
   d: WallboardDraft,
@@ -285,6 +303,7 @@ export function applyRecords(
   queuesOf: ReadonlyMap<string, readonly string[]>,
   now: number,
   previous: ReadonlySet<string>,
+  partial = false,
 ): void {
   const listed = new Set<string>();
   for (const r of records) {
@@ -313,7 +332,13 @@ export function applyRecords(
             answeredAt: old?.call?.answeredAt || now,
           }
         : null;
-    const queues = [...new Set([...(queuesOf.get(r.agent_id) ?? []), ...(r.group_id ? [r.group_id] : [])])].sort();
+    const queues = [
+      ...new Set([
+        ...(partial ? (old?.queues ?? []) : []),
+        ...(queuesOf.get(r.agent_id) ?? []),
+        ...(r.group_id ? [r.group_id] : []),
+      ]),
+    ].sort();
     for (const q of queues) d.addQueue(q);
     const row: WallboardAgent = {
       number: r.agent_id,
@@ -327,35 +352,65 @@ export function applyRecords(
       call,
       statusSince: sameStatus ? old.statusSince : now,
       statusSinceExact: sameStatus ? old.statusSinceExact : false,
+      platformSince: sameStatus && old.statusSinceExact ? "" : r.status_since,
       noAnswerCount: "no_answer_count" in r ? r.no_answer_count : null,
       queues,
-      wrapUp: !!r.wrap_up_until,
+      wrapUpUntil: r.wrap_up_until,
     };
     if (!old) d.setAgent(row);
     else d.patchAgent(r.agent_id, row);
   }
-  for (const number of previous) if (!listed.has(number)) d.removeAgent(number);
+  if (!partial) for (const number of previous) if (!listed.has(number)) d.removeAgent(number);
+}
+
+/** A waiting caller as the platform lists it (`GET /api/cc/queue_members`). */
+export interface WaitingCaller {
+  uuid: string;
+  /** When it joined the queue, ms since epoch (this browser's clock). */
+  joinedAt: number;
+}
+
+/** The platform's list of a queue's waiting callers: the board's list and count of them from now on. */
+export function applyMembers(d: WallboardDraft, queue: string, callers: readonly WaitingCaller[]): void {
+  d.addQueue(queue);
+  d.patchQueue(queue, () => ({
+    membersListed: true,
+    waiting: callers.length,
+    members: Object.fromEntries(callers.map((c) => [c.uuid, c.joinedAt])),
+  }));
 }
 
 /** What a queue's tile shows. */
-export interface QueueSummary {
+export interface QueueSummary extends QueueDayFigures {
   name: string;
   /** null: the platform has not said yet. */
   waiting: number | null;
-  /** Since when the longest-waiting caller the board saw join waits, ms since epoch; null: none seen. */
+  /** Since when the longest-waiting caller waits, ms since epoch; null: none known. */
   longestWaitingSince: number | null;
-  /** Waiting callers who joined before the board opened: their wait is not known. */
+  /** Waiting callers who joined before the board opened and the platform does not list: their wait is not known. */
   waitingUnseen: number;
   byStatus: Record<StatusKind, number>;
   /** Agents of the queue in a call now. */
   inCall: number;
-  answered: number;
-  abandoned: number;
-  /** Share of answered callers (and abandoned ones) answered within the threshold, 0..1; null: no caller yet. */
-  serviceLevel: number | null;
 }
 
-export function summarizeQueue(board: WallboardData, name: string, serviceLevelSeconds: number): QueueSummary {
+const NO_DAY: QueueDayFigures = {
+  offered: 0,
+  answered: 0,
+  abandoned: 0,
+  answeredWithin: 0,
+  serviceLevel: null,
+  averageSpeedOfAnswer: null,
+  averageHandleTime: null,
+};
+
+/** A queue's tile: live state from the board, today's figures from its day (records and events). */
+export function summarizeQueue(
+  board: WallboardData,
+  name: string,
+  serviceLevelSeconds: number,
+  day?: QueueDay,
+): QueueSummary {
   const q = board.queues.get(name) ?? queueFigures(name);
   const byStatus: Record<StatusKind, number> = { ready: 0, "on-demand": 0, break: 0, "logged-out": 0, unknown: 0 };
   let inCall = 0;
@@ -365,9 +420,6 @@ export function summarizeQueue(board: WallboardData, name: string, serviceLevelS
     if (a.call) inCall++;
   }
   const joined = Object.values(q.members);
-  const known = q.answeredWaits.filter((w) => w >= 0);
-  const within = known.filter((w) => w <= serviceLevelSeconds * 1000).length;
-  const offered = known.length + q.abandoned;
   return {
     name,
     waiting: q.waiting,
@@ -375,9 +427,7 @@ export function summarizeQueue(board: WallboardData, name: string, serviceLevelS
     waitingUnseen: Math.max(0, (q.waiting ?? 0) - joined.length),
     byStatus,
     inCall,
-    answered: q.answeredWaits.length,
-    abandoned: q.abandoned,
-    serviceLevel: offered ? within / offered : null,
+    ...(day ? day.figures(serviceLevelSeconds) : NO_DAY),
   };
 }
 

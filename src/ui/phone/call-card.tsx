@@ -395,7 +395,7 @@ export function CallCard({
         {can("hang-up") &&
           button("hang-up", m.hangup, <HangUpIcon />, () => act(actions.hangUp(call.id)), "danger hangup")}
         {can("call-back") &&
-          button("call-back", m.callBack, <PhoneIcon />, () => act(actions.dial(call.remote.number)))}
+          button("call-back", m.callBack, <PhoneIcon />, () => act(actions.dial(party?.number || call.remote.number)))}
         {can("dismiss") && button("dismiss", m.dismiss, <CloseIcon />, () => act(actions.dismiss(call.id)), "ghost")}
       </div>
 

@@ -1,13 +1,23 @@
 import { useComputed, useSignal } from "@preact/signals";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { statusKind, type StatusChoice } from "../../cc";
-import { DEFAULT_QUERY, selectAgents, summarizeQueue, type AgentQuery, type WallboardAgent } from "../../cc/supervisor";
+import {
+  DEFAULT_QUERY,
+  inWrapUp,
+  selectAgents,
+  statusSinceOf,
+  summarizeQueue,
+  type AgentQuery,
+  type AlertKind,
+  type WallboardAgent,
+} from "../../cc/supervisor";
 import { statusLabel } from "../words/agent-words";
 import { supervisionWord } from "../words/call-words";
 import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
 import { storeSignal } from "../model/store-signal";
-import { supervisorErrorText, type SupervisorUi } from "./supervisor-ui";
+import { AgentDayPanel } from "./agent-day-panel";
+import { alertText, supervisorErrorText, type SupervisorUi } from "./supervisor-ui";
 
 function useSupervisor(): SupervisorUi {
   const { supervisor } = useModel();
@@ -25,7 +35,9 @@ export function WallboardPanel({ compact = false }: { compact?: boolean }) {
     <section class={`wallboard card${compact ? " compact" : ""}`} aria-label={m.region} data-testid="wallboard">
       <FeedLine />
       <Supervising />
+      {!compact && <AlertList />}
       {!compact && <QueueTiles />}
+      {s.detail.value && <AgentDayPanel s={s} number={s.detail.value} onClose={() => (s.detail.value = null)} />}
       <AgentList compact={compact} />
       <ActionLog />
     </section>
@@ -52,6 +64,7 @@ function FeedLine() {
         </span>
       )}
       {b.loading && <span class="muted">{m.loading}</span>}
+      <ExportDay />
       {b.readError && <span class="error-text">{m.readFailed(b.readError)}</span>}
     </header>
   );
@@ -68,20 +81,32 @@ function QueueTiles() {
   return (
     <div class="queue-tiles" aria-label={m.queues} role="group">
       {names.map((name) => {
-        const q = summarizeQueue(b.board, name, b.serviceLevelSeconds);
+        const limits = s.thresholds(name);
+        const q = summarizeQueue(b.board, name, limits.serviceLevelSeconds, s.wallboard.queueDay(name));
+        const breached = breachedKinds(s, name);
+        const mark = (kind: AlertKind, base = "") =>
+          `${base}${breached.has(kind) ? " breach" : ""}`.trim() || undefined;
         return (
           <article key={name} class="queue-tile" data-queue={name} aria-label={name}>
             <h3>{name}</h3>
             <dl>
               <div>
                 <dt>{m.waiting}</dt>
-                <dd data-testid="queue-waiting" class={q.waiting ? "warn" : ""}>
+                <dd
+                  data-testid="queue-waiting"
+                  class={mark("waiting", q.waiting ? "warn" : "")}
+                  data-breach={breached.has("waiting") || breached.has("no-agent-ready") || undefined}
+                >
                   {q.waiting ?? "–"}
                 </dd>
               </div>
               <div>
                 <dt>{m.longestWait}</dt>
-                <dd>
+                <dd
+                  data-testid="queue-longest-wait"
+                  class={mark("longest-wait")}
+                  data-breach={breached.has("longest-wait") || undefined}
+                >
                   {q.longestWaitingSince !== null
                     ? formatDuration((now - q.longestWaitingSince) / 1000)
                     : q.waitingUnseen
@@ -90,30 +115,207 @@ function QueueTiles() {
                 </dd>
               </div>
               <div>
+                <dt>{m.offered}</dt>
+                <dd data-testid="queue-offered">{q.offered}</dd>
+              </div>
+              <div>
                 <dt>{m.answered}</dt>
                 <dd data-testid="queue-answered">{q.answered}</dd>
               </div>
               <div>
                 <dt>{m.abandoned}</dt>
-                <dd>{q.abandoned}</dd>
+                <dd data-testid="queue-abandoned">{q.abandoned}</dd>
               </div>
               <div>
-                <dt>{m.serviceLevel(b.serviceLevelSeconds)}</dt>
-                <dd>{q.serviceLevel === null ? m.noCallsYet : `${Math.round(q.serviceLevel * 100)} %`}</dd>
+                <dt>{m.serviceLevel(limits.serviceLevelSeconds)}</dt>
+                <dd
+                  data-testid="queue-service-level"
+                  class={mark("service-level")}
+                  data-breach={breached.has("service-level") || undefined}
+                >
+                  {q.serviceLevel === null ? m.noCallsYet : `${Math.round(q.serviceLevel * 100)} %`}
+                </dd>
+              </div>
+              <div>
+                <dt>
+                  <abbr title={m.asaLong}>{m.asa}</abbr>
+                </dt>
+                <dd data-testid="queue-asa">
+                  {q.averageSpeedOfAnswer === null ? "–" : formatDuration(q.averageSpeedOfAnswer / 1000)}
+                </dd>
+              </div>
+              <div>
+                <dt>
+                  <abbr title={m.ahtLong}>{m.aht}</abbr>
+                </dt>
+                <dd data-testid="queue-aht">
+                  {q.averageHandleTime === null ? "–" : formatDuration(q.averageHandleTime / 1000)}
+                </dd>
               </div>
               <div>
                 <dt>{m.byStatus}</dt>
-                <dd class="by-status">
+                <dd class={mark("no-agent-ready", "by-status")}>
                   {t.value.agent.status.ready} {q.byStatus.ready + q.byStatus["on-demand"]} · {m.inCall} {q.inCall} ·{" "}
                   {t.value.agent.status.break} {q.byStatus.break}
                 </dd>
               </div>
             </dl>
-            <p class="muted small">{m.countedSince(formatMoment(b.board.countingSince, language.value, now))}</p>
+            <p class="muted small" data-testid="queue-day-source">
+              {b.day.status === "failed"
+                ? m.recordsFailed(b.day.error ?? "")
+                : b.day.status === "read"
+                  ? m.todayFromRecords(formatMoment(b.day.from, language.value, now))
+                  : m.readingRecords(b.day.records)}
+            </p>
+            {b.membersListed === false && <p class="muted small">{m.waitingNotListed}</p>}
+            <ThresholdsEditor queue={name} />
           </article>
         );
       })}
     </div>
+  );
+}
+
+const dateInput = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+
+/** Today's (or a chosen day's) queue and agent figures as a CSV file. */
+function ExportDay() {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const today = dateInput(new Date(s.now.value));
+  const [day, setDay] = useState(today);
+  const [state, setState] = useState<{ busy: boolean; error: string }>({ busy: false, error: "" });
+  const run = async () => {
+    const [y, mo, d] = (day || today).split("-").map(Number) as [number, number, number];
+    setState({ busy: true, error: "" });
+    try {
+      const csv = await s.wallboard.exportDay(new Date(y, mo - 1, d), (q) => s.thresholds(q).serviceLevelSeconds);
+      const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `agentbar-${day || today}.csv`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setState({ busy: false, error: "" });
+    } catch (e) {
+      setState({ busy: false, error: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  return (
+    <span class="export-day">
+      <label class="small">
+        {m.exportDay} <input type="date" value={day} max={today} onInput={(e) => setDay(e.currentTarget.value)} />
+      </label>
+      <button
+        type="button"
+        class="small secondary"
+        disabled={state.busy}
+        onClick={() => void run()}
+        data-testid="export-csv"
+      >
+        {m.exportCsv}
+      </button>
+      {state.error && <span class="error-text small">{m.exportFailed(state.error)}</span>}
+    </span>
+  );
+}
+
+const breachedKinds = (s: SupervisorUi, queue: string) =>
+  new Set(s.alerts.value.active.filter((a) => a.queue === queue && !a.agent).map((a) => a.kind));
+
+/** The thresholds breached now, each with since when; the sound's switch. */
+function AlertList() {
+  const { t, language } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const active = s.alerts.value.active;
+  return (
+    <section class="alert-list" aria-label={m.alerts} data-testid="alerts">
+      <h3>
+        {m.alerts} ({active.length})
+      </h3>
+      {active.length === 0 ? (
+        <p class="muted small">{m.noAlerts}</p>
+      ) : (
+        <ul>
+          {active.map((a) => (
+            <li key={a.id} class="breach" data-kind={a.kind} data-queue={a.queue}>
+              {alertText(a, t.value)}{" "}
+              <span class="muted small">{m.alertSince(formatMoment(a.since, language.value, s.now.value))}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <label class="small">
+        <input
+          type="checkbox"
+          checked={s.alertSound.value}
+          onChange={(e) => (s.alertSound.value = e.currentTarget.checked)}
+        />{" "}
+        {m.alertSound}
+      </label>
+    </section>
+  );
+}
+
+const LIMIT_FIELDS = [
+  "serviceLevelSeconds",
+  "serviceLevelTarget",
+  "longestWaitSeconds",
+  "waitingMax",
+  "breakMinutes",
+  "wrapUpSeconds",
+  "callMinutes",
+] as const;
+
+/** A queue's thresholds, kept in this browser: a number each (empty: no alert), and whether "no agent ready" alerts. */
+function ThresholdsEditor({ queue }: { queue: string }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const current = s.thresholds(queue);
+  return (
+    <details class="thresholds">
+      <summary>{m.thresholds}</summary>
+      <form
+        aria-label={m.thresholdsFor(queue)}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget);
+          const next = { ...current, noAgentReady: data.get("noAgentReady") === "on" };
+          for (const k of LIMIT_FIELDS) {
+            const raw = String(data.get(k) ?? "").trim();
+            const n = raw === "" ? null : Number(raw);
+            if (k === "serviceLevelSeconds") next[k] = n && n > 0 ? n : current[k];
+            else next[k] = n === null || (Number.isFinite(n) && n >= 0) ? n : current[k];
+          }
+          s.setThresholds(queue, next);
+        }}
+      >
+        {LIMIT_FIELDS.map((k) => (
+          <label key={k} class="small">
+            {m.thresholdField[k]}
+            <input
+              type="number"
+              name={k}
+              min={k === "serviceLevelSeconds" ? 1 : 0}
+              max={k === "serviceLevelTarget" ? 100 : undefined}
+              required={k === "serviceLevelSeconds"}
+              value={current[k] ?? ""}
+            />
+          </label>
+        ))}
+        <label class="small">
+          <input type="checkbox" name="noAgentReady" checked={current.noAgentReady} /> {m.noAgentReadyField}
+        </label>
+        <p class="muted small">{m.emptyMeansNone}</p>
+        <button type="submit" class="small">
+          {m.save}
+        </button>
+      </form>
+    </details>
   );
 }
 
@@ -256,7 +458,11 @@ function AgentRow({
   if (!row) return null;
   const m = t.value.supervisor;
   const now = s.now.value;
-  const inStatus = formatDuration((now - row.statusSince) / 1000);
+  // The platform's clock offset, measured from its events: read so that the row shows the exact time once it is known.
+  void s.clockOffset.value;
+  const since = statusSinceOf(row, s.wallboard.clock);
+  const inStatus = formatDuration((now - since.at) / 1000);
+  const wrapUp = inWrapUp(row, s.wallboard.clock, now);
   const call = row.call;
   const callState = row.callstate === "IDLE" ? "" : (m.callState[row.callstate] ?? row.callstate);
   return (
@@ -276,9 +482,9 @@ function AgentRow({
         <span class={`badge status-pill ${row.kind}`} data-testid="agent-status">
           {statusLabel(row, t.value)}
         </span>
-        <span class="muted small">
-          {row.statusSinceExact ? inStatus : m.atLeast(inStatus)}
-          {row.wrapUp ? ` · ${m.wrapUp}` : row.state ? ` · ${t.value.agent.state[row.state] ?? row.state}` : ""}
+        <span class="muted small" data-testid="agent-time" data-exact={since.exact} data-since={since.at}>
+          {since.exact ? inStatus : m.atLeast(inStatus)}
+          {wrapUp ? ` · ${m.wrapUp}` : row.state ? ` · ${t.value.agent.state[row.state] ?? row.state}` : ""}
         </span>
       </div>
       <div class="agent-call" data-testid="agent-call">
@@ -313,7 +519,8 @@ function RowActions({ row }: { row: WallboardAgent }) {
   const s = useSupervisor();
   const m = t.value.supervisor;
   const sup = s.supervision.value;
-  const live = !!row.call?.uuid && !!row.call.answeredAt;
+  // The supervisor's own row (signed in to monitor, or also an agent) offers nothing on its own calls.
+  const live = !!row.call?.uuid && !!row.call.answeredAt && row.number !== s.self.value;
   const mine = sup.current?.agent === row.number ? sup.current : null;
   const busy = !!sup.pending;
   const button = (label: string, action: () => Promise<void>, active = false) => (
@@ -335,11 +542,85 @@ function RowActions({ row }: { row: WallboardAgent }) {
           {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
           {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
           {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
-          {button(m.intercept, () => s.actions.intercept(row.number))}
+          <InterceptButton agent={row.number} agentName={row.name || row.number} customer={customerOf(row)} />
         </>
       )}
+      <button
+        type="button"
+        class={`small${s.detail.value === row.number ? " active" : " secondary"}`}
+        aria-pressed={s.detail.value === row.number}
+        aria-label={m.dayFor(row.name || row.number)}
+        data-testid="agent-day-button"
+        onClick={() => (s.detail.value = s.detail.value === row.number ? null : row.number)}
+      >
+        {m.day}
+      </button>
       <StatusChanger row={row} />
     </div>
+  );
+}
+
+const customerOf = (row: WallboardAgent) =>
+  row.call
+    ? row.call.name && row.call.name !== row.call.number
+      ? `${row.call.name} (${row.call.number})`
+      : row.call.number
+    : "";
+
+const customerOfAgent = (s: SupervisorUi, agent: string) => {
+  const row = s.wallboard.store.getState().board.agents.get(agent);
+  return row ? customerOf(row) : "";
+};
+
+/**
+ * Intercept takes a live customer away from the agent: it asks once, in the row itself (the
+ * confirmation takes the focus, Escape or Cancel goes back), before anything reaches the platform.
+ */
+function InterceptButton({ agent, agentName, customer }: { agent: string; agentName: string; customer: string }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const asking = useSignal(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const busy = !!s.supervision.value.pending;
+  const close = () => {
+    asking.value = false;
+    // Back where the supervisor was (the button comes back once the question is gone).
+    queueMicrotask(() => opener.current?.focus());
+  };
+  if (asking.value)
+    return (
+      <span
+        class="confirm-status confirm-intercept"
+        role="group"
+        aria-label={m.intercept}
+        data-testid="confirm-intercept"
+        onKeyDown={(e) => {
+          if (e.key === "Escape") close();
+        }}
+      >
+        <span class="small">{m.confirmIntercept(agentName, customer || "–")}</span>
+        <button
+          type="button"
+          class="small danger"
+          ref={(el) => el?.focus()}
+          disabled={busy}
+          onClick={() => {
+            asking.value = false;
+            s.act(s.actions.intercept(agent));
+          }}
+        >
+          {m.interceptNow}
+        </button>
+        <button type="button" class="small secondary" onClick={close}>
+          {m.cancel}
+        </button>
+      </span>
+    );
+  return (
+    <button type="button" class="small secondary" ref={opener} disabled={busy} onClick={() => (asking.value = true)}>
+      {m.intercept}
+    </button>
   );
 }
 
@@ -440,14 +721,11 @@ function Supervising() {
                 {supervisionWord(mode, t.value)}
               </button>
             ))}
-            <button
-              type="button"
-              class="small secondary"
-              disabled={!!sup.pending}
-              onClick={() => s.act(s.actions.intercept(current.agent))}
-            >
-              {m.intercept}
-            </button>
+            <InterceptButton
+              agent={current.agent}
+              agentName={current.agentName || current.agent}
+              customer={customerOfAgent(s, current.agent) || current.customer}
+            />
             <button type="button" class="small danger" disabled={!!sup.pending} onClick={() => s.act(s.actions.stop())}>
               {m.stop}
             </button>

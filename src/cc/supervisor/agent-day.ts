@@ -1,0 +1,161 @@
+import type { StatusKind } from "../agent-status";
+import type { QueueDay } from "./queue-day";
+import type { WallboardAgent } from "./wallboard";
+
+/**
+ * An agent's day as the board saw it: a status timeline and the time spent in each status. The
+ * spec's platform keeps no history of statuses (agent_state says the current one, and since when),
+ * so the timeline begins when the board first saw the agent: at the start of its current status
+ * where the platform said it (`status_since`), else at that first sight. What came before is not
+ * known, and the view says so (`knownSince`).
+ */
+export interface AgentSegment {
+  from: number;
+  /** The status's kind, and its words (a break's reason). */
+  kind: StatusKind;
+  status: string;
+  reason: string;
+  /** In a call (or its after-call work) during this segment. */
+  busy: boolean;
+}
+
+export interface AgentDayView {
+  /** Since when the board knows the agent's statuses, ms. */
+  knownSince: number;
+  /** Oldest first; the last one runs until now. */
+  segments: readonly AgentSegment[];
+  /** ms per status ("Available", "On Break · Lunch", ...), the current segment up to now included. */
+  timePerStatus: ReadonlyMap<string, number>;
+  /** Time in a call / time signed in and not on break, since `knownSince`; null: none yet. */
+  occupancy: number | null;
+}
+
+/** Segments kept per agent: older ones are folded into the totals (a busy agent's day stays bounded). */
+const MAX_SEGMENTS = 400;
+
+interface Day {
+  knownSince: number;
+  segments: AgentSegment[];
+  /** Closed segments folded out of `segments`, by status key. */
+  folded: Map<string, number>;
+  foldedBusy: number;
+  foldedAvailable: number;
+}
+
+export const statusKey = (s: Pick<AgentSegment, "status" | "reason">) =>
+  s.reason ? `${s.status} · ${s.reason}` : s.status;
+
+const busyOf = (row: WallboardAgent) => !!row.call;
+
+export class AgentDays {
+  private readonly days = new Map<string, Day>();
+
+  constructor(private from: number) {}
+
+  /** A new day: everything starts again from the agents' current status. */
+  reset(from: number): void {
+    this.from = from;
+    for (const [number, day] of this.days) {
+      const last = day.segments.at(-1);
+      this.days.set(number, {
+        knownSince: from,
+        segments: last ? [{ ...last, from }] : [],
+        folded: new Map(),
+        foldedBusy: 0,
+        foldedAvailable: 0,
+      });
+    }
+  }
+
+  /** A row as it is now (`since`: when its status began, as exactly as known). */
+  note(row: WallboardAgent, at: number, since: number): void {
+    const day = this.days.get(row.number);
+    const segment: AgentSegment = {
+      from: at,
+      kind: row.kind,
+      status: row.status,
+      reason: row.reason,
+      busy: busyOf(row),
+    };
+    if (!day) {
+      const start = Math.max(this.from, Math.min(since, at));
+      this.days.set(row.number, {
+        knownSince: start,
+        segments: [{ ...segment, from: start }],
+        folded: new Map(),
+        foldedBusy: 0,
+        foldedAvailable: 0,
+      });
+      return;
+    }
+    const last = day.segments.at(-1);
+    if (last && last.status === segment.status && last.reason === segment.reason && last.busy === segment.busy) return;
+    day.segments.push(segment);
+    if (day.segments.length > MAX_SEGMENTS) {
+      const [old, next] = day.segments;
+      const ms = next!.from - old!.from;
+      day.folded.set(statusKey(old!), (day.folded.get(statusKey(old!)) ?? 0) + ms);
+      if (old!.busy) day.foldedBusy += ms;
+      if (availableKinds.has(old!.kind) || old!.busy) day.foldedAvailable += ms;
+      day.segments.shift();
+    }
+  }
+
+  /** The start of the first status seen became known (the platform's clock was measured): the timeline starts there. */
+  refineStart(row: WallboardAgent, since: number): void {
+    const day = this.days.get(row.number);
+    const first = day?.segments[0];
+    if (!day || !first || day.segments.length !== 1 || first.status !== row.status || first.reason !== row.reason)
+      return;
+    const start = Math.max(this.from, since);
+    if (start >= first.from) return;
+    first.from = start;
+    day.knownSince = start;
+  }
+
+  forget(number: string): void {
+    this.days.delete(number);
+  }
+
+  view(number: string, now: number): AgentDayView | null {
+    const day = this.days.get(number);
+    if (!day) return null;
+    const time = new Map(day.folded);
+    let busy = day.foldedBusy;
+    let available = day.foldedAvailable;
+    day.segments.forEach((s, i) => {
+      const ms = Math.max(0, (day.segments[i + 1]?.from ?? now) - s.from);
+      time.set(statusKey(s), (time.get(statusKey(s)) ?? 0) + ms);
+      if (s.busy) busy += ms;
+      if (availableKinds.has(s.kind) || s.busy) available += ms;
+    });
+    return {
+      knownSince: day.knownSince,
+      segments: day.segments,
+      timePerStatus: time,
+      occupancy: available > 0 ? busy / available : null,
+    };
+  }
+}
+
+const availableKinds = new Set<StatusKind>(["ready", "on-demand"]);
+
+/** An agent's calls of the day, from its queues' days: answered callers, and the mean handle time of those that ended. */
+export function agentCalls(
+  days: Iterable<QueueDay>,
+  number: string,
+): { handled: number; averageHandleTime: number | null } {
+  let handled = 0;
+  let ended = 0;
+  let handleTime = 0;
+  for (const day of days)
+    for (const c of day.callers.values()) {
+      if (c.agent !== number || !c.answeredAt) continue;
+      handled++;
+      if (c.endedAt && c.answeredAt > 0) {
+        ended++;
+        handleTime += Math.max(0, c.endedAt - c.answeredAt);
+      }
+    }
+  return { handled, averageHandleTime: ended ? handleTime / ended : null };
+}
