@@ -31,7 +31,8 @@ export function signIn(client: PlatformClient, p: SignInParams): Promise<Session
   return client.request("POST", "/api/sessions", {
     auth: false,
     body: {
-      login: p.login,
+      // A developer key alone names its user (the spec: dev_key is required when login and password are absent).
+      ...(p.login || p.devKey === undefined ? { login: p.login } : {}),
       ...(p.password !== undefined ? { password: p.password } : {}),
       ...(p.devKey !== undefined ? { dev_key: p.devKey } : {}),
       ...(p.jwt ? { jwt: true } : {}),
