@@ -305,6 +305,10 @@ async function main(): Promise<void> {
     simRingMs: 100,
     sipRateBurst: 500,
     sipRatePerSecond: 200,
+    sipSourceRateBurst: 500,
+    sipSourceRatePerSecond: 200,
+    // The phones all come from this machine, standing in for as many as there are agents.
+    sipSourceShare: 1,
   });
   try {
     await offerLatency(platform);

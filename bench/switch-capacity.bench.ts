@@ -112,6 +112,10 @@ async function main(): Promise<void> {
     simApi: "off",
     sipRateBurst: 1000,
     sipRatePerSecond: 1000,
+    sipSourceRateBurst: 1000,
+    sipSourceRatePerSecond: 1000,
+    // The phones all come from this machine, standing in for as many as there are callers.
+    sipSourceShare: 1,
   });
   platform = p;
   const domain = p.ctx.users.defaultDomain();

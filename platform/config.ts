@@ -40,6 +40,11 @@ export interface PlatformOptions {
   /** Requests one SIP connection may send in a burst, and per second after it (then 503). */
   sipRateBurst: number;
   sipRatePerSecond: number;
+  /** The same for all SIP connections of one source address (IPv6: its /64) together. */
+  sipSourceRateBurst: number;
+  sipSourceRatePerSecond: number;
+  /** Share (0-1) of the platform's event loop the SIP messages of one source may take. */
+  sipSourceShare: number;
   /** How long an outbound leg rings before NO_ANSWER unless the extension or the caller says. */
   ringTimeoutSeconds: number;
   /** How long simulated parties ring before they answer or reject, ms. */
@@ -100,6 +105,9 @@ export const defaultOptions: PlatformOptions = {
   sipMinExpires: 30,
   sipRateBurst: 50,
   sipRatePerSecond: 10,
+  sipSourceRateBurst: 200,
+  sipSourceRatePerSecond: 50,
+  sipSourceShare: 0.25,
   ringTimeoutSeconds: 60,
   simRingMs: 1000,
   simApi: "loopback",

@@ -48,7 +48,8 @@ export type Frame =
   | { kind: "single"; message: Incoming }
   | { kind: "batch"; messages: Incoming[] };
 
-export function parseFrame(text: string): Frame {
+/** A batch of more than `maxBatch` messages is refused whole, with one answer, before any is looked at. */
+export function parseFrame(text: string, maxBatch: number): Frame {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,12 +57,15 @@ export function parseFrame(text: string): Frame {
     return { kind: "parse-error", message: `Parse error: ${(e as Error).message}` };
   }
   if (Array.isArray(value)) {
-    if (value.length === 0)
-      return { kind: "single", message: { kind: "invalid", id: null, message: "Invalid Request: empty batch" } };
+    if (value.length === 0) return invalidFrame("Invalid Request: empty batch");
+    if (value.length > maxBatch)
+      return invalidFrame(`Invalid Request: a batch may hold at most ${maxBatch} messages, not ${value.length}`);
     return { kind: "batch", messages: value.map(classify) };
   }
   return { kind: "single", message: classify(value) };
 }
+
+const invalidFrame = (message: string): Frame => ({ kind: "single", message: { kind: "invalid", id: null, message } });
 
 function classify(value: unknown): Incoming {
   if (!value || typeof value !== "object" || Array.isArray(value)) {

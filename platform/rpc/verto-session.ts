@@ -3,6 +3,7 @@ import type { WebSocket } from "ws";
 import type { CcCaller } from "../cc/cc-caller";
 import type { CcEnvelope } from "../cc/cc-functions";
 import type { UserRow } from "../store/users";
+import { TokenBucket } from "../token-bucket";
 import { mayAccessChannel, type Viewer } from "./event-channels";
 import {
   METHOD_NOT_FOUND_MESSAGE,
@@ -20,19 +21,40 @@ export interface RpcOptions {
   pingSeconds: number;
   /** Largest frame accepted; larger ones are refused with an error, the socket stays open. */
   maxMessageBytes: number;
+  /** Most messages in one frame; a larger batch is refused whole, with one answer. */
+  maxBatch: number;
   /** Messages a socket may send per second on average, and in a burst; each message of a batch counts. */
   ratePerSecond: number;
   burst: number;
+  /** Bytes of frames a socket may send per second on average, and in a burst. */
+  bytesPerSecond: number;
+  burstBytes: number;
+  /** Largest frame accepted before login (a login is a few hundred bytes); larger ones are refused unread. */
+  maxLoginFrameBytes: number;
   /** Seconds a socket may stay open without logging in. */
   loginSeconds: number;
+  /** Error answers a socket gets before it has logged in; with the last of them it is closed. */
+  refusalsBeforeLogin: number;
+  /**
+   * Bytes written to a socket and not yet taken by its client (WebSocket bufferedAmount) beyond
+   * which the socket is dropped at once: a client that does not read must not hold the
+   * platform's memory.
+   */
+  maxUnreadBytes: number;
 }
 
 export const DEFAULT_RPC_OPTIONS: RpcOptions = {
   pingSeconds: 30,
   maxMessageBytes: 64 * 1024,
+  maxBatch: 20,
   ratePerSecond: 50,
   burst: 100,
+  bytesPerSecond: 64 * 1024,
+  burstBytes: 256 * 1024,
+  maxLoginFrameBytes: 8 * 1024,
   loginSeconds: 30,
+  refusalsBeforeLogin: 3,
+  maxUnreadBytes: 1024 * 1024,
 };
 
 /** What a session needs from the platform. */
@@ -56,7 +78,16 @@ export interface SessionHost {
  * One JSON-RPC connection on `/ws`, speaking mod_verto's dialect: `login` with the token in
  * `loginParams.xui_sessid`, then `verto.subscribe` / `verto.unsubscribe`, `jsapi` for the
  * call-center functions, and `verto.event` pushes for what the client subscribed to. A bad frame
- * gets an error answer; it never closes the socket nor touches another session.
+ * from a signed-in client gets an error answer; it never closes the socket nor touches another
+ * session.
+ *
+ * What a client can make the platform hold or do is bounded before any work is done: a frame's
+ * size, a batch's length (refused whole beyond `maxBatch`), the messages and bytes taken per
+ * second (a socket beyond them is refused and not read until its allowance is back, so that it
+ * waits in TCP, not in the platform); a socket that has not logged in gets its login answer and
+ * at most `refusalsBeforeLogin` errors (then it is dropped; it is never pinged, and its frames
+ * over `maxLoginFrameBytes` are not parsed); a socket whose client leaves more than
+ * `maxUnreadBytes` unread is dropped.
  */
 export class VertoSession {
   sessid = "";
@@ -66,24 +97,30 @@ export class VertoSession {
   readonly subscriptions = new Set<string>();
   private nextId = 1;
   private serno = 0;
-  private tokens: number;
-  private lastRefill = Date.now();
+  private readonly messages: TokenBucket;
+  private readonly bytes: TokenBucket;
+  /** Whether the socket is not being read until the allowance is back. */
+  private heldBack = false;
   private lastTraffic = Date.now();
   private pingTimer?: ReturnType<typeof setInterval>;
   private loginTimer?: ReturnType<typeof setTimeout>;
+  /** Error answers sent before login. */
+  private refusals = 0;
   private closed = false;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly host: SessionHost,
   ) {
-    this.tokens = host.options.burst;
+    const { burst, ratePerSecond, burstBytes, bytesPerSecond } = host.options;
+    this.messages = new TokenBucket(burst, ratePerSecond, Date.now);
+    this.bytes = new TokenBucket(burstBytes, bytesPerSecond, Date.now);
     socket.on("message", (data, isBinary) => void this.onFrame(data as Buffer, isBinary));
     socket.on("close", () => this.close());
     socket.on("error", () => this.close());
     const every = host.options.pingSeconds * 1000;
     this.pingTimer = setInterval(() => {
-      if (Date.now() - this.lastTraffic >= every) this.request("verto.ping", { serno: this.serno });
+      if (this.viewer && Date.now() - this.lastTraffic >= every) this.request("verto.ping", { serno: this.serno });
     }, every);
     this.loginTimer = setTimeout(() => {
       if (!this.viewer) this.close();
@@ -94,13 +131,15 @@ export class VertoSession {
     return this.viewer?.caller;
   }
 
-  close(): void {
+  /** Ends the session; `drop`: at once, discarding what the client has not read yet. */
+  close(drop = false): void {
     if (this.closed) return;
     this.closed = true;
     if (this.pingTimer) clearInterval(this.pingTimer);
     if (this.loginTimer) clearTimeout(this.loginTimer);
     this.host.release(this);
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close();
+    if (drop) this.socket.terminate();
+    else if (this.socket.readyState === this.socket.OPEN) this.socket.close();
   }
 
   /** A server push on a channel the client subscribed to (mod_verto's write_event). */
@@ -114,60 +153,93 @@ export class VertoSession {
 
   private send(message: unknown): void {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > this.host.options.maxUnreadBytes) {
+      this.close(true);
+      return;
+    }
     this.lastTraffic = Date.now();
     this.socket.send(JSON.stringify(message));
   }
 
-  /** Takes up to `n` messages from the allowance (a token bucket); returns how many it had. */
-  private allow(n: number): number {
-    const now = Date.now();
-    const { ratePerSecond, burst } = this.host.options;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * ratePerSecond);
-    this.lastRefill = now;
-    const granted = Math.max(0, Math.min(n, Math.floor(this.tokens)));
-    this.tokens -= granted;
-    return granted;
+  /** Counts an error answer made before login. */
+  private counted(answer: RpcReply | undefined): RpcReply | undefined {
+    if (answer && "error" in answer && !this.viewer) this.refusals++;
+    return answer;
+  }
+
+  /** Whether a socket that has not logged in has had all the errors it gets. */
+  private get spent(): boolean {
+    return !this.viewer && this.refusals >= this.host.options.refusalsBeforeLogin;
+  }
+
+  /** Takes a frame of `size` bytes (one message) from the allowance, or nothing (false). */
+  private admit(size: number): boolean {
+    if (this.messages.level() < 1 || !this.bytes.take(size)) return false;
+    this.messages.take();
+    return true;
+  }
+
+  /**
+   * The client sends faster than it may: its socket is not read until the allowance takes a frame
+   * like the last one again (TCP then holds the client back, and nothing piles up here).
+   */
+  private holdBack(size: number): void {
+    if (this.heldBack || this.closed) return;
+    this.heldBack = true;
+    this.socket.pause();
+    const wait = Math.max(this.messages.msUntil(1), this.bytes.msUntil(size));
+    setTimeout(() => {
+      this.heldBack = false;
+      if (!this.closed) this.socket.resume();
+    }, wait);
   }
 
   private async onFrame(data: Buffer, isBinary: boolean): Promise<void> {
+    if (this.closed) return;
     this.lastTraffic = Date.now();
-    if (this.allow(1) < 1) {
-      this.send(fail(idOf(data), RpcCode.RATE_LIMITED, RATE_LIMITED_MESSAGE));
+    if (!this.admit(data.length)) {
+      this.refuse(fail(idOf(data), RpcCode.RATE_LIMITED, RATE_LIMITED_MESSAGE));
+      this.holdBack(data.length);
       return;
     }
-    if (data.length > this.host.options.maxMessageBytes) {
-      this.send(
+    const { maxBatch } = this.host.options;
+    const maxBytes = this.viewer ? this.host.options.maxMessageBytes : this.host.options.maxLoginFrameBytes;
+    if (data.length > maxBytes) {
+      return this.refuse(
         fail(
           null,
           RpcCode.INVALID_REQUEST,
-          `Invalid Request: a frame may be at most ${this.host.options.maxMessageBytes} bytes`,
+          `Invalid Request: a frame may be at most ${maxBytes} bytes${this.viewer ? "" : " before login"}`,
         ),
       );
-      return;
     }
-    if (isBinary) {
-      this.send(fail(null, RpcCode.INVALID_REQUEST, "Invalid Request: frames are JSON text"));
-      return;
-    }
-    const frame = parseFrame(data.toString("utf8"));
-    if (frame.kind === "parse-error") {
-      this.send(fail(null, RpcCode.PARSE_ERROR, frame.message));
-      return;
-    }
+    if (isBinary) return this.refuse(fail(null, RpcCode.INVALID_REQUEST, "Invalid Request: frames are JSON text"));
+    const frame = parseFrame(data.toString("utf8"), maxBatch);
+    if (frame.kind === "parse-error") return this.refuse(fail(null, RpcCode.PARSE_ERROR, frame.message));
     if (frame.kind === "single") {
-      const answer = await this.handle(frame.message);
+      const answer = this.counted(await this.handle(frame.message));
       if (answer) this.send(answer);
-      return;
+    } else {
+      // A batch is answered with an array, in order, leaving out what needs no answer. Each of its
+      // messages counts toward the allowance (the frame took one); those beyond it are refused. A
+      // socket that has not logged in runs no more of it once it has had its errors.
+      const allowed = 1 + this.messages.takeUpTo(frame.messages.length - 1);
+      if (allowed < frame.messages.length) this.holdBack(data.length);
+      const answers: RpcReply[] = [];
+      for (const [i, message] of frame.messages.entries()) {
+        if (this.spent) break;
+        const answer = this.counted(i < allowed ? await this.handle(message) : refusedForRate(message));
+        if (answer) answers.push(answer);
+      }
+      if (answers.length) this.send(answers);
     }
-    // A batch is answered with an array, in order, leaving out what needs no answer. Each of its
-    // messages counts toward the allowance (the frame took one); those beyond it are refused.
-    const allowed = 1 + this.allow(frame.messages.length - 1);
-    const answers: RpcReply[] = [];
-    for (const [i, message] of frame.messages.entries()) {
-      const answer = i < allowed ? await this.handle(message) : refusedForRate(message);
-      if (answer) answers.push(answer);
-    }
-    if (answers.length) this.send(answers);
+    if (this.spent) this.close(true);
+  }
+
+  /** Answers a frame that is not run with an error. */
+  private refuse(answer: RpcReply): void {
+    this.send(this.counted(answer));
+    if (this.spent) this.close(true);
   }
 
   private async handle(message: Incoming): Promise<RpcReply | undefined> {

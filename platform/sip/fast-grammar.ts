@@ -6,8 +6,7 @@ import { Grammar, NameAddrHeader, URI } from "sip.js";
  * sip.js parses every header with a PEG parser (`lib/grammar/pegjs/dist/grammar.js`) whose rule
  * table (236 rules in a compact string form) is decoded anew on each call, before a single
  * character is read: a SIP message, with a parse per header, cost the platform 2-5 ms (more on a
- * loaded machine, mostly that decoding and the garbage it leaves), and each message is parsed
- * twice (the hub checks it before sip.js does). A switch parses a 200 OK in microseconds; in the
+ * loaded machine, mostly that decoding and the garbage it leaves). A switch parses a 200 OK in microseconds; in the
  * local platform it was a third of the time between the phone's 200 OK and its answer being set.
  *
  * This module gives sip.js the same parser with its table decoded once: the published file's

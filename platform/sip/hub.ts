@@ -1,8 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import { EventEmitter } from "node:events";
+import { performance } from "node:perf_hooks";
 import type { WebSocket } from "ws";
 import { Core, EmitterImpl, TransportState, type Transport } from "sip.js";
 import type { Log } from "../log";
+import { TokenBucket } from "../token-bucket";
+import { sourceKey } from "./auth-throttle";
+import { FairShare, SourceShare, type FairShareOptions, type Lane } from "./fair-share";
+import { DEFAULT_SIP_FRAME_LIMITS, frameRefusal, type SipFrameLimits } from "./frame-limits";
 import {
   endsItsBranch,
   isKeepAlive,
@@ -31,12 +36,28 @@ export interface SipHubOptions {
   /** Requests a connection may send in a burst, and per second after it; beyond: 503. */
   rateBurst: number;
   ratePerSecond: number;
+  /** Requests all connections of one source (address; IPv6: its /64) may send in a burst, and per second. */
+  sourceRateBurst: number;
+  sourceRatePerSecond: number;
   /**
    * How long a Contact stays its extension's after its connection closed or it was unregistered,
    * ms (calls wait that long for a phone to reconnect with it; nobody else may take it meanwhile).
    */
   contactHoldMs: number;
+  /** Size, header count and header length, checked before a message is parsed. */
+  limits?: SipFrameLimits;
+  /** How the event loop is shared between sources. */
+  fairShare?: Partial<FairShareOptions>;
+  /** Bytes written to a connection and not yet taken by the phone beyond which it is dropped. */
+  maxUnreadBytes?: number;
 }
+
+export const DEFAULT_FAIR_SHARE: Omit<FairShareOptions, "now"> = {
+  sourceShare: 0.25,
+  sourceBurstMs: 50,
+  turnMs: 20,
+  maxWaiting: 32,
+};
 
 export interface SipHubEvents {
   /** A connection closed; `contacts` are the contact users that were reachable through it. */
@@ -62,27 +83,50 @@ export function extensionKey(extension: string, domain: string): string {
   return `${extension}@${domain}`;
 }
 
+/** Bytes a phone may leave unread before its connection is dropped. */
+const DEFAULT_MAX_UNREAD_BYTES = 1024 * 1024;
+
+/**
+ * sip.js's UserAgent parses the text its transport hands it (`onTransportMessage`); the hub has
+ * parsed it already, to bound and route it. While the hub hands a message over, sip.js's parser
+ * answers that very text (the same string) with the hub's message, so the grammar runs once.
+ */
+type ParsedMessage = Core.IncomingRequestMessage | Core.IncomingResponseMessage;
+let handingOver: { raw: string; message: ParsedMessage } | undefined;
+const parseMessage = Core.Parser.parseMessage;
+(Core.Parser as { parseMessage: typeof parseMessage }).parseMessage = (data, logger) =>
+  handingOver !== undefined && handingOver.raw === data ? handingOver.message : parseMessage(data, logger);
+
 /** How long the connection a request came from is remembered for its responses. */
 const BRANCH_TTL_MS = 10 * 60_000;
 /** Methods a flood limit never holds back: they end or acknowledge what is already going on. */
 const UNLIMITED = new Set(["ACK", "CANCEL", "BYE"]);
 
+/** What the connections from one address share: their requests' allowance and their share of the thread. */
+interface Source {
+  readonly key: string;
+  readonly requests: TokenBucket;
+  readonly share: SourceShare;
+  connections: number;
+}
+
 class Connection implements SipConnection {
   readonly contacts = new Set<string>();
   readonly openedAt = new Date();
-  private tokens: number;
-  private refilledAt = Date.now();
+  /** Frames waiting for their turn on the thread. */
+  lane!: Lane;
+  /** Whether a refusal was logged as a warning already (the next ones are debug: a flood would fill the log). */
+  warned = false;
 
   constructor(
     readonly id: number,
     readonly ws: WebSocket,
     readonly remoteAddress: string,
     readonly remotePort: number,
-    private readonly burst: number,
-    private readonly perSecond: number,
-  ) {
-    this.tokens = burst;
-  }
+    readonly source: Source,
+    readonly requests: TokenBucket,
+    private readonly maxUnreadBytes: number,
+  ) {}
 
   get open(): boolean {
     return this.ws.readyState === this.ws.OPEN;
@@ -92,20 +136,20 @@ class Connection implements SipConnection {
     this.ws.terminate();
   }
 
+  /** Sends, unless the phone has left too much unread: then the connection is dropped. */
   send(raw: string): boolean {
     if (!this.open) return false;
+    if (this.ws.bufferedAmount > this.maxUnreadBytes) {
+      this.kill();
+      return false;
+    }
     this.ws.send(raw);
     return true;
   }
 
-  /** Token bucket: false when the connection has used up its allowance. */
+  /** Takes one request from the connection's allowance and its source's; false when either is used up. */
   take(): boolean {
-    const now = Date.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.perSecond);
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    return this.requests.take() && this.source.requests.take();
   }
 }
 
@@ -119,9 +163,12 @@ class Connection implements SipConnection {
  * it is bound, nor for `contactHoldMs` after. When a phone reconnects and registers again with
  * the same Contact, its dialogs follow the new connection.
  *
- * Frames are checked before sip.js sees them: keep-alives are answered here, a message sip.js
- * cannot parse gets a stateless 400, and a connection that floods the platform with requests
- * gets 503 with Retry-After. Nothing a connection sends can throw out of its handler.
+ * Frames are bounded before they are parsed: each waits for its source's share of the thread
+ * (`FairShare`); keep-alives are answered here; a message over a size, header-count or
+ * header-length limit gets a stateless 513 or 400, and a request beyond its connection's or its
+ * source's allowance a stateless 503 with Retry-After, all without parsing it. The rest is
+ * parsed once, here, and handed to sip.js parsed. A message sip.js cannot parse gets a stateless
+ * 400. Nothing a connection sends can throw out of its handler.
  */
 export class SipHub {
   private readonly connections = new Set<Connection>();
@@ -132,8 +179,15 @@ export class SipHub {
   private nextId = 1;
   private transport: HubTransport | undefined;
   private readonly parserLog: Core.Logger;
+  private readonly sources = new Map<string, Source>();
+  private readonly fairShare: FairShare;
+  private readonly fairShareOptions: FairShareOptions;
+  private readonly limits: SipFrameLimits;
 
   constructor(private readonly options: SipHubOptions) {
+    this.limits = options.limits ?? DEFAULT_SIP_FRAME_LIMITS;
+    this.fairShareOptions = { ...DEFAULT_FAIR_SHARE, now: () => performance.now(), ...options.fairShare };
+    this.fairShare = new FairShare(this.fairShareOptions);
     this.sweeper = setInterval(() => this.sweep(), 30_000);
     this.sweeper.unref();
     // Refused frames are reported by the hub itself; the parser's own complaints stay quiet.
@@ -161,23 +215,32 @@ export class SipHub {
 
   /** Takes over an accepted WebSocket that chose the `sip` subprotocol. */
   attach(ws: WebSocket, req: IncomingMessage): SipConnection {
+    const address = req.socket.remoteAddress ?? "";
+    const source = this.sourceOf(address);
+    source.connections++;
     const conn = new Connection(
       this.nextId++,
       ws,
-      req.socket.remoteAddress ?? "",
+      address,
       req.socket.remotePort ?? 0,
-      this.options.rateBurst,
-      this.options.ratePerSecond,
+      source,
+      new TokenBucket(this.options.rateBurst, this.options.ratePerSecond, Date.now),
+      this.options.maxUnreadBytes ?? DEFAULT_MAX_UNREAD_BYTES,
     );
-    this.connections.add(conn);
-    ws.on("message", (data, isBinary) => {
-      try {
-        this.receive(conn, isBinary ? Buffer.from(data as Buffer).toString("utf8") : data.toString());
-      } catch (error) {
-        // A frame must never take the connection (or the process) down with it.
-        this.options.log.error({ err: error }, `SIP connection ${conn.id}: frame handling failed`);
-      }
+    conn.lane = this.fairShare.lane(source.share, {
+      run: (raw) => {
+        try {
+          this.receive(conn, raw);
+        } catch (error) {
+          // A frame must never take the connection (or the process) down with it.
+          this.options.log.error({ err: error }, `SIP connection ${conn.id}: frame handling failed`);
+        }
+      },
+      pause: () => ws.pause(),
+      resume: () => ws.resume(),
     });
+    this.connections.add(conn);
+    ws.on("message", (data) => conn.lane.push(data.toString()));
     ws.on("error", (error) => this.options.log.debug({ err: error }, `SIP connection ${conn.id} error`));
     ws.on("close", () => this.closed(conn));
     return conn;
@@ -235,6 +298,7 @@ export class SipHub {
 
   close(): void {
     clearInterval(this.sweeper);
+    this.fairShare.close();
     for (const conn of this.connections) conn.kill();
   }
 
@@ -255,27 +319,30 @@ export class SipHub {
     return Promise.resolve();
   }
 
+  /** One frame, in its turn: bounded, then parsed (once), then routed and handed to sip.js. */
   private receive(conn: Connection, raw: string): void {
     if (isKeepAlive(raw)) {
       conn.send("\r\n");
       return;
     }
+    const refusal = frameRefusal(raw, this.limits);
+    if (refusal) {
+      this.refuse(conn, raw, refusal.status, refusal.reason);
+      return;
+    }
+    const method = requestMethod(raw);
+    if (method && !UNLIMITED.has(method) && !conn.take()) {
+      const response = statelessResponse(raw, 503, "Too Many Requests", ["Retry-After: 5"]);
+      if (response) conn.send(response);
+      return;
+    }
     const message = Core.Parser.parseMessage(raw, this.parserLog);
     const mandatory = ["from", "to", "call_id", "cseq", "via"];
     if (!message || !mandatory.every((h) => message.hasHeader(h))) {
-      this.refuseMalformed(conn, raw);
+      this.refuse(conn, raw, 400, "Bad Request");
       return;
     }
     if (message instanceof Core.IncomingRequestMessage) {
-      if (!UNLIMITED.has(message.method) && !conn.take()) {
-        const { message: response } = Core.constructOutgoingResponse(message, {
-          statusCode: 503,
-          reasonPhrase: "Too Many Requests",
-          extraHeaders: ["Retry-After: 5"],
-        });
-        conn.send(response);
-        return;
-      }
       if (message.viaBranch) {
         // A branch names one transaction: another connection's request with it would have that
         // transaction's responses sent to it.
@@ -304,19 +371,40 @@ export class SipHub {
         this.bindContact(user, owner, conn);
       }
     }
-    this.transport?.deliver(raw);
+    this.transport?.deliver(raw, message);
   }
 
-  private refuseMalformed(conn: Connection, raw: string): void {
+  /** A stateless answer to a message that is not parsed or cannot be (none to an ACK or a response). */
+  private refuse(conn: Connection, raw: string, status: number, reason: string): void {
     const method = requestMethod(raw);
-    this.options.log.warn(`SIP connection ${conn.id}: malformed ${method ?? "message"} refused`);
+    const log = conn.warned ? this.options.log.debug : this.options.log.warn;
+    conn.warned = true;
+    log.call(this.options.log, `SIP connection ${conn.id}: ${method ?? "message"} refused: ${status} ${reason}`);
     if (method === "ACK") return;
-    const response = statelessResponse(raw, 400, "Bad Request");
+    const response = statelessResponse(raw, status, reason);
     if (response) conn.send(response);
+  }
+
+  /** The source of an address, shared by its connections (and kept while it has any). */
+  private sourceOf(address: string): Source {
+    const key = sourceKey(address);
+    let source = this.sources.get(key);
+    if (!source) {
+      source = {
+        key,
+        requests: new TokenBucket(this.options.sourceRateBurst, this.options.sourceRatePerSecond, Date.now),
+        share: new SourceShare(this.fairShareOptions),
+        connections: 0,
+      };
+      this.sources.set(key, source);
+    }
+    return source;
   }
 
   private closed(conn: Connection): void {
     if (!this.connections.delete(conn)) return;
+    conn.lane.close();
+    conn.source.connections--;
     const contacts = [...conn.contacts];
     for (const user of contacts) {
       const route = this.routes.get(user);
@@ -342,6 +430,10 @@ export class SipHub {
     const limit = now - BRANCH_TTL_MS;
     for (const [branch, entry] of this.branches) if (entry.at < limit) this.branches.delete(branch);
     for (const [user, route] of this.routes) if (this.lapsed(route, now)) this.routes.delete(user);
+    // A source without connections is forgotten once it has its whole allowance back (so that
+    // reconnecting does not renew it).
+    for (const [key, source] of this.sources)
+      if (source.connections === 0 && source.requests.full && source.share.time.full) this.sources.delete(key);
   }
 }
 
@@ -384,8 +476,14 @@ export class HubTransport implements Transport {
     return this.hub.send(message);
   }
 
-  deliver(raw: string): void {
-    this.onMessage?.(raw);
+  /** Hands sip.js a message the hub has parsed; sip.js's parser returns it instead of parsing again. */
+  deliver(raw: string, message: ParsedMessage): void {
+    handingOver = { raw, message };
+    try {
+      this.onMessage?.(raw);
+    } finally {
+      handingOver = undefined;
+    }
   }
 
   private setState(state: TransportState): void {

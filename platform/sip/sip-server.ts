@@ -27,6 +27,10 @@ export interface SipServerOptions extends RegistrarOptions {
   reconnectGraceMs: number;
   rateBurst: number;
   ratePerSecond: number;
+  sourceRateBurst: number;
+  sourceRatePerSecond: number;
+  /** Share (0-1) of the event loop one source's SIP messages may take. */
+  sourceShare: number;
   /** The network path of a new leg of an extension's phone, when media can be impaired (/sim). */
   linkFor?: (extension: string) => ImpairedLink | undefined;
 }
@@ -95,6 +99,9 @@ export class SipServer implements PhoneLegs {
       log,
       rateBurst: options.rateBurst,
       ratePerSecond: options.ratePerSecond,
+      sourceRateBurst: options.sourceRateBurst,
+      sourceRatePerSecond: options.sourceRatePerSecond,
+      fairShare: { sourceShare: options.sourceShare },
       contactHoldMs: options.reconnectGraceMs,
     });
     this.authenticator = new SipAuthenticator(users, auth, log, options.now);

@@ -14,11 +14,17 @@ export type WsHandler = (socket: WebSocket, req: IncomingMessage) => void;
 export class UpgradeRouter {
   private sip?: WsHandler;
   private rpc?: WsHandler;
-  private readonly wss = new WebSocketServer({
+  /**
+   * Frames larger than `maxPayload` close the socket (1009) before they are read: for SIP twice
+   * the largest message the hub accepts (32 KiB, answered 513 above it), for JSON-RPC four times
+   * the largest frame the channel accepts (64 KiB, answered with an error above it).
+   */
+  private readonly sipServer = new WebSocketServer({
     noServer: true,
-    maxPayload: 256 * 1024,
+    maxPayload: 64 * 1024,
     handleProtocols: (protocols) => (protocols.has("sip") ? "sip" : false),
   });
+  private readonly rpcServer = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
 
   constructor(private readonly origins: OriginPolicy) {}
 
@@ -55,11 +61,14 @@ export class UpgradeRouter {
       socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => handler(ws, req));
+    const wss = handler === this.sip ? this.sipServer : this.rpcServer;
+    wss.handleUpgrade(req, socket, head, (ws) => handler(ws, req));
   };
 
   close() {
-    for (const client of this.wss.clients) client.terminate();
-    this.wss.close();
+    for (const wss of [this.sipServer, this.rpcServer]) {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    }
   }
 }

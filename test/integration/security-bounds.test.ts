@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_DOMAIN, DEMO_PASSWORD, TestPlatform } from "./harness";
-import { RpcClient, type RpcMessage } from "./rpc-client";
+import { RpcClient } from "./rpc-client";
 
 /**
  * Bounded everything: numbers and texts a client sends have limits that get a 400 naming the
@@ -91,32 +91,52 @@ describe("the event channel's limits", () => {
     return c;
   }
 
-  /** Sends one frame holding `n` requests and waits for the array that answers it. */
-  async function batch(
-    c: RpcClient,
-    n: number,
-    message: (i: number) => Record<string, unknown>,
-  ): Promise<RpcMessage[]> {
-    const ids = Array.from({ length: n }, (_, i) => `b${i}`);
-    c.raw(JSON.stringify(ids.map((id, i) => ({ jsonrpc: "2.0", id, ...message(i) }))));
-    await c.until(() => ids.every((id) => c.stray.some((m) => m.id === id)));
-    return ids.map((id) => c.stray.find((m) => m.id === id)!);
-  }
-
   it("counts every message of a batch toward the rate limit", async () => {
     const c = await signedIn();
-    const jsapi = () => ({
+    const ids = Array.from({ length: 300 }, (_, i) => `b${i}`);
+    const jsapi = (id: string) => ({
+      jsonrpc: "2.0",
+      id,
       method: "jsapi",
       params: { command: "lua", data: { method: "ccc", func: "ccGoBreak", data: { agent: "1001" } } },
     });
-    const answers = await batch(c, 300, jsapi);
-    const limited = answers.filter((m) => m.error?.code === -32005);
-    const served = answers.filter((m) => m.result !== undefined);
-    expect(served.length + limited.length).toBe(300);
-    // The burst allowance (100 messages, the login took one) and no more.
-    expect(served.length).toBeLessThanOrEqual(100);
-    expect(limited.length).toBeGreaterThanOrEqual(200);
+    // Fifteen batches of twenty, sent at once. A message beyond the allowance is refused in its
+    // batch's answer; a frame that finds none left is refused whole, with one answer.
+    for (let b = 0; b < 15; b++) c.raw(JSON.stringify(ids.slice(b * 20, b * 20 + 20).map(jsapi)));
+    const byId = () => ids.flatMap((id) => c.stray.filter((m) => m.id === id));
+    const framesRefused = () => c.stray.filter((m) => m.id === null && m.error?.code === -32005);
+    await c.until(() => byId().length + 20 * framesRefused().length >= 300);
+    const served = byId().filter((m) => m.result !== undefined);
+    const limited = [...byId().filter((m) => m.error?.code === -32005), ...framesRefused()];
+    expect(byId().length + 20 * framesRefused().length).toBe(300);
+    // The burst allowance (100 messages, the login took one), and the little that refilled while
+    // the frames came in.
+    expect(served.length).toBeLessThanOrEqual(105);
+    expect(framesRefused().length).toBeGreaterThanOrEqual(9);
     expect(limited[0]!.error!.message).toBe("Too many messages: slow down");
+  });
+
+  it("refuses a batch of more than 20 messages whole, with one answer, and runs none of it", async () => {
+    const c = await signedIn();
+    const ids = Array.from({ length: 21 }, (_, i) => `big${i}`);
+    c.raw(JSON.stringify(ids.map((id) => ({ jsonrpc: "2.0", id, method: "echo", params: { id } }))));
+    const refusal = await c.until(() => c.stray.find((m) => m.error?.code === -32600));
+    expect(refusal.error!.message).toBe("Invalid Request: a batch may hold at most 20 messages, not 21");
+    // The next request is answered, and nothing of the batch came before it.
+    expect((await c.call("echo", { after: true })).result).toMatchObject({ after: true });
+    expect(c.stray.filter((m) => ids.includes(String(m.id)))).toEqual([]);
+  });
+
+  it("gives a connection that has not logged in three refusals, then closes it", async () => {
+    const c = await RpcClient.connect(p.url);
+    clients.push(c);
+    for (let i = 0; i < 6; i++) c.raw(JSON.stringify({ jsonrpc: "2.0", id: `x${i}`, method: "echo" }));
+    await c.until(() => c.closed);
+    expect(c.stray.map((m) => [m.id, m.error?.code])).toEqual([
+      ["x0", -32000],
+      ["x1", -32000],
+      ["x2", -32000],
+    ]);
   });
 
   it("closes a connection that does not log in within the time allowed", async () => {

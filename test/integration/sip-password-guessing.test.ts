@@ -14,8 +14,16 @@ const raws: RawSip[] = [];
 const phones: TestPhone[] = [];
 
 beforeAll(async () => {
-  // The guesser's connection may send as fast as it likes: only the guessing rule holds it back.
-  platform = await TestPlatform.start({ sipRateBurst: 1000, sipRatePerSecond: 1000, simRingMs: 300 });
+  // The guesser's connection may send as fast as it likes and take the whole event loop: only the
+  // guessing rule holds it back.
+  platform = await TestPlatform.start({
+    sipRateBurst: 1000,
+    sipRatePerSecond: 1000,
+    sipSourceRateBurst: 1000,
+    sipSourceRatePerSecond: 1000,
+    sipSourceShare: 1,
+    simRingMs: 300,
+  });
 });
 
 afterAll(async () => {

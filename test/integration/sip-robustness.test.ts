@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
-import { SessionState } from "sip.js";
+import { describe, expect, it, vi } from "vitest";
+import { Grammar, SessionState } from "sip.js";
 import { DEMO_DOMAIN } from "./harness";
 import { sipFixture } from "./sip-fixture";
 import type { TestCall, TestPhone } from "./sip-phone";
 import { until } from "./sip-phone";
-import { RawSip, header, newId, request, statusOf } from "./sip-raw";
+import { RawSip, header, headers, newId, request, statusOf } from "./sip-raw";
 
 /**
  * What the platform does with bad input and bad networks: malformed messages get 400 and disturb
@@ -27,13 +27,13 @@ async function connected(): Promise<{ alice: TestPhone; bob: TestPhone; aliceCal
   return { alice, bob, aliceCall, bobCall };
 }
 
-const options = () =>
-  request({
-    method: "OPTIONS",
-    uri: `sip:1001@${DEMO_DOMAIN}`,
-    from: `<sip:probe@${DEMO_DOMAIN}>`,
-    to: `<sip:1001@${DEMO_DOMAIN}>`,
-  });
+const optionsRequest = () => ({
+  method: "OPTIONS",
+  uri: `sip:1001@${DEMO_DOMAIN}`,
+  from: `<sip:probe@${DEMO_DOMAIN}>`,
+  to: `<sip:1001@${DEMO_DOMAIN}>`,
+});
+const options = () => request(optionsRequest());
 
 describe("malformed messages", () => {
   it("get 400 built from what can be read, and calls on other connections keep going", async () => {
@@ -83,6 +83,58 @@ describe("malformed messages", () => {
     await aliceCall.waitHears(1000);
     await bobCall.waitHears(440);
     await aliceCall.hangup();
+  });
+});
+
+describe("what is checked before parsing", () => {
+  it("answers a message over a size or header limit without parsing it, and keeps the connection", async () => {
+    const sip = await RawSip.open(f.platform.url);
+    const grammar = vi.spyOn(Grammar, "parse");
+    try {
+      const cases: [string[], string, number, string][] = [
+        [[], "x".repeat(40 * 1024), 513, "Message Too Large"],
+        [Array(70).fill("Contact: <sip:a@b.invalid>"), "", 400, "Too Many Headers"],
+        [[`Subject: ${"s".repeat(3000)}`], "", 400, "Header Too Long"],
+        [Array(6).fill(`X-Filler: ${"f".repeat(1500)}`), "", 513, "Headers Too Large"],
+      ];
+      for (const [extra, body, status, reason] of cases) {
+        const r = request({ ...optionsRequest(), headers: extra, body });
+        sip.send(r.text);
+        const answer = await sip.response(r.callId, "OPTIONS");
+        expect(answer.split("\r\n")[0]).toBe(`SIP/2.0 ${status} ${reason}`);
+        expect(headers(answer, "via")).toHaveLength(1);
+      }
+      expect(grammar).not.toHaveBeenCalled();
+      // The connection still works.
+      const probe = options();
+      sip.send(probe.text);
+      expect(statusOf(await sip.response(probe.callId, "OPTIONS"))).toBe(200);
+    } finally {
+      grammar.mockRestore();
+      sip.close();
+    }
+  });
+
+  it("closes a connection whose frame is over 64 KiB before reading it", async () => {
+    const sip = await RawSip.open(f.platform.url);
+    const closed = new Promise<number>((resolve) => sip.ws.once("close", (code) => resolve(code)));
+    sip.send(request({ ...optionsRequest(), body: "x".repeat(100 * 1024) }).text);
+    expect(await closed).toBe(1009);
+  });
+
+  it("parses a message once: the platform's UserAgent gets the hub's parse", async () => {
+    const sip = await RawSip.open(f.platform.url);
+    const grammar = vi.spyOn(Grammar, "parse");
+    try {
+      const probe = options();
+      sip.send(probe.text);
+      expect(statusOf(await sip.response(probe.callId, "OPTIONS"))).toBe(200);
+      const startLines = grammar.mock.calls.filter(([, rule]) => rule === "Request_Response");
+      expect(startLines).toEqual([[probe.text.split("\r\n")[0], "Request_Response"]]);
+    } finally {
+      grammar.mockRestore();
+      sip.close();
+    }
   });
 });
 

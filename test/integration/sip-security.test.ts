@@ -14,8 +14,16 @@ const phones: TestPhone[] = [];
 const raws: RawSip[] = [];
 
 beforeAll(async () => {
-  // Floods are held back by the rate limit of each connection; here they must reach the registrar.
-  platform = await TestPlatform.start({ simRingMs: 300, sipRateBurst: 5000, sipRatePerSecond: 5000 });
+  // Floods are held back by the rate limits of each connection and source, and by the source's
+  // share of the event loop; here they must reach the registrar.
+  platform = await TestPlatform.start({
+    simRingMs: 300,
+    sipRateBurst: 5000,
+    sipRatePerSecond: 5000,
+    sipSourceRateBurst: 5000,
+    sipSourceRatePerSecond: 5000,
+    sipSourceShare: 1,
+  });
 });
 
 afterAll(async () => {
