@@ -50,7 +50,18 @@ const TEST_SUPPORT_IMPORT = {
 const PLATFORM_LAYERS = [
   {
     layer: "the ground",
-    parts: ["store/", "media/", "clock", "log", "profile", "origins", "schema-error", "app-config", "crm-demo/"],
+    parts: [
+      "store/",
+      "media/",
+      "clock",
+      "log",
+      "profile",
+      "origins",
+      "schema-error",
+      "token-bucket",
+      "app-config",
+      "crm-demo/",
+    ],
   },
   { layer: "the records", parts: ["auth/", "cdr/", "config"] },
   { layer: "the switch", parts: ["switch/"] },
