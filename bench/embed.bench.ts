@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startPlatform } from "../platform/platform";
+import type * as HostSdk from "../src/embed/host/index";
 import { buildApp, launchChromium, option, root, stats } from "./chromium-page";
 
 const N = option("n", 10);
@@ -59,7 +60,7 @@ async function embedTimes(): Promise<{ cold: number[]; warm: number[]; lost: num
     await page.waitForFunction(() => "sdk" in window);
     const time = () =>
       page.evaluate(async (url) => {
-        const w = window as unknown as { sdk: typeof import("../src/embed/host/index"); bar?: { destroy(): void } };
+        const w = window as unknown as { sdk: typeof HostSdk; bar?: { destroy(): void } };
         w.bar?.destroy();
         const start = performance.now();
         w.bar = await w.sdk.embed({ url, container: document.getElementById("agentbar")! });
@@ -72,7 +73,7 @@ async function embedTimes(): Promise<{ cold: number[]; warm: number[]; lost: num
     const heard = page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const bar = (window as unknown as { bar: import("../src/embed/host/index").Agentbar }).bar;
+          const bar = (window as unknown as { bar: HostSdk.Agentbar }).bar;
           const start = performance.now();
           bar.on("disconnected", () => resolve(performance.now() - start));
         }),
