@@ -13,18 +13,22 @@ export class OriginPolicy {
    * was sent to: a page of the platform's own address is the app itself.
    */
   trusts(origin: string, host: string | undefined): boolean {
-    if (this.configured().includes(origin)) return true;
-    let url: URL;
-    try {
-      url = new URL(origin);
-    } catch {
-      return false;
-    }
-    return (
-      (url.protocol === "http:" || url.protocol === "https:") &&
-      url.origin === origin &&
-      host !== undefined &&
-      url.host === host.toLowerCase()
-    );
+    return this.configured().includes(origin) || isOwnOrigin(origin, host);
   }
+}
+
+/** Whether `origin` is the platform's own: the origin of the address (`host`) a request was sent to. */
+export function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    url.origin === origin &&
+    host !== undefined &&
+    url.host === host.toLowerCase()
+  );
 }

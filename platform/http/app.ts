@@ -9,6 +9,7 @@ import type { Carrier, Principal } from "../auth/sessions";
 import type { PlatformContext } from "../context";
 import { AuthError } from "../auth/auth-error";
 import { HttpError, authRefusal, fail } from "./errors";
+import { isOwnOrigin } from "../origins";
 import { describeSchemaError } from "../schema-error";
 import { validatorCompiler } from "./validation";
 
@@ -275,14 +276,34 @@ export async function buildHttpApp(ctx: PlatformContext): Promise<{ app: Fastify
   return { app, routes };
 }
 
-/** `simApi` loopback: a client on this machine that addressed it by a name of this machine. */
+/**
+ * /sim is for the tools of this machine (tests, the demo CRM's server), not for web pages: it
+ * places calls without a token, so a page of another site that the agent's browser opens must not
+ * reach it. With `simApi` loopback (the default) only a client on this machine that addressed it
+ * by a name of this machine gets in; whatever `simApi` says, a request a page sent is refused
+ * unless the page is the platform's own (its `Origin`, and `Sec-Fetch-Site` for the requests
+ * browsers send without an Origin), and a body is JSON or nothing: a form or a text body, which
+ * any page may send without asking first (no CORS preflight), is 415.
+ */
 function simulatorMayCall(req: FastifyRequest, mode: PlatformContext["options"]["simApi"]): void {
-  if (mode === "on") return;
   // A page elsewhere can make a browser on this machine send requests here under its own name
   // (DNS rebinding): the Host it names must be this machine's too.
   const host = (req.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  if (!isLoopback(req.socket.remoteAddress) || !(host === "localhost" || isLoopback(host))) {
+  if (mode !== "on" && (!isLoopback(req.socket.remoteAddress) || !(host === "localhost" || isLoopback(host)))) {
     throw fail(403, "no permission: the simulator answers only on this machine (simApi: loopback)");
+  }
+  const origin = req.headers.origin;
+  const site = req.headers["sec-fetch-site"];
+  if (
+    (origin !== undefined && !isOwnOrigin(origin, req.headers.host)) ||
+    (site !== undefined && site !== "same-origin" && site !== "none")
+  ) {
+    throw fail(403, "no permission: the simulator does not answer web pages of other origins");
+  }
+  const type = req.headers["content-type"]?.split(";")[0]!.trim().toLowerCase();
+  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+  if ((type !== undefined && type !== "application/json") || (hasBody && type === undefined)) {
+    throw fail(415, "the simulator takes JSON bodies only (Content-Type: application/json)");
   }
 }
 

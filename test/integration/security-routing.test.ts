@@ -8,9 +8,11 @@ import { TestPlatform, rawRequest } from "./harness";
  */
 let p: TestPlatform;
 let agent1Id: number;
+const WALLBOARD = "https://wall.example.com";
 
 beforeAll(async () => {
-  p = await TestPlatform.start();
+  // A wallboard page elsewhere may use the API (CORS): not the simulator.
+  p = await TestPlatform.start({ allowedOrigins: [WALLBOARD] });
   agent1Id = p.userId("agent1");
 });
 afterAll(() => p.close());
@@ -139,5 +141,72 @@ describe("/sim: this machine only", () => {
     const res = await rawRequest(p.url, "GET", "/sim/channels");
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({ data: [] });
+  });
+});
+
+describe("/sim: this machine's tools, not web pages", () => {
+  const CALL = { destination: "55510440", callerIdNumber: "5550100", callerIdName: "Mallory" };
+  const placed = () => p.platform.ctx.sim.list(true).filter((c) => c.callerIdName === "Mallory");
+
+  it("a form another site's page posts to /sim/calls places no call, with or without its Origin", async () => {
+    const form = new URLSearchParams(CALL).toString();
+    const formHeaders = { "content-type": "application/x-www-form-urlencoded" };
+    // What Chromium sends for a form auto-submitted by a page of another site.
+    const crossSite = await rawRequest(p.url, "POST", "/sim/calls", form, {
+      ...formHeaders,
+      origin: "https://attacker.example",
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-mode": "navigate",
+    });
+    expect(crossSite.status).toBe(403);
+    // A browser that sends neither: the form body itself is refused.
+    const bare = await rawRequest(p.url, "POST", "/sim/calls", form, formHeaders);
+    expect(bare.status).toBe(415);
+    // A page's fetch with a text body (no preflight): JSON in it changes nothing.
+    const text = await rawRequest(p.url, "POST", "/sim/calls", JSON.stringify(CALL), { "content-type": "text/plain" });
+    expect(text.status).toBe(415);
+    const none = await rawRequest(p.url, "POST", "/sim/calls", JSON.stringify(CALL), { "content-type": "" });
+    expect(none.status).toBe(415);
+    expect(placed()).toEqual([]);
+    expect(p.platform.ctx.switch.channels()).toEqual([]);
+  });
+
+  it("refuses every /sim route to a page of another origin, a configured one included, and to a page of the same site", async () => {
+    const routes = p.platform.routes.filter((r) => r.access === "simulator");
+    const answered: string[] = [];
+    for (const r of routes) {
+      for (const headers of <Record<string, string>[]>[
+        { origin: "https://attacker.example" },
+        { origin: WALLBOARD },
+        { origin: "null" },
+        { origin: `http://localhost:${new URL(p.url).port}0` },
+        { "sec-fetch-site": "same-site" },
+        { "sec-fetch-site": "cross-site" },
+      ]) {
+        const res = await rawRequest(
+          p.url,
+          r.method,
+          concrete(r.url),
+          r.method === "POST" ? JSON.stringify({ ...CALL, queue: "support", digits: "1", frequency: 440 }) : undefined,
+          headers,
+        );
+        if (res.status !== 403) answered.push(`${r.method} ${r.url} ${JSON.stringify(headers)} -> ${res.status}`);
+      }
+    }
+    expect(answered).toEqual([]);
+    expect(placed()).toEqual([]);
+  });
+
+  it("serves this machine's tools (no Origin) and the platform's own pages, JSON or no body", async () => {
+    const own = await rawRequest(p.url, "POST", "/sim/calls", JSON.stringify(CALL), {
+      origin: p.url,
+      "sec-fetch-site": "same-origin",
+    });
+    expect(own.status).toBe(200);
+    const tool = await rawRequest(p.url, "POST", `/sim/channels/${JSON.parse(own.text).uuid}/hangup`, "{}", {
+      "content-type": "application/json; charset=utf-8",
+    });
+    expect(tool.status).toBe(200);
+    expect((await rawRequest(p.url, "GET", "/sim/channels", undefined, { "sec-fetch-site": "none" })).status).toBe(200);
   });
 });
