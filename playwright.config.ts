@@ -13,6 +13,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // npm start's default ports are held while the tests run: a test that opens one fails
+  // (test/default-ports.ts).
+  globalSetup: "./test/default-ports.ts",
   reporter: "list",
   use: {
     trace: "retain-on-failure",

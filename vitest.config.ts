@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
+          // npm start's default ports are held while the tests run (test/default-ports.ts).
+          globalSetup: ["test/default-ports.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -36,7 +36,13 @@ afterAll(async () => {
 /** `npm start`'s platform in a process of its own; resolves with its URL once it listens. */
 async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "platform/main.ts"], {
-    env: { ...process.env, AGENTBAR_PORT: "0", AGENTBAR_DATA_DIR: dataDir, AGENTBAR_LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      AGENTBAR_PORT: "0",
+      AGENTBAR_CRM_PORT: "off",
+      AGENTBAR_DATA_DIR: dataDir,
+      AGENTBAR_LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running = child;
