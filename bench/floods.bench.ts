@@ -13,7 +13,8 @@
  *   9,000 Contact headers, one after another;
  * - REGISTER flood: 20 SIP sockets from another address sending 3,900 REGISTERs a second in all.
  *
- * Run: npm run bench -- floods   (options: npx tsx bench/floods.bench.ts [--seconds 10])
+ * Run: npm run bench -- floods   (options: npx tsx bench/floods.bench.ts [--seconds 10] [--only <phase>],
+ * a phase by a word of its name: baseline, ws, big, register)
  */
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -29,8 +30,12 @@ import { RawSip, rawRegister, newId, statusOf } from "../test/integration/sip-ra
 import type { FloodReport, FloodRequest } from "./flood-child";
 import { runBench } from "./run-bench";
 
-const index = process.argv.indexOf("--seconds");
-const SECONDS = index >= 0 ? Number(process.argv[index + 1]) : 10;
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+const SECONDS = Number(option("seconds") ?? 10);
+const ONLY = option("only");
 /** Another address of this machine: the attacker's. */
 const ATTACKER = "127.0.0.2";
 /** The /ws phase stops early past this (the platform before its bounds took gigabytes). */
@@ -177,6 +182,7 @@ async function onFreshPlatform(
   name: string,
   flood?: (url: string, tokens: (string | undefined)[]) => FloodRequest,
 ): Promise<void> {
+  if (ONLY && !name.includes(ONLY)) return;
   platform = await PlatformProcess.start({ simRingMs: 300 });
   const url = platform.url;
   const registered = await registeredPhone(url);

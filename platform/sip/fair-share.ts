@@ -26,6 +26,13 @@ export interface FairShareOptions {
   now: () => number;
 }
 
+export const DEFAULT_FAIR_SHARE: Omit<FairShareOptions, "now"> = {
+  sourceShare: 0.25,
+  sourceBurstMs: 50,
+  turnMs: 20,
+  maxWaiting: 32,
+};
+
 /** A source's budget of the thread's time. */
 export class SourceShare {
   readonly time: TokenBucket;

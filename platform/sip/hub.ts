@@ -6,7 +6,7 @@ import { Core, EmitterImpl, TransportState, type Transport } from "sip.js";
 import type { Log } from "../log";
 import { TokenBucket } from "../token-bucket";
 import { sourceKey } from "./auth-throttle";
-import { FairShare, SourceShare, type FairShareOptions, type Lane } from "./fair-share";
+import { DEFAULT_FAIR_SHARE, FairShare, SourceShare, type FairShareOptions, type Lane } from "./fair-share";
 import { DEFAULT_SIP_FRAME_LIMITS, frameRefusal, type SipFrameLimits } from "./frame-limits";
 import {
   endsItsBranch,
@@ -51,13 +51,6 @@ export interface SipHubOptions {
   /** Bytes written to a connection and not yet taken by the phone beyond which it is dropped. */
   maxUnreadBytes?: number;
 }
-
-export const DEFAULT_FAIR_SHARE: Omit<FairShareOptions, "now"> = {
-  sourceShare: 0.25,
-  sourceBurstMs: 50,
-  turnMs: 20,
-  maxWaiting: 32,
-};
 
 export interface SipHubEvents {
   /** A connection closed; `contacts` are the contact users that were reachable through it. */
