@@ -1,5 +1,5 @@
 import { expect, expectAnnounced, test } from "./fixtures";
-import { agent, cdrs, expectSimHears, sim } from "./phone-support";
+import { agent, cdrs, expectSimHears, seconds, sim } from "./phone-support";
 import { admin, expectCustomerHeld, goReady, queueCaller } from "./toolbar-support";
 
 /**
@@ -94,6 +94,8 @@ test("a reload during a muted queue call: the customer hears music meanwhile, th
 
   // The call ends in after-call work for this customer, as it would have without the reload.
   await card.getByRole("button", { name: "Hang up" }).click();
+  await expect(card).toHaveAttribute("data-state", "ended");
+  const talked = seconds(await card.locator(".call-timer").textContent());
   await expect(alice.page.getByTestId("wrap-up")).toContainText("Rita Reload");
   await expect(alice.page.getByTestId("wrap-up").getByLabel("Notes", { exact: true })).toHaveValue(
     "Asked for a callback",
@@ -101,6 +103,14 @@ test("a reload during a muted queue call: the customer hears music meanwhile, th
   // One customer call: the customer's leg once, into the queue.
   const records = await cdrs(platform.url, { cidNumber: "5550181" });
   expect(records.filter((r) => r.destination_number === "support")).toHaveLength(1);
+  // The history shows it as one conversation (its three legs folded), as long as the card said
+  // (the records keep whole seconds: a second either way).
+  const history = alice.page.getByRole("button", { name: "Refresh" });
+  await history.click();
+  const rows = alice.page.getByTestId("history-row").filter({ hasText: "5550181" });
+  await expect(rows.getByTestId("history-duration")).toHaveText(/^\d+:\d\d$/);
+  await expect(rows).toHaveCount(1);
+  expect(Math.abs(seconds(await rows.getByTestId("history-duration").textContent()) - talked)).toBeLessThanOrEqual(1);
 });
 
 test("a held call reloaded twice, the second time while the first one's take-back rings, stays held: music and never the agent until Resume; still one customer call", async ({

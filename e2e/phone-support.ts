@@ -322,3 +322,9 @@ export async function cdrs(
   if (!r.ok) throw new Error(`GET /api/cdrs: ${r.status}`);
   return ((await r.json()) as { data: never[] }).data;
 }
+
+/** "1:05" → 65: a duration as the card and the history show it. */
+export function seconds(shown: string | null): number {
+  const [m, s] = (shown ?? "").trim().split(":").map(Number);
+  return (m ?? 0) * 60 + (s ?? 0);
+}

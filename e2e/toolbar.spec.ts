@@ -1,6 +1,6 @@
 import type { WebSocketRoute } from "@playwright/test";
 import { expect, expectAnnounced, test, type Party, type PartyOptions } from "./fixtures";
-import { agent, expectHearsAmong, expectSimHears, sim, simChannelOf } from "./phone-support";
+import { agent, expectHearsAmong, expectSimHears, seconds, sim, simChannelOf } from "./phone-support";
 import {
   admin,
   chooseStatus,
@@ -358,7 +358,16 @@ test("click-to-dial: progress shows until the agent's phone rings and answers by
   expect((await platformView.agentState("1001")).call).toMatchObject({ kind: "dial", cid_number: "55510700" });
   await card.getByRole("button", { name: "Hang up" }).click();
   await expect(card).toHaveAttribute("data-state", "ended");
+  const talked = seconds(await card.locator(".call-timer").textContent());
   await card.getByRole("button", { name: "Dismiss" }).click();
+  // One outgoing row in the history, the agent's own phone leg folded in, as long as the card said
+  // (the records keep whole seconds: a second either way).
+  await alice.page.getByRole("button", { name: "Refresh" }).click();
+  const rows = alice.page.getByTestId("history-row").filter({ hasText: "55510700" });
+  await expect(rows.getByTestId("history-duration")).toHaveText(/^\d+:\d\d$/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText("Outgoing");
+  expect(Math.abs(seconds(await rows.getByTestId("history-duration").textContent()) - talked)).toBeLessThanOrEqual(1);
 
   await alice.dial("55520100");
   await expect(alice.card()).toHaveAttribute("data-state", "ended");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCallHistory, oneRecordPerCall, otherPartyOf } from "./call-history";
+import type { CallRecord } from "../api/cdrs";
+import { conversationsOf, createCallHistory } from "./call-history";
 import { createSessionStore } from "./session";
 import { createSettingsStore } from "./settings";
 import { memoryStorage } from "./storage";
@@ -74,9 +75,9 @@ describe("call history", () => {
     const { history, cdrQueries } = await setup();
     await history.getState().load();
     expect(history.getState()).toMatchObject({ status: "ready", page: 1, pageCount: 2, rowCount: 12 });
-    expect(history.getState().records.map((r) => r.uuid)).toEqual(["p1-a", "p1-b"]);
+    expect(history.getState().conversations.map((c) => c.record.uuid)).toEqual(["p1-a", "p1-b"]);
     await history.getState().load(2);
-    expect(history.getState().records.map((r) => r.uuid)).toEqual(["p2-a", "p2-b"]);
+    expect(history.getState().conversations.map((c) => c.record.uuid)).toEqual(["p2-a", "p2-b"]);
     expect(Object.fromEntries(cdrQueries[1]!)).toEqual({ page: "2", perPage: "2" });
   });
 
@@ -98,7 +99,7 @@ describe("call history", () => {
   it("plays a recording from a blob URL fetched with the token header, and frees it afterwards", async () => {
     const { history, recordingRequests, revoked } = await setup();
     await history.getState().load();
-    const recorded = history.getState().records[1]!;
+    const recorded = history.getState().conversations[1]!.record;
     await history.getState().play(recorded);
     expect(history.getState().playback).toEqual({ uuid: "p1-b", status: "ready", url: "blob:test/1", error: null });
     expect(recordingRequests).toEqual([{ path: "/api/media_files/5.wav", token: "token-1", search: "" }]);
@@ -110,7 +111,7 @@ describe("call history", () => {
   it("says when a recording cannot be fetched", async () => {
     const { history } = await setup();
     await history.getState().load();
-    await history.getState().play({ ...history.getState().records[1]!, recordingId: "6" });
+    await history.getState().play({ ...history.getState().conversations[1]!.record, recordingId: "6" });
     expect(history.getState().playback).toMatchObject({ status: "failed", url: null, error: "Not Found" });
   });
 
@@ -131,61 +132,121 @@ describe("call history", () => {
     await history.getState().load();
     await history.getState().setFilter({ callerNumber: "2" });
     await session.getState().signOut();
-    expect(history.getState()).toMatchObject({ status: "idle", records: [], filter: { callerNumber: "" } });
+    expect(history.getState()).toMatchObject({ status: "idle", conversations: [], filter: { callerNumber: "" } });
   });
 });
 
-describe("the other party of a record", () => {
-  const base = {
-    uuid: "u",
-    bLegUuid: "",
-    callerName: "Alice",
-    callerNumber: "1001",
-    destination: "5550100",
-    direction: "inbound",
-    startedAt: 0,
-    answeredAt: null,
-    endedAt: 0,
-    duration: 0,
-    billsec: 0,
-    hangupCause: "",
-    recordingId: null,
-    sipCallId: "",
-    otherUuid: "",
-    cc: {},
-  };
-  it("is the number dialled when the user called, and the caller otherwise", () => {
-    expect(otherPartyOf(base, "1001")).toEqual({ direction: "outgoing", number: "5550100", name: "" });
-    expect(otherPartyOf({ ...base, callerNumber: "2000", callerName: "Bob", destination: "1001" }, "1001")).toEqual({
-      direction: "incoming",
-      number: "2000",
-      name: "Bob",
-    });
-  });
-});
-
-describe("one record per call", () => {
-  const leg = (uuid: string, bLegUuid = "") => ({
+describe("one row per conversation", () => {
+  const t = (s: number) => Date.UTC(2031, 4, 6, 9, 0, s);
+  const leg = (uuid: string, o: Partial<CallRecord>): CallRecord => ({
     uuid,
-    bLegUuid,
+    bLegUuid: "",
+    otherUuid: "",
     callerName: "",
-    callerNumber: "1001",
-    destination: "2000",
-    direction: "inbound",
-    startedAt: 0,
-    answeredAt: null,
-    endedAt: 0,
-    duration: 0,
-    billsec: 0,
-    hangupCause: "",
+    callerNumber: "",
+    destination: "",
+    direction: "outbound",
+    startedAt: t(0),
+    answeredAt: t(0),
+    endedAt: t(60),
+    duration: 60,
+    billsec: 60,
+    hangupCause: "NORMAL_CLEARING",
     recordingId: null,
     sipCallId: "",
-    otherUuid: "",
     cc: {},
+    ...o,
   });
-  it("keeps the calling leg of a call and drops the leg it called", () => {
-    expect(
-      oneRecordPerCall([leg("b2"), leg("a2", "b2"), leg("b1"), leg("a1", "b1"), leg("lone")]).map((r) => r.uuid),
-    ).toEqual(["a2", "a1", "lone"]);
+  const customer = { callerNumber: "5550142", callerName: "Carla Customer" };
+
+  it("a queue call taken back after a reload is one incoming row from the customer, timed by the agent's legs", () => {
+    // As the local platform records it: the customer's leg into the queue (its bleg the first
+    // agent leg, its other_uuid the last), the agent leg picked off by the take-back, the new one.
+    const records = [
+      leg("a2", {
+        ...customer,
+        destination: "1001",
+        otherUuid: "c",
+        startedAt: t(40),
+        answeredAt: t(41),
+        endedAt: t(95),
+        billsec: 54,
+      }),
+      leg("c", {
+        ...customer,
+        destination: "support",
+        direction: "inbound",
+        bLegUuid: "a1",
+        otherUuid: "a2",
+        startedAt: t(0),
+        answeredAt: t(0),
+        endedAt: t(95),
+        billsec: 95,
+      }),
+      leg("a1", {
+        ...customer,
+        destination: "1001",
+        otherUuid: "c",
+        startedAt: t(10),
+        answeredAt: t(12),
+        endedAt: t(38),
+        billsec: 26,
+        hangupCause: "PICKED_OFF",
+      }),
+    ];
+    const [row, ...more] = conversationsOf(records, "1001");
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({
+      direction: "incoming",
+      number: "5550142",
+      name: "Carla Customer",
+      startedAt: t(10),
+      answeredAt: t(12),
+      endedAt: t(95),
+      // From the agent's first answer to the end, as the card counted it through the reload.
+      talkSec: 83,
+      hangupCause: "NORMAL_CLEARING",
+    });
+    expect(row!.record.uuid).toBe("a1");
+    expect([...row!.uuids].sort()).toEqual(["a1", "a2", "c"]);
+  });
+
+  it("a click-to-dial is one outgoing row to the number dialled, the agent's own phone leg folded in", () => {
+    const records = [
+      leg("d2", {
+        callerNumber: "1001",
+        callerName: "Alice Agent",
+        destination: "55510700",
+        otherUuid: "d1",
+        startedAt: t(3),
+        answeredAt: t(8),
+        billsec: 52,
+      }),
+      leg("d1", {
+        callerNumber: "55510700",
+        destination: "1001",
+        otherUuid: "d2",
+        startedAt: t(0),
+        answeredAt: t(1),
+        billsec: 59,
+      }),
+    ];
+    expect(conversationsOf(records, "1001")).toEqual([
+      expect.objectContaining({ direction: "outgoing", number: "55510700", name: "", answeredAt: t(1), talkSec: 59 }),
+    ]);
+  });
+
+  it("a call of the phone alone is its calling leg; separate calls stay separate; one leg is its billsec", () => {
+    const records = [
+      leg("b2", { callerNumber: "1001", destination: "2000", direction: "outbound", startedAt: t(70) }),
+      leg("a2", { callerNumber: "1001", destination: "2000", direction: "inbound", bLegUuid: "b2", startedAt: t(70) }),
+      leg("x", { callerNumber: "2000", callerName: "Bob", destination: "1001", startedAt: t(0), billsec: 12 }),
+    ];
+    const rows = conversationsOf(records, "1001");
+    expect(rows.map((r) => [r.direction, r.number])).toEqual([
+      ["outgoing", "2000"],
+      ["incoming", "2000"],
+    ]);
+    expect(rows[1]).toMatchObject({ name: "Bob", talkSec: 12 });
   });
 });

@@ -3,6 +3,8 @@ import { fetchRecording, listCdrs, type CallRecord, type CdrQuery } from "../api
 import { PlatformError } from "../api/errors";
 
 export type { CallRecord } from "../api/cdrs";
+export { conversationsOf, type Conversation } from "./conversations";
+import { conversationsOf, type Conversation } from "./conversations";
 import type { SessionStore } from "./session";
 
 export interface CallHistoryFilter {
@@ -43,7 +45,8 @@ export interface CallHistoryState {
   perPage: number;
   pageCount: number;
   rowCount: number;
-  records: readonly CallRecord[];
+  /** The page's records, one per conversation of the user's (conversationsOf). */
+  conversations: readonly Conversation[];
   playback: Playback | null;
 
   /** Loads a page (default: the current one, e.g. to refresh after a call). */
@@ -80,11 +83,11 @@ export function createCallHistory(deps: CallHistoryDeps): CallHistoryStore {
     error: null,
     filter: { ...NO_FILTER },
     page: 1,
-    // Every call is two records (one per leg): 20 records make about 10 calls a page.
-    perPage: deps.perPage ?? 20,
+    // Every call is two records or more (one per leg): 30 records make about 12 calls a page.
+    perPage: deps.perPage ?? 30,
     pageCount: 1,
     rowCount: 0,
-    records: [] as CallRecord[],
+    conversations: [] as Conversation[],
     playback: null,
   };
 
@@ -103,7 +106,7 @@ export function createCallHistory(deps: CallHistoryDeps): CallHistoryStore {
         if (serial !== loadSerial) return;
         set({
           status: "ready",
-          records: oneRecordPerCall(result.data),
+          conversations: conversationsOf(result.data, deps.session.getState().user?.extension ?? ""),
           page: result.page || wanted,
           pageCount: result.pageCount,
           rowCount: result.rowCount,
@@ -174,28 +177,4 @@ function queryOf(f: CallHistoryFilter, page: number, perPage: number): CdrQuery 
       ? { lastDays: f.lastDays }
       : { ...(f.startDate ? { startDate: f.startDate } : {}), ...(f.endDate ? { endDate: f.endDate } : {}) }),
   };
-}
-
-/**
- * The platform records every leg (FreeSWITCH's log-b-leg): a call between the user and someone
- * else is two records, the calling leg naming the called one in `bleg_uuid`. The calling leg
- * stands for the call; a called leg whose caller is on another page still shows.
- */
-export function oneRecordPerCall(records: readonly CallRecord[]): CallRecord[] {
-  const called = new Set(records.map((r) => r.bLegUuid).filter(Boolean));
-  return records.filter((r) => !called.has(r.uuid));
-}
-
-/**
- * Who the other party of a record is, from the user's side: the number dialled when the user
- * called, the caller otherwise. The platform's `direction` is the switch's point of view, which
- * differs per leg, so the user's own extension decides.
- */
-export function otherPartyOf(
-  record: CallRecord,
-  myExtension: string,
-): { direction: "outgoing" | "incoming"; number: string; name: string } {
-  if (myExtension && record.callerNumber === myExtension)
-    return { direction: "outgoing", number: record.destination, name: "" };
-  return { direction: "incoming", number: record.callerNumber, name: record.callerName };
 }

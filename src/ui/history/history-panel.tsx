@@ -4,10 +4,9 @@ import { supervisionLegOf } from "../../cc/supervisor/supervision-legs";
 import type { SessionStore } from "../../session";
 import {
   createCallHistory,
-  otherPartyOf,
   type CallHistoryFilter,
   type CallHistoryStore,
-  type CallRecord,
+  type Conversation,
 } from "../../session/call-history";
 import {
   ChevronIcon,
@@ -134,43 +133,41 @@ function Filters() {
   );
 }
 
-function Row({ record }: { record: CallRecord }) {
-  const { t, language, session, agent } = useModel();
+function Row({ call }: { call: Conversation }) {
+  const { t, language, agent } = useModel();
   const p = usePhone();
   const { history, state, log } = useHistory();
   const h = t.value.history;
-  const me = session.value.user?.extension ?? "";
-  const other = otherPartyOf(record, me);
+  const record = call.record;
   const supervision = supervisionLegOf(record, log.value.entries);
   const playback = state.value.playback;
   const playing = playback?.uuid === record.uuid ? playback : null;
-  const answered = record.billsec > 0 || record.answeredAt !== null;
+  const answered = call.talkSec > 0 || call.answeredAt !== null;
   // A call that ended normally without being answered was not answered, whoever hung up.
-  const normal = !record.hangupCause || record.hangupCause === "NORMAL_CLEARING";
+  const normal = !call.hangupCause || call.hangupCause === "NORMAL_CLEARING";
   const outcome = answered
     ? normal
       ? h.cause.NORMAL_CLEARING
-      : (h.cause[record.hangupCause] ?? record.hangupCause)
+      : (h.cause[call.hangupCause] ?? call.hangupCause)
     : normal
       ? h.notAnswered
-      : (h.cause[record.hangupCause] ?? record.hangupCause);
+      : (h.cause[call.hangupCause] ?? call.hangupCause);
   const who = supervision
     ? supervision.agentName || supervision.agent
-    : other.name && other.name !== other.number
-      ? other.name
-      : other.number || t.value.phone.unknownCaller;
+    : call.name && call.name !== call.number
+      ? call.name
+      : call.number || t.value.phone.unknownCaller;
   // The outcome and notes of the after-call work, kept in this browser (the platform has no place for them).
   // (Reading lastDisposition re-renders the row when a wrap-up saves one.)
   const wrapped =
     agent && agent.lastDisposition.value !== undefined
-      ? (agent.session.disposition(record.uuid) ??
-        (record.bLegUuid ? agent.session.disposition(record.bLegUuid) : undefined))
+      ? call.uuids.map((uuid) => agent.session.disposition(uuid)).find(Boolean)
       : undefined;
   return (
     <li class="history-row" data-testid="history-row" data-uuid={record.uuid}>
-      <span class={`history-dir ${other.direction}`} title={other.direction === "incoming" ? h.incoming : h.outgoing}>
-        {other.direction === "incoming" ? <IncomingIcon /> : <OutgoingIcon />}
-        <span class="sr-only">{other.direction === "incoming" ? h.incoming : h.outgoing}</span>
+      <span class={`history-dir ${call.direction}`} title={call.direction === "incoming" ? h.incoming : h.outgoing}>
+        {call.direction === "incoming" ? <IncomingIcon /> : <OutgoingIcon />}
+        <span class="sr-only">{call.direction === "incoming" ? h.incoming : h.outgoing}</span>
       </span>
       <span class="history-who">
         {supervision && (
@@ -179,31 +176,37 @@ function Row({ record }: { record: CallRecord }) {
           </span>
         )}
         <span class="history-name">{who}</span>
-        {who !== other.number && other.number && <span class="history-number">{other.number}</span>}
+        {who !== call.number && call.number && <span class="history-number">{call.number}</span>}
       </span>
-      <span class="history-when">{record.startedAt ? formatMoment(record.startedAt, language.value) : ""}</span>
-      <span class="history-duration">{answered ? formatDuration(record.billsec) : ""}</span>
+      <span class="history-when">{call.startedAt ? formatMoment(call.startedAt, language.value) : ""}</span>
+      <span class="history-duration" data-testid="history-duration">
+        {answered ? formatDuration(call.talkSec) : ""}
+      </span>
       <span class={`history-outcome${answered ? "" : " missed"}`}>{outcome}</span>
       <span class="history-actions">
-        {record.recordingId && (
+        {call.recordingId && (
           <button
             type="button"
             class="icon-button"
             aria-label={playing ? h.stop : h.play}
             title={playing ? h.stop : h.play}
             aria-pressed={!!playing}
-            onClick={() => (playing ? history.getState().stopPlayback() : void history.getState().play(record))}
+            onClick={() =>
+              playing
+                ? history.getState().stopPlayback()
+                : void history.getState().play({ ...record, recordingId: call.recordingId })
+            }
           >
             {playing ? <PauseIcon /> : <PlayIcon />}
           </button>
         )}
-        {other.number && (
+        {call.number && (
           <button
             type="button"
             class="icon-button"
-            aria-label={h.callBack(other.number)}
-            title={h.callBack(other.number)}
-            onClick={() => (p.dialText.value = other.number)}
+            aria-label={h.callBack(call.number)}
+            title={h.callBack(call.number)}
+            onClick={() => (p.dialText.value = call.number)}
           >
             <PhoneIcon />
           </button>
@@ -290,12 +293,12 @@ export function HistoryPanel() {
       {filtersOpen && <Filters />}
       <div class="history-body" aria-busy={s.status === "loading"}>
         {s.status === "failed" && s.error && <p class="form-message is-error">{h.failed(s.error.message)}</p>}
-        {s.status === "loading" && !s.records.length && <p class="history-note">{h.loading}</p>}
-        {s.status === "ready" && !s.records.length && <p class="history-note">{h.empty}</p>}
-        {s.records.length > 0 && (
+        {s.status === "loading" && !s.conversations.length && <p class="history-note">{h.loading}</p>}
+        {s.status === "ready" && !s.conversations.length && <p class="history-note">{h.empty}</p>}
+        {s.conversations.length > 0 && (
           <ol class="history-list">
-            {s.records.map((r) => (
-              <Row key={r.uuid} record={r} />
+            {s.conversations.map((c) => (
+              <Row key={c.record.uuid} call={c} />
             ))}
           </ol>
         )}

@@ -113,7 +113,8 @@ export function CallCard({
   const timer =
     call.state === "ended"
       ? call.answeredAt && call.endedAt
-        ? formatDuration((call.endedAt - call.answeredAt) / 1000)
+        ? // Rounded, as the platform's records round their talk time: the history says the same.
+          formatDuration(Math.round((call.endedAt - call.answeredAt) / 1000))
         : ""
       : formatDuration((now - since) / 1000);
   const consultOf = call.consultForCallId ? p.calls.value.calls.find((c) => c.id === call.consultForCallId) : undefined;
