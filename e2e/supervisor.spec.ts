@@ -98,6 +98,10 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await chooseStatus(alice.page, "Break: Lunch");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
   const breakConfirmed = Date.now();
+  // After-call work lasts until Done; the break chosen meanwhile stays.
+  await alice.page.getByTestId("wrap-up").getByRole("button", { name: "Done" }).click();
+  await expect(statusOf(alice.page)).not.toHaveAttribute("data-activity", "after-call-work");
+  await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
   const caller = await queueCaller(platform.url, { number: "5550142", name: "Carla Customer", toneHz: CUSTOMER });
   const second = await queueCaller(platform.url, { number: "5550143", name: "Dan Second", toneHz: 500 });
 
