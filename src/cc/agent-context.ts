@@ -63,7 +63,7 @@ export function createAgentContext(o: {
       const error = commandErrorOf(command, e, now());
       if (e instanceof PlatformError)
         console.info(`agentbar: ${command} refused: ${e.endpoint} -> ${e.code} ${e.message}`);
-      store.setState({ error, pending: null });
+      store.setState({ error: error.info, pending: null });
       return error;
     },
     begin(c, u) {

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { AgentStateCall } from "../api/cc";
 import type { CallId } from "../softphone";
 import type { AgentView } from "./agent-status";
-import type { AgentCommand, CommandError } from "./command-error";
+import type { AgentCommand, CommandErrorInfo } from "./command-error";
 import type { Offering } from "./queue-calls";
 
 /**
@@ -29,7 +29,7 @@ export interface AgentState {
   supervised: Supervised | null;
   /** The status command under way, until the platform confirms it. */
   pending: { command: AgentCommand; reason?: string } | null;
-  error: CommandError | null;
+  error: CommandErrorInfo | null;
   /** The agent's wrap_up_time, seconds (the spec's default 10 until read). */
   wrapUpSec: number;
   wrapUp: WrapUp | null;

@@ -4,7 +4,7 @@ import { isLive, type Call, type IncomingCall, type IncomingCallDecision } from 
 import type { AfterCallWork } from "./after-call-work";
 import type { AgentContext } from "./agent-context";
 import { ccCallOf } from "./cc-call";
-import { commandError, commandErrorOf, type CommandError } from "./command-error";
+import { CommandError, commandError, commandErrorOf } from "./command-error";
 import { answeredAutomatically, CC, ccLabelsOf, conversationOf } from "./queue-calls";
 
 /**
@@ -108,7 +108,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
   const fail = (e: CommandError) => {
     settle();
     forget();
-    store.setState({ error: e });
+    store.setState({ error: e.info });
   };
 
   /** The phone has this call (by its leg, or by its customer). */
@@ -131,12 +131,14 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
         if (pending !== mine) return;
         mine.timer = setTimeout(() => {
           if (pending === mine)
-            fail({
-              kind: "failed",
-              command: "take-back",
-              message: "the platform did not call the phone back",
-              at: now(),
-            });
+            fail(
+              new CommandError({
+                kind: "failed",
+                command: "take-back",
+                message: "the platform did not call the phone back",
+                at: now(),
+              }),
+            );
         }, deps.takeBackTimeoutMs ?? TAKE_BACK_TIMEOUT_MS);
       },
       (e: unknown) => {

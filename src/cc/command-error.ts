@@ -40,15 +40,33 @@ export type CommandErrorKind =
   | "failed";
 
 /**
- * A command the platform refused or did not confirm: plain data (it is kept in the store and can
- * cross to another tab or a host page), thrown as the command's rejection and set as the store's
- * `error`. `message` is for logs and for the platform's words; the UI words the rest by `kind`.
+ * A failed command as data: what the store keeps as its `error`, what crosses to another tab or a
+ * host page. `message` is for logs and for the platform's words; the UI words the rest by `kind`.
  */
-export interface CommandError<C extends string = AgentCommand> {
+export interface CommandErrorInfo<C extends string = AgentCommand> {
   kind: CommandErrorKind;
   command: C;
   message: string;
   at: number;
+}
+
+/** A command the platform refused or did not confirm, as its promise rejects; `info` is its data. */
+export class CommandError<C extends string = AgentCommand> extends Error implements CommandErrorInfo<C> {
+  override readonly name = "CommandError";
+  readonly kind: CommandErrorKind;
+  readonly command: C;
+  readonly at: number;
+
+  constructor(info: CommandErrorInfo<C>) {
+    super(info.message);
+    this.kind = info.kind;
+    this.command = info.command;
+    this.at = info.at;
+  }
+
+  get info(): CommandErrorInfo<C> {
+    return { kind: this.kind, command: this.command, message: this.message, at: this.at };
+  }
 }
 
 const MESSAGES: Record<Exclude<CommandErrorKind, "refused" | "unreachable" | "failed">, string> = {
@@ -59,32 +77,23 @@ const MESSAGES: Record<Exclude<CommandErrorKind, "refused" | "unreachable" | "fa
   "not-available": "this call has no such control",
 };
 
-/** An error of one of the kinds that carry no message of their own. */
+/** An error of one of the kinds that carry no message of their own (or with `message` instead). */
 export function commandError<C extends string = AgentCommand>(
   kind: keyof typeof MESSAGES,
   command: C,
   at: number,
+  message: string = MESSAGES[kind],
 ): CommandError<C> {
-  return { kind, command, message: MESSAGES[kind], at };
+  return new CommandError({ kind, command, message, at });
 }
 
 /** What went wrong, read from what was thrown: the platform's refusal keeps its words. */
 export function commandErrorOf<C extends string = AgentCommand>(command: C, e: unknown, at: number): CommandError<C> {
-  if (isCommandError(e)) return { ...e, command, at };
+  if (e instanceof CommandError) return new CommandError({ ...e.info, command, at });
   if (e instanceof PlatformError) {
     const kind =
       e.kind === "network" || e.kind === "timeout" ? "unreachable" : e.kind === "decode" ? "failed" : "refused";
-    return { kind, command, message: e.message, at };
+    return new CommandError({ kind, command, message: e.message, at });
   }
-  return { kind: "failed", command, message: e instanceof Error ? e.message : String(e), at };
-}
-
-export function isCommandError(e: unknown): e is CommandError<string> {
-  return (
-    !!e &&
-    typeof e === "object" &&
-    typeof (e as CommandError).kind === "string" &&
-    typeof (e as CommandError).command === "string" &&
-    typeof (e as CommandError).at === "number"
-  );
+  return new CommandError({ kind: "failed", command, message: e instanceof Error ? e.message : String(e), at });
 }

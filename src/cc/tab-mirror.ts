@@ -4,7 +4,7 @@ import { PhoneError, type Call, type CallsStore, type PhoneErrorInfo } from "../
 import type { AgentSession } from "./agent-session";
 import { initialAgentState, type AgentState } from "./agent-state";
 import { LIVE_CALL_KEY } from "./call-recovery";
-import { isCommandError, type CommandError } from "./command-error";
+import { CommandError, type CommandErrorInfo } from "./command-error";
 import { actionsOf, type AgentActions, type Command, type Dispatch } from "./commands";
 
 /** How long a tab waits for the tab with the phone to carry out a command. */
@@ -237,13 +237,13 @@ export function createTabMirror(deps: TabMirrorDeps): TabMirror {
 }
 
 function failureOf(e: unknown): Failure {
-  if (isCommandError(e)) return { kind: "command", error: { ...e } };
+  if (e instanceof CommandError) return { kind: "command", error: { ...e.info } };
   if (e instanceof PhoneError) return { kind: "phone", info: { ...e.info } };
   return { kind: "other", message: String(e instanceof Error ? e.message : e).slice(0, 2000) };
 }
 
 function errorOf(f: Failure): unknown {
-  if (f.kind === "command") return f.error as CommandError<string>;
+  if (f.kind === "command") return new CommandError(f.error as CommandErrorInfo<string>);
   if (f.kind === "phone") return new PhoneError(f.info as PhoneErrorInfo);
   return new Error(f.message);
 }

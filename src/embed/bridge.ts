@@ -1,6 +1,6 @@
-import { callViewOf, ccLabelsOf, isCommandError, type AgentSession, type CallControl, type CallTarget } from "../cc";
+import { CommandError, callViewOf, ccLabelsOf, type AgentSession, type CallControl, type CallTarget } from "../cc";
 import type { StoreApi } from "zustand/vanilla";
-import type { SessionStore } from "../session";
+import { SignInError, type SessionStore } from "../session";
 import { PhoneError, isLive, isTalking, type Call, type CallId, type Phone } from "../softphone";
 import {
   agentOf,
@@ -449,8 +449,8 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
         .then(() => session.getState().signInWithToken(token))
         .catch((e: unknown) => {
           const message =
-            e && typeof e === "object" && "kind" in e
-              ? `the credential was refused (${String(e.kind)})`
+            e instanceof SignInError
+              ? `the credential was refused (${e.kind})`
               : `signing in with the credential failed: ${embedErrorOf(e).message}`;
           emit("error", { error: { code: "refused", message } });
         });
@@ -482,7 +482,7 @@ const PHONE_ERROR_CODES: Partial<Record<string, ErrorCode>> = {
 /** What a host is told of a failure: the toolbar's and the phone's errors in the protocol's codes. */
 export function embedErrorOf(e: unknown): EmbedCommandError {
   if (e instanceof EmbedCommandError) return e;
-  if (isCommandError(e)) return new EmbedCommandError(COMMAND_ERROR_CODES[e.kind] ?? "failed", e.message);
+  if (e instanceof CommandError) return new EmbedCommandError(COMMAND_ERROR_CODES[e.kind] ?? "failed", e.message);
   if (e instanceof PhoneError)
     return new EmbedCommandError(
       PHONE_ERROR_CODES[e.kind] ?? "failed",

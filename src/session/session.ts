@@ -14,7 +14,7 @@ import {
 import { getCurrentUser, type User } from "../api/users";
 import { checkPlatformAddress, displayAddress } from "./platform-address";
 import type { SettingsStore } from "./settings";
-import { captchaWanted, signInErrorOf, type SignInError } from "./sign-in-error";
+import { SignInError, captchaWanted, signInErrorOf, type SignInErrorInfo } from "./sign-in-error";
 import { readJson, type KeyValueStorage } from "./storage";
 
 /**
@@ -67,7 +67,7 @@ export interface SessionState {
   platformUrl: string;
   /** The login name to offer on the sign-in screen. */
   login: string;
-  error: SignInError | null;
+  error: SignInErrorInfo | null;
   captcha: CaptchaChallenge | null;
 
   signIn(input: SignInInput): Promise<void>;
@@ -280,7 +280,7 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       logFailure("sign-in", e);
       if (quiet) {
         store.setState({ status: "signed-out" });
-        throw error;
+        throw new SignInError(error);
       }
       // The platform checks each captcha once, so every refusal that wants one needs a new picture.
       const next =

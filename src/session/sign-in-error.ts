@@ -1,13 +1,14 @@
 import { PlatformError } from "../api/errors";
 
 /**
- * Why a sign-in (or the restoring of a session) did not work, as data the UI puts into words.
+ * Why a sign-in (or the restoring of a session) did not work, as data the UI puts into words (the
+ * session store's `error`).
  * The local platform's sign-in refusals carry fields for this (`attempts_left`,
  * `captcha_required`, `locked`, `locked_until`); the spec shows only `{code:403, text}`, so a
  * refusal without them is read by the spec's rules (a captcha from the second failure on) and,
  * for a lock or a disabled account, by its words.
  */
-export type SignInError =
+export type SignInErrorInfo =
   /** `attemptsLeft`: failures left before the account is locked, when the platform says. */
   | { kind: "wrong-credentials"; attemptsLeft: number | null }
   /** The platform wants the picture's characters; `wrongCaptcha` when the ones sent did not match. */
@@ -23,6 +24,17 @@ export type SignInError =
   | { kind: "not-a-platform"; address: string }
   | { kind: "other"; message: string; status: number };
 
+/** A sign-in refused, as a promise rejects with it (`signInWithToken`); `info` is what a store keeps. */
+export class SignInError extends Error {
+  override readonly name = "SignInError";
+  readonly kind: SignInErrorInfo["kind"];
+
+  constructor(readonly info: SignInErrorInfo) {
+    super(info.kind === "other" ? info.message : info.kind);
+    this.kind = info.kind;
+  }
+}
+
 /** Lock duration after the fifth failure, from the spec's limits (the platform does not report it). */
 export const LOCK_HOURS = 2;
 /** The spec's limit: from this many failed sign-ins on, the next one must carry captcha_str. */
@@ -37,7 +49,7 @@ export interface SignInErrorContext {
   failuresBefore?: number;
 }
 
-export function signInErrorOf(error: unknown, ctx: SignInErrorContext): SignInError {
+export function signInErrorOf(error: unknown, ctx: SignInErrorContext): SignInErrorInfo {
   if (!(error instanceof PlatformError)) {
     return { kind: "other", message: error instanceof Error ? error.message : String(error), status: 0 };
   }

@@ -3,7 +3,7 @@ import { cc, type PlatformClient } from "../../api";
 import type { SessionStore } from "../../session";
 import type { Call, CallId, Phone } from "../../softphone";
 import { statusKind } from "../agent-status";
-import { commandError, commandErrorOf, type CommandError } from "../command-error";
+import { commandError, commandErrorOf, type CommandErrorInfo } from "../command-error";
 import { PARTY, SUPERVISION } from "../cc-call";
 import { CC } from "../queue-calls";
 import { matches, sendStatus, type StatusChoice } from "../status-commands";
@@ -54,7 +54,7 @@ export interface Supervising {
 export interface SupervisionState {
   current: Supervising | null;
   pending: { command: SupervisorCommand; agent: string } | null;
-  error: CommandError<SupervisorCommand> | null;
+  error: CommandErrorInfo<SupervisorCommand> | null;
   /** The action log (action-log.ts): newest first, bounded, kept across reloads. */
   log: readonly SupervisorLogEntry[];
 }
@@ -131,14 +131,14 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       const who = me();
       if (!who) throw commandError("not-working", command, now());
       if (!who.user.extension)
-        throw { ...commandError("not-available", command, now()), message: "you have no extension to listen on" };
+        throw commandError("not-available", command, now(), "you have no extension to listen on");
       const leg = await work({ client: who.client, ext: who.user.extension, row });
       actionLog.add({ agent, agentName, command, detail, outcome: "done", ...(leg ? { leg } : {}) });
       store.setState({ pending: null });
     } catch (e) {
       const error = commandErrorOf(command, e, now());
       actionLog.add({ agent, agentName, command, detail, outcome: "failed", error: error.message });
-      store.setState({ pending: null, error });
+      store.setState({ pending: null, error: error.info });
       throw error;
     }
   };
@@ -193,10 +193,7 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       };
       const timer = setTimeout(() => {
         done();
-        reject({
-          ...commandError("not-confirmed", command, now()),
-          message: "your phone did not answer the supervision leg",
-        });
+        reject(commandError("not-confirmed", command, now(), "your phone did not answer the supervision leg"));
       }, legTimeoutMs);
       const unsubscribe = phone.callsStore.subscribe(check);
       const done = () => {

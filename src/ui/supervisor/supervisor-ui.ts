@@ -1,5 +1,5 @@
 import { computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
-import type { CommandError } from "../../cc";
+import type { CommandErrorInfo } from "../../cc";
 import {
   breachesOf,
   createAlerts,
@@ -110,7 +110,7 @@ export function alertText(b: Breach, t: Messages): string {
   return words ? words(b.agentName || b.agent || b.queue, b.value, b.limit, b.queue) : `${b.queue}: ${b.kind}`;
 }
 
-export function supervisorErrorText(error: CommandError<SupervisorCommand>, t: Messages): string {
+export function supervisorErrorText(error: CommandErrorInfo<SupervisorCommand>, t: Messages): string {
   const what = t.supervisor.failed[error.command] ?? error.command;
   const message = error.kind === "refused" || error.kind === "failed" ? error.message : t.agent.errorKind[error.kind];
   return t.agent.failure(what, message);

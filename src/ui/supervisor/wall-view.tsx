@@ -1,7 +1,7 @@
 import type { Signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
 import { summarizeQueue } from "../../cc/supervisor";
-import type { SignInError } from "../../session";
+import type { SignInErrorInfo } from "../../session";
 import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
 import { signInErrorText } from "../words/sign-in-words";
@@ -9,7 +9,7 @@ import { alertText, type BoardView } from "./supervisor-ui";
 
 export interface WallKey {
   value: string;
-  error: SignInError | null;
+  error: SignInErrorInfo | null;
 }
 
 /**

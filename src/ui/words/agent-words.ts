@@ -4,7 +4,7 @@ import {
   statusKind,
   type AgentState,
   type AgentView,
-  type CommandError,
+  type CommandErrorInfo,
   type NextStatus,
 } from "../../cc";
 import type { Messages } from "../i18n";
@@ -37,7 +37,7 @@ export function nextLabel(next: NextStatus, t: Messages): string {
 }
 
 /** "Could not go ready: <why>": the platform's refusals in its own words, the rest by their kind. */
-export function errorText(error: CommandError, t: Messages): string {
+export function errorText(error: CommandErrorInfo, t: Messages): string {
   const what = t.agent.failed[error.command] ?? error.command;
   const message = error.kind === "refused" || error.kind === "failed" ? error.message : t.agent.errorKind[error.kind];
   return t.agent.failure(what, message);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { SignInError } from "../../session";
+import type { SignInErrorInfo } from "../../session";
 import { catalogues } from "../i18n/all";
 import { signInErrorText } from "./sign-in-words";
 
 const now = new Date(2031, 4, 6, 9, 0).getTime();
-const words = (error: SignInError, language: "en" | "zh-CN" = "en") =>
+const words = (error: SignInErrorInfo, language: "en" | "zh-CN" = "en") =>
   signInErrorText(error, catalogues[language], language, now);
 
 describe("sign-in errors in words", () => {

@@ -1,9 +1,9 @@
-import { LOCK_HOURS, type SignInError } from "../../session/sign-in-error";
+import { LOCK_HOURS, type SignInErrorInfo } from "../../session/sign-in-error";
 import type { Language, Messages } from "../i18n";
 import { formatMoment } from "../shared/format";
 
 /** A sign-in error in words, with what to do about it. */
-export function signInErrorText(error: SignInError, t: Messages, language: Language, now?: number): string {
+export function signInErrorText(error: SignInErrorInfo, t: Messages, language: Language, now?: number): string {
   switch (error.kind) {
     case "wrong-credentials":
       return t.error.wrongCredentials(error.attemptsLeft, LOCK_HOURS);
