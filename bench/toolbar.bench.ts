@@ -4,6 +4,9 @@
  *   (the bench, in Node) to the ringing card with its queue line in the page; split into the
  *   platform's share (up to the INVITE reaching the page's WebSocket; of which the simulated
  *   customer's call up to mod_callcenter's member-queue-start) and the page's own (INVITE to card).
+ *   The caller's story (its earlier calls, read from the call records as the card rings) is timed
+ *   from the INVITE to the story on the card; every other run holds the page's record reads back
+ *   (the story never comes), so the card's own time is printed with and without the story's read.
  *   The customer hangs up before the agent answers (no delay follows), and the agent's delays are
  *   set to 0, so every run is offered at once.
  * - status change to platform-confirmed status: from the click on the menu item (Ready, or a
@@ -44,8 +47,8 @@ function instrument() {
   const b = {
     /** Initial INVITEs reaching the page's WebSocket, with the customer's channel uuid. */
     invites: [] as { at: number; customer: string }[],
-    /** Ringing cards: when the card appeared, and when it showed its queue line. */
-    cards: [] as { at: number; queueLineAt: number | null }[],
+    /** Ringing cards: when the card appeared, when it showed its queue line, and the caller's story read. */
+    cards: [] as { at: number; queueLineAt: number | null; storyAt: number | null }[],
     /** Status changes: the menu item click and the status control showing `status` with no pending mark. */
     expect: null as { status: string; item: string; clickAt: number | null } | null,
     statusRuns: [] as { status: string; item: string; clickAt: number; doneAt: number }[],
@@ -81,11 +84,18 @@ function instrument() {
     const ringing = document.querySelector("[data-testid=call][data-state=ringing]");
     if (ringing && ringing !== card) {
       card = ringing;
-      b.cards.push({ at: t, queueLineAt: null });
+      b.cards.push({ at: t, queueLineAt: null, storyAt: null });
     }
     const last = b.cards.at(-1);
     if (ringing && last && last.queueLineAt === null && ringing.querySelector("[data-testid=call-queue]"))
       last.queueLineAt = t;
+    if (
+      ringing &&
+      last &&
+      last.storyAt === null &&
+      ringing.querySelector("[data-testid=caller-story][data-status=ready]")
+    )
+      last.storyAt = t;
     const x = b.expect;
     if (x && x.clickAt !== null) {
       const control = document.querySelector("[data-testid=agent-status][data-phase=on]");
@@ -110,7 +120,7 @@ function instrument() {
 
 interface Bench {
   invites: { at: number; customer: string }[];
-  cards: { at: number; queueLineAt: number | null }[];
+  cards: { at: number; queueLineAt: number | null; storyAt: number | null }[];
   expect: { status: string; item: string; clickAt: number | null } | null;
   statusRuns: { status: string; item: string; clickAt: number; doneAt: number }[];
   sockets: string[];
@@ -236,10 +246,20 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.expect === null);
   };
 
-  // ---- 1. customer enters the queue -> ringing card ----
+  // ---- 1. customer enters the queue -> ringing card (and the caller's story) ----
   await changeStatus("Ready", "Available");
-  const sent: { at: number; customer: string }[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  const sent: { at: number; customer: string; story: boolean }[] = [];
+  // Runs without the story: the page's record reads are held until the card is gone, then failed.
+  let held: (() => void)[] = [];
+  let holdRecords = false;
+  await page.route("**/api/cdrs?**", async (route) => {
+    if (!holdRecords) return route.continue();
+    await new Promise<void>((resolve) => held.push(resolve));
+    await route.abort();
+  });
+  for (let i = 0; i < RUNS * 2; i++) {
+    const story = i % 2 === 0;
+    holdRecords = !story;
     await until("the agent free and ready on the platform", async () => {
       const r = await agentRecord();
       return r?.status === "Available" && r.cc_state === "Waiting" && r.callstate === "IDLE" && !r.ready_time;
@@ -253,14 +273,19 @@ async function main(): Promise<void> {
       toneHz: 660,
       patienceSeconds: 30,
     });
-    sent.push({ at, customer: caller.uuid });
-    await page.waitForFunction((k) => {
-      const cards = (window as unknown as { __bench: Bench }).__bench.cards;
-      return cards.length > k && cards.at(-1)!.queueLineAt !== null;
-    }, cardsBefore);
+    sent.push({ at, customer: caller.uuid, story });
+    await page.waitForFunction(
+      ([k, story]) => {
+        const cards = (window as unknown as { __bench: Bench }).__bench.cards;
+        return cards.length > k && cards.at(-1)!.queueLineAt !== null && (!story || cards.at(-1)!.storyAt !== null);
+      },
+      [cardsBefore, story] as const,
+    );
     // The customer hangs up before the agent answers: no delay for the agent (ORIGINATOR_CANCEL).
     await api("DELETE", `/sim/queue-callers/${caller.id}`);
     await page.locator("[data-testid=call][data-state=ringing]").waitFor({ state: "detached" });
+    held.forEach((release) => release());
+    held = [];
     for (const dismiss of await page.getByRole("button", { name: "Dismiss" }).all())
       await dismiss.click().catch(() => {});
   }
@@ -274,8 +299,8 @@ async function main(): Promise<void> {
 
   // ---- figures ----
   const b = await bench(page);
-  const cards = b.cards.slice(-RUNS);
-  if (cards.length !== RUNS || sent.length !== RUNS)
+  const cards = b.cards.slice(-2 * RUNS);
+  if (cards.length !== 2 * RUNS || sent.length !== 2 * RUNS)
     throw new Error(`${cards.length} ringing cards for ${sent.length} customers`);
   const total: number[] = [];
   const platformShare: number[] = [];
@@ -284,10 +309,18 @@ async function main(): Promise<void> {
   const agentLeg: number[] = [];
   const pageShare: number[] = [];
   const cardToQueueLine: number[] = [];
+  const withoutStory: number[] = [];
+  const inviteToStory: number[] = [];
+  const cardToStory: number[] = [];
   let unmatched = 0;
   sent.forEach((s, i) => {
     const card = cards[i]!;
     const shown = card.queueLineAt!;
+    if (!s.story) {
+      const invite = b.invites.find((v) => v.customer === s.customer);
+      if (invite) withoutStory.push(shown - invite.at);
+      return;
+    }
     total.push(shown - s.at);
     cardToQueueLine.push(shown - card.at);
     const invite = b.invites.find((v) => v.customer === s.customer);
@@ -299,6 +332,8 @@ async function main(): Promise<void> {
     engine.push(offer - joined);
     agentLeg.push(invite.at - offer);
     pageShare.push(shown - invite.at);
+    inviteToStory.push(card.storyAt! - invite.at);
+    cardToStory.push(card.storyAt! - card.at);
   });
   const runs = b.statusRuns.slice(1); // the first Ready only made the agent ready for the offers
   const toReady = runs.filter((r) => r.status === "Available").map((r) => r.doneAt - r.clickAt);
@@ -332,6 +367,15 @@ async function main(): Promise<void> {
   line("  of which agent-offering to the INVITE at the page (the agent leg: its media offer, SIP)", agentLeg);
   line("the toolbar's own, INVITE at the WebSocket to ringing card", pageShare);
   if (cardToQueueLine.some((v) => v > 0)) line("  of which ringing card to its queue line", cardToQueueLine);
+  line(
+    `  the same, ${withoutStory.length} more customers with the story's record read held back (the card without the story)`,
+    withoutStory,
+  );
+  console.log(
+    `the caller's story (earlier calls of the number, from GET /api/cdrs) on the ringing card (${inviteToStory.length} customers, 10 numbers calling again):`,
+  );
+  line("INVITE at the WebSocket to the story on the card", inviteToStory);
+  line("  of which after the card showed", cardToStory);
   console.log(
     `status menu click to the platform-confirmed status shown, no pending mark (${RUNS} each way, alternating):`,
   );

@@ -244,7 +244,7 @@ test("three rejects with 480 put the agent On Break by max-no-answer; rejects wi
   await platformView.setAgentInfo("agent1", before);
 });
 
-test("after-call work never loses work: notes typed during the call come along, typing slowly past wrap_up_time with a caller waiting brings no call, a reload keeps every character, Done brings the caller at once, the history shows it all", async ({
+test("after-call work never loses work: notes typed during the call come along, typing slowly past wrap_up_time with a caller waiting brings no call, a reload keeps every character, Done brings the caller at once, the history shows it all, and the same number calling again has it on its ringing card", async ({
   newParty,
   platform,
 }) => {
@@ -305,6 +305,20 @@ test("after-call work never loses work: notes typed during the call come along, 
   const row = page.getByTestId("history-row").filter({ hasText: "5550160" });
   await expect(row.getByTestId("history-disposition")).toContainText("Resolved");
   await expect(row.getByTestId("history-disposition")).toContainText(typed);
+  await expect(page.getByTestId("history-row").filter({ hasText: "5550161" })).toHaveCount(1);
+
+  // The same number calls again: while it rings, its card tells the earlier call, its outcome and
+  // notes; one click shows that number's calls in the history.
+  const again = await queueCaller(platform.url, { number: "5550160", name: "Wendy Wrapup", toneHz: 660 });
+  const story = alice.card("ringing").getByTestId("caller-story");
+  await expect(story).toHaveAttribute("data-status", "ready");
+  await expect(story).toContainText(/^Called once before · last .+, answered/);
+  await expect(story).toContainText(`Outcome: Resolved · Notes: ${typed}`);
+  await story.getByRole("button", { name: "Show earlier calls" }).click();
+  await expect(page.getByLabel("Caller number")).toHaveValue("5550160");
+  await expect(page.getByTestId("history-row").filter({ hasText: "5550161" })).toHaveCount(0);
+  await expect(page.getByTestId("history-row")).toHaveCount(1);
+  await hangUpCaller(platform.url, again.id);
   await platformView.setAgentInfo("agent1", before);
 });
 

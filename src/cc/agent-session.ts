@@ -24,6 +24,7 @@ import { POLL_MS, createAgentSync, type PollMs } from "./agent-sync";
 import { createCallActions, type CallPhone } from "./call-actions";
 import { createCallNotes } from "./call-notes";
 import { createCallRecovery } from "./call-recovery";
+import { createCallerStories } from "./caller-story";
 import { createHandovers } from "./cc-call";
 import { createClickToDial } from "./click-to-dial";
 import { loadColleagues } from "./colleagues";
@@ -125,6 +126,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     notes,
     applyStatus: status.apply,
   });
+  const stories = createCallerStories({ ctx, deviceStorage: deps.deviceStorage });
   const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
   const page = deps.page === null ? undefined : (deps.page ?? (globalThis as { document?: PageEventTarget }).document);
   const phoneWatch = createPhoneWatch({
@@ -232,6 +234,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     notes.stop();
     clickToDial.stop();
     recovery.stop();
+    stories.stop();
     phoneWatch.stop();
     listening.forEach((stop) => stop());
     listening = [];
@@ -293,6 +296,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       afterCall.onCalls(s.calls, before.calls);
       clickToDial.onCalls(s.calls);
       recovery.onCalls(s.calls);
+      stories.onCalls(s.calls);
       sync.schedulePoll(0);
     }),
   ];

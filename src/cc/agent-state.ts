@@ -40,6 +40,8 @@ export interface AgentState {
   lastDisposition: CallDisposition | null;
   /** Notes typed during calls, by conversation (`conversationOf`), until after-call work takes them (call-notes.ts). */
   callNotes: Readonly<Record<string, string>>;
+  /** The caller's earlier calls, by call (caller-story.ts): read as the call rings. */
+  callerStories: Readonly<Record<string, CallerStory>>;
   /**
    * After Done before the platform's wrap_up_time was over: when the platform lets the next offer
    * come (ms since epoch; 0: no wait). Nothing in the spec lets an agent end that wait sooner.
@@ -159,6 +161,18 @@ export interface WrapUp {
 }
 
 /** What was recorded about a call: the platform has no place for it, so it stays here, per call. */
+/** A caller's earlier calls with this agent, as far as the platform's records show them. */
+export interface CallerStory {
+  number: string;
+  /** `slow`: still reading after a moment; `unavailable`: the platform gave no records. */
+  status: "loading" | "slow" | "ready" | "unavailable";
+  /** Earlier conversations found (`more`: there may be more than the records read). */
+  count: number;
+  more: boolean;
+  /** The newest of them: when, whether it was answered, its kept outcome and notes. */
+  last: { at: number; answered: boolean; disposition: string; notes: string } | null;
+}
+
 export interface CallDisposition {
   id: string;
   customerUuid: string;
@@ -206,6 +220,7 @@ export function initialAgentState(): AgentState {
     colleagues: [],
     lastDisposition: null,
     callNotes: {},
+    callerStories: {},
     nextOfferAt: 0,
     dialling: null,
     phoneWatch: { trouble: null, breakSetAt: 0, woke: null },

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from "preact/hooks";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { actionLogOf } from "../../cc/supervisor/action-log";
 import { supervisionLegOf } from "../../cc/supervisor/supervision-legs";
 import type { SessionStore } from "../../session";
 import {
   createCallHistory,
+  NO_FILTER,
   type CallHistoryFilter,
   type CallHistoryStore,
   type Conversation,
@@ -239,7 +240,7 @@ function Row({ call }: { call: Conversation }) {
 
 /** The user's calls from the platform's call records: filters, pages, recordings, call back. */
 export function HistoryPanel() {
-  const { t, session, layout } = useModel();
+  const { t, session, layout, agent } = useModel();
   // The side panel is narrow: its filters open on demand.
   const [filtersOpen, setFiltersOpen] = useState(layout !== "side");
   const p = usePhone();
@@ -250,6 +251,17 @@ export function HistoryPanel() {
   useEffect(() => {
     if (userId) void history.getState().load(1);
   }, [userId]);
+  // A card asked for a caller's earlier calls: the history shows that number's, in view.
+  const asked = agent?.historyOf.value;
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const [formKey, setFormKey] = useState(0);
+  useEffect(() => {
+    if (!asked) return;
+    void history.getState().setFilter({ ...NO_FILTER, callerNumber: asked.number });
+    setFormKey((k) => k + 1);
+    setFiltersOpen(true);
+    titleRef.current?.scrollIntoView({ block: "nearest" });
+  }, [asked]);
   // The platform writes the call record as the call ends: the list picks it up a moment later.
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -265,7 +277,9 @@ export function HistoryPanel() {
   return (
     <section class="history-panel" aria-labelledby="history-title">
       <div class="history-head">
-        <h2 id="history-title">{h.title}</h2>
+        <h2 id="history-title" ref={titleRef}>
+          {h.title}
+        </h2>
         <div class="history-tools">
           {layout === "side" && (
             <button
@@ -290,7 +304,8 @@ export function HistoryPanel() {
           </button>
         </div>
       </div>
-      {filtersOpen && <Filters />}
+      {/* A card's request starts the form afresh, with the filter it set. */}
+      {filtersOpen && <Filters key={formKey} />}
       <div class="history-body" aria-busy={s.status === "loading"}>
         {s.status === "failed" && s.error && <p class="form-message is-error">{h.failed(s.error.message)}</p>}
         {s.status === "loading" && !s.conversations.length && <p class="history-note">{h.loading}</p>}

@@ -19,6 +19,10 @@ export interface AgentUi {
   lastDisposition: ReadonlySignal<AgentState["lastDisposition"]>;
   /** Notes typed during calls, by conversation. */
   callNotes: ReadonlySignal<AgentState["callNotes"]>;
+  /** The callers' earlier calls, by call. */
+  callerStories: ReadonlySignal<AgentState["callerStories"]>;
+  /** A caller's earlier calls asked for from a card: the history shows that number's (a new object each time). */
+  historyOf: ReturnType<typeof signal<{ number: string } | null>>;
   /** The watch over the page's phone, with what its words need. */
   phoneWatch: ReadonlySignal<Pick<AgentState, "phoneWatch" | "agent" | "pending">>;
   /** What the toolbar asks of the agent session. */
@@ -57,6 +61,8 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
     ),
     lastDisposition: storeSignal(store, (s) => s.lastDisposition),
     callNotes: storeSignal(store, (s) => s.callNotes),
+    callerStories: storeSignal(store, (s) => s.callerStories),
+    historyOf: signal(null),
     phoneWatch: storeSignal(
       store,
       (s) => ({ phoneWatch: s.phoneWatch, agent: s.agent, pending: s.pending }),

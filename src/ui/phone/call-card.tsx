@@ -30,6 +30,7 @@ import {
 } from "../words/call-words";
 import { act } from "./act";
 import { CallNotes } from "./call-notes";
+import { CallerStoryLine } from "./caller-story";
 import { inCall } from "./in-call-parts";
 import { QueueLine } from "./queue-line";
 
@@ -257,6 +258,7 @@ export function CallCard({
 
       {answered && <QualityWarning quality={call.quality} now={now} />}
       {cc && !compact && <QueueLine call={call} cc={cc} />}
+      {agent && <CallerStoryLine call={call} agent={agent} compact={compact} />}
       {cc?.supervising && (
         <p class="call-note supervision-note" data-testid="cc-supervising" data-mode={cc.supervising.mode}>
           {supervisingText(cc.supervising, t.value)}
