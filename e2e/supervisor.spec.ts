@@ -78,6 +78,92 @@ async function expectRowsWhole(page: Page, what: string): Promise<void> {
   expect(problems, `${what}: wallboard rows`).toEqual([]);
 }
 
+/** A supervisor's developer key (the spec's `POST /api/users/<id>/dev_keys`), made as an administrator would. */
+async function supervisorKey(baseUrl: string): Promise<string> {
+  const post = async (path: string, body: unknown, token?: string) =>
+    (
+      await fetch(baseUrl + path, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { "X-XTRA-AUTH-ID": token } : {}) },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<Record<string, unknown>>;
+  const session = (await post("/api/sessions", { login: "supervisor", password: "Agentbar@2026" })) as {
+    token: string;
+    user_id: number;
+  };
+  const created = (await post(
+    `/api/users/${session.user_id}/dev_keys`,
+    { description: "wall screen" },
+    session.token,
+  )) as {
+    data: { k: string };
+  };
+  return created.data.k;
+}
+
+/**
+ * The wall screen is readable from across the room at its size: the main figures at least 32 px,
+ * every queue on it side by side across the whole width, nothing cut or running into its neighbour.
+ */
+async function expectWallReadable(wall: Page, what: string): Promise<void> {
+  const layout = await wall.evaluate(() => {
+    const problems: string[] = [];
+    const inside = (b: DOMRect, c: DOMRect) =>
+      b.left >= c.left - 0.5 && b.right <= c.right + 0.5 && b.top >= c.top - 0.5 && b.bottom <= c.bottom + 0.5;
+    const screen = new DOMRect(0, 0, innerWidth, innerHeight);
+    const queues = [...document.querySelectorAll<HTMLElement>(".wall-queue")];
+    for (const q of queues) {
+      const box = q.getBoundingClientRect();
+      if (!inside(box, screen)) problems.push(`${q.dataset.queue} is not all on the screen`);
+      const figures = [...q.querySelectorAll<HTMLElement>(".wall-figure")];
+      for (const [i, f] of figures.entries()) {
+        const fb = f.getBoundingClientRect();
+        if (!inside(fb, box)) problems.push(`${q.dataset.queue}: “${f.textContent}” leaves its queue`);
+        for (const el of f.querySelectorAll<HTMLElement>("dt, dd")) {
+          if (!inside(el.getBoundingClientRect(), fb) || el.scrollWidth > el.clientWidth + 1)
+            problems.push(`${q.dataset.queue}: “${el.textContent}” cut`);
+          if (
+            el.tagName === "DD" &&
+            el.getBoundingClientRect().height > parseFloat(getComputedStyle(el).fontSize) * 1.6
+          )
+            problems.push(`${q.dataset.queue}: “${el.textContent}” broken over two lines`);
+        }
+        for (const g of figures.slice(i + 1)) {
+          const gb = g.getBoundingClientRect();
+          if (
+            fb.left < gb.right - 0.5 &&
+            gb.left < fb.right - 0.5 &&
+            fb.top < gb.bottom - 0.5 &&
+            gb.top < fb.bottom - 0.5
+          )
+            problems.push(`${q.dataset.queue}: “${f.textContent}” and “${g.textContent}” overlap`);
+        }
+      }
+    }
+    const sizes = Object.fromEntries(
+      ["wall-waiting", "wall-longest-wait", "wall-service-level", "wall-answered", "wall-abandoned"].map((id) => [
+        id,
+        Math.min(
+          ...[...document.querySelectorAll(`[data-testid=${id}]`)].map((el) =>
+            parseFloat(getComputedStyle(el).fontSize),
+          ),
+        ),
+      ]),
+    );
+    const rows = new Set(queues.map((q) => Math.round(q.getBoundingClientRect().top)));
+    const used =
+      Math.max(...queues.map((q) => q.getBoundingClientRect().right)) -
+      Math.min(...queues.map((q) => q.getBoundingClientRect().left));
+    return { problems, sizes, rows: rows.size, used, width: innerWidth };
+  });
+  expect(layout.problems, `${what}: the wall's figures`).toEqual([]);
+  for (const [figure, size] of Object.entries(layout.sizes))
+    expect(size, `${what}: ${figure}`).toBeGreaterThanOrEqual(32);
+  expect(layout.rows, `${what}: the queues side by side`).toBe(1);
+  expect(layout.used / layout.width, `${what}: the width the queues use`).toBeGreaterThanOrEqual(0.94);
+}
+
 test("a supervisor monitors, whispers, barges in and intercepts an agent's queue call from the wallboard", async ({
   newParty,
   platform,
@@ -94,6 +180,8 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   await alice.hears(440, "the agent hears the earlier caller");
   await alice.card("active").getByRole("button", { name: "Hang up" }).click();
+  // After-call work lasts until Done.
+  await alice.page.getByTestId("wrap-up").getByRole("button", { name: "Done" }).click();
   const breakAsked = Date.now();
   await chooseStatus(alice.page, "Break: Lunch");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
@@ -128,6 +216,27 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await expect(alerts.locator("li[data-kind=no-agent-ready]")).toHaveText(/^support: 2 waiting and no agent ready/);
   await expect(support.getByTestId("queue-waiting")).toHaveAttribute("data-breach", "true");
   await screenshot(sam.page, "supervisor-en-alert");
+
+  // The wall screen on a TV at 1920x1080, in a browser where nobody signed in: a supervisor's
+  // developer key given once in the address's fragment (never sent to the server) signs it in.
+  // It shows the same breach, in colour, and stays open to follow the rest of the story.
+  const tv = await newParty({ viewport: { width: 1920, height: 1080 } });
+  const wall = tv.page;
+  await wall.goto(`/wall#key=${encodeURIComponent(await supervisorKey(platform.url))}`);
+  await expect(wall.getByTestId("wall")).toBeVisible();
+  expect(new URL(wall.url()).hash, "the key leaves the address at once").toBe("");
+  const wallSupport = wall.locator(".wall-queue[data-queue=support]");
+  await expect(wall.locator(".wall-queue")).toHaveCount(2);
+  await expect(wallSupport.getByTestId("wall-waiting")).toHaveText("2");
+  await expect(wallSupport.getByTestId("wall-waiting")).toHaveAttribute("data-breach", "true");
+  await expect(wall.getByTestId("wall-alerts").locator("li[data-kind=no-agent-ready]")).toHaveText(
+    /^support: 2 waiting and no agent ready/,
+  );
+  await expect(wallSupport.getByTestId("wall-answered")).toHaveText("1");
+  await expect(wall.locator("button, select, input, a")).toHaveCount(0);
+  await expectWallReadable(wall, "the wall screen, en");
+  await screenshot(wall, "wall-en-alert");
+  await expectAccessible(wall, "the wall screen");
 
   // An agent created and signed in while the board is open is on it within 2 s (its first event
   // makes the board read it); that event also measures the platform's clock.
@@ -272,6 +381,20 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   );
   await sam.page.reload();
   expect(await figures()).toEqual(before);
+  // The wall screen followed it all live, without a read of the records again.
+  await expect(wallSupport.getByTestId("wall-answered")).toHaveText("2");
+  await expect(wallSupport.getByTestId("wall-abandoned")).toHaveText("1");
+  await expect(wallSupport.getByTestId("wall-waiting")).toHaveText("0");
+  // The TV restarted (no session left in the tab), now in Chinese: the kept key signs it in again.
+  await wall.evaluate(() => {
+    localStorage.setItem("agentbar.settings", JSON.stringify({ language: "zh-CN" }));
+    sessionStorage.clear();
+  });
+  await wall.reload();
+  await expect(wallSupport.getByTestId("wall-answered")).toHaveText("2");
+  await expect(wall.getByTestId("wall")).toHaveAttribute("aria-label", "呼叫中心实时");
+  await expectWallReadable(wall, "the wall screen, zh-CN");
+  await screenshot(wall, "wall-zh-CN");
 
   // Today's export: its support row is the board's tile.
   const download = sam.page.waitForEvent("download");

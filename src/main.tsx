@@ -5,7 +5,7 @@ import { createSessionStore } from "./session/session";
 import { createSettingsStore, followOtherTabs } from "./session/settings";
 import { browserStorage } from "./session/storage";
 import { App, loadSignInScreen } from "./ui/app";
-import { browserLanguages, chooseLanguage, loadMessages, loadedMessages } from "./ui/i18n";
+import { browserLanguages, chooseLanguage, loadMessages, loadedMessages, withEnglishPanels } from "./ui/i18n";
 import { layoutFrom } from "./ui/layout";
 import { ModelContext, createUiModel } from "./ui/model/model";
 import type { Workspace } from "./workspace";
@@ -20,9 +20,18 @@ const session = createSessionStore({ settings, tabStorage, deviceStorage, pageOr
 const layout = layoutFrom(location.search, settings.getState().layout);
 document.documentElement.dataset.layout = layout;
 
+/**
+ * The wall screen (`/wall`): its own chunk, no phone, no sign-in form (src/wall.tsx), shown once
+ * the English it reads is there (the panels' part, where the board's words are). Not awaited,
+ * like the sign-in form below: its file imports this one's, and an import awaited at the top of
+ * this module would wait for this module to finish, which waits for the import (a blank page).
+ */
+const wall = location.pathname.replace(/\/+$/, "") === "/wall";
+const wallCode = wall ? withEnglishPanels(import("./wall")) : null;
+
 // Without a kept session the sign-in form shows first: fetched at once. (Not awaited here: its file
 // imports this one's, which would wait for this module to finish.)
-if (session.getState().status !== "restoring") void loadSignInScreen().catch(() => undefined);
+if (!wall && session.getState().status !== "restoring") void loadSignInScreen().catch(() => undefined);
 
 // A language other than English is downloaded before the first render, so no English flashes.
 const language = chooseLanguage(settings.getState().language, browserLanguages(navigator));
@@ -37,12 +46,15 @@ const model = createUiModel({
   root: document.documentElement,
 });
 
-/** The wall screen (`/wall`): its own small chunk, no phone, no sign-in form (src/wall.tsx). */
-const wall = location.pathname.replace(/\/+$/, "") === "/wall";
-if (wall) {
-  const { startWall } = await import("./wall");
-  const Wall = startWall({ session, settings, deviceStorage, model });
-  render(<Wall />, document.getElementById("app")!);
+if (wallCode) {
+  void wallCode.then(
+    ({ startWall }) => {
+      const Wall = startWall({ session, settings, deviceStorage, model });
+      render(<Wall />, document.getElementById("app")!);
+    },
+    // Nobody is at a TV to reload it: its code could not be fetched (the network or the platform away), so it tries again.
+    () => setTimeout(() => location.reload(), 10_000),
+  );
 } else startApp();
 
 function startApp() {

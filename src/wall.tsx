@@ -3,6 +3,8 @@ import { createWallboard } from "./cc/supervisor";
 import { createEventFeed, eventChannelConnector } from "./cc/event-feed";
 import type { KeyValueStorage, SessionStore, SettingsStore } from "./session";
 import { Announcer } from "./ui/announcer";
+import { completeEnglish } from "./ui/i18n";
+import { enWorkspace } from "./ui/i18n/en-workspace";
 import { ModelContext, type UiModel } from "./ui/model/model";
 import { createBoardView } from "./ui/supervisor/supervisor-ui";
 import { WallView, type WallKey } from "./ui/supervisor/wall-view";
@@ -26,6 +28,8 @@ export function startWall(deps: {
   model: UiModel;
 }) {
   const { session, settings, deviceStorage, model } = deps;
+  // The board's words include the signed-in screen's English (agents' statuses), which the phone would add.
+  completeEnglish(enWorkspace);
   const fromAddress = /(?:^#|&)key=([^&]+)/.exec(location.hash)?.[1];
   if (fromAddress) {
     deviceStorage.setItem(WALL_KEY, decodeURIComponent(fromAddress));
