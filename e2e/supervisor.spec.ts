@@ -215,6 +215,14 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   const alerts = board.getByTestId("alerts");
   await expect(alerts.locator("li[data-kind=no-agent-ready]")).toHaveText(/^support: 2 waiting and no agent ready/);
   await expect(support.getByTestId("queue-waiting")).toHaveAttribute("data-breach", "true");
+  // The sound's switch is a box the size of its words, on their line.
+  const [soundBox, soundWords] = await alerts
+    .getByTestId("alert-sound")
+    .evaluate(
+      (el) => [el.getBoundingClientRect().toJSON(), el.parentElement!.getBoundingClientRect().toJSON()] as DOMRect[],
+    );
+  expect([soundBox!.width, soundBox!.height], "the alert sound's box").toEqual([16, 16]);
+  expect(soundWords!.height, "the box and its words on one line").toBeLessThan(30);
   await screenshot(sam.page, "supervisor-en-alert");
 
   // The wall screen on a TV at 1920x1080, in a browser where nobody signed in: a supervisor's

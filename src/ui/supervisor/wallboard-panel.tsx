@@ -251,9 +251,10 @@ function AlertList() {
       <label class="small">
         <input
           type="checkbox"
+          data-testid="alert-sound"
           checked={s.alertSound.value}
           onChange={(e) => (s.alertSound.value = e.currentTarget.checked)}
-        />{" "}
+        />
         {m.alertSound}
       </label>
     </section>
@@ -307,8 +308,9 @@ function ThresholdsEditor({ queue }: { queue: string }) {
             />
           </label>
         ))}
-        <label class="small">
-          <input type="checkbox" name="noAgentReady" checked={current.noAgentReady} /> {m.noAgentReadyField}
+        <label class="small check">
+          <input type="checkbox" name="noAgentReady" checked={current.noAgentReady} />
+          {m.noAgentReadyField}
         </label>
         <p class="muted small">{m.emptyMeansNone}</p>
         <button type="submit" class="small">
