@@ -180,8 +180,6 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await alice.card("ringing").getByRole("button", { name: "Answer" }).click();
   await alice.hears(440, "the agent hears the earlier caller");
   await alice.card("active").getByRole("button", { name: "Hang up" }).click();
-  // After-call work lasts until Done.
-  await alice.page.getByTestId("wrap-up").getByRole("button", { name: "Done" }).click();
   const breakAsked = Date.now();
   await chooseStatus(alice.page, "Break: Lunch");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "On Break");
