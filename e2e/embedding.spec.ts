@@ -19,7 +19,9 @@ import { admin, expectCustomerHeld, hangUpCaller, queueCaller } from "./toolbar-
  */
 
 const FULL: Scope[] = ["dial", "call-control", "status", "caller-data", "diagnostics"];
-const LIMITED: Scope[] = ["status", "caller-data"];
+const LIMITED: Scope[] = ["status"];
+/** What a caller keyed in at the IVR before the queue: the call's data (docs/embedding.md, "A call's data"). */
+const IVR = { "X-IVR-Account": "100770", "X-IVR-Choice": "billing" };
 
 interface Crms {
   full: CrmDemo;
@@ -167,17 +169,20 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
     result: { applied: "now", agent: { status: "ready", platformStatus: "Available", pending: null } },
   });
 
-  // The screen-pop: the ringing event with who calls, the customer's card, while the app still rings.
-  const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770 });
+  // The screen-pop: the ringing event with who calls and what the caller keyed in at the IVR, the
+  // customer's card, while the app still rings.
+  const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770, data: IVR });
   const ringing = await eventNamed(agent.page, "call.ringing");
   expect(ringing.data.call).toMatchObject({
     direction: "inbound",
     state: "ringing",
     queue: "support",
     party: { number: "55510770", name: "Deng Wei" },
+    data: IVR,
     answeredAt: null,
   });
   await expect(agent.page.getByTestId("crm-card")).toContainText("Deng Wei, Lotus Tea House");
+  await expect(agent.page.getByTestId("crm-card")).toContainText("IVR Account100770");
   await expect(agent.page.getByTestId("crm-card-call")).toHaveText("Ringing: Deng Wei (queue support)");
   await expect(agent.app.getByTestId("call")).toHaveAttribute("data-state", "ringing");
   expect((await hostEvents(agent.page)).some((e) => e.name === "call.answered")).toBe(false);
@@ -456,8 +461,8 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
   expect(await sim(platform.url).channels("55510660")).toEqual([]);
   await expect(app.getByTestId("call")).toHaveCount(0);
 
-  // A page allowed only to follow the agent (status, caller data): connected, but dial is refused
-  // with a typed error before anything is done, while what it may do, it does.
+  // A page allowed only to follow the agent (status): connected, but dial is refused with a typed
+  // error before anything is done, while what it may do, it does.
   const limited = await crmAgent(newParty, crms.limited, "agent2");
   expect(
     await limited.page.evaluate(() => (window as unknown as { crm: { bar: { scopes: string[] } } }).crm.bar.scopes),
@@ -476,6 +481,20 @@ test("pages the app does not trust: a foreign origin cannot frame it (CSP), and 
   expect(await command(limited.page, 'bar.setStatus("ready")')).toMatchObject({ ok: true, result: { applied: "now" } });
   expect(await sim(platform.url).channels("55510660")).toEqual([]);
   await expect(limited.app.getByTestId("call")).toHaveCount(0);
+  // It sees that a call rings and ends, but neither who calls nor what they keyed in at the IVR.
+  const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770, data: IVR });
+  const ringing = await eventNamed(limited.page, "call.ringing");
+  expect(ringing.data.call).toMatchObject({ state: "ringing", queue: "support" });
+  await hangUpCaller(platform.url, caller.id);
+  await eventNamed(limited.page, "call.ended", (e) => callIdOf(e) === callIdOf(ringing));
+  const calls = (await hostEvents(limited.page)).flatMap((e) => (e.data as Partial<CallOf>).call ?? []);
+  expect(calls.length).toBeGreaterThanOrEqual(2);
+  for (const call of calls) {
+    expect(call).not.toHaveProperty("party");
+    expect(call).not.toHaveProperty("data");
+  }
+  const seen = JSON.stringify(await hostEvents(limited.page)) + JSON.stringify(await hostState(limited.page, (s) => s));
+  for (const hidden of ["55510770", "Deng Wei", "100770", "billing"]) expect(seen).not.toContain(hidden);
 
   // The stranger's own page, meanwhile: its embed() gave up once (the SDK's connect time-out,
   // 15 s from its load, long past by now) and says why in place of the frame.
@@ -530,8 +549,8 @@ test("the documentation's examples run as written, changed only in the app's add
   await expect(page.locator("#agent-status")).toHaveText("ready");
 
   // The screen-pop while the call rings, and the call's end in the page's log.
-  const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770 });
-  await expect(page.locator("#customer")).toHaveText("Customer 55510770, queue support");
+  const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770, data: IVR });
+  await expect(page.locator("#customer")).toHaveText("Customer 55510770, queue support, account 100770");
   await expect(app.getByTestId("call")).toHaveAttribute("data-state", "ringing");
   await hangUpCaller(platform.url, caller.id);
   await expect(page.locator("#log")).toContainText(/Call \S+ ended: \w+, hung up by remote/);

@@ -42,7 +42,7 @@ export interface QueueCallerReport {
 /** A simulated customer who calls `queue` saying `toneHz`, and waits up to two minutes for an agent. */
 export async function queueCaller(
   baseUrl: string,
-  o: { queue?: string; number: string; name: string; toneHz: number },
+  o: { queue?: string; number: string; name: string; toneHz: number; data?: Record<string, string> },
 ): Promise<QueueCallerReport> {
   const r = await fetch(`${baseUrl}/sim/queue-callers`, {
     method: "POST",
@@ -53,6 +53,7 @@ export async function queueCaller(
       callerIdName: o.name,
       toneHz: o.toneHz,
       patienceSeconds: 120,
+      ...(o.data ? { data: o.data } : {}),
     }),
   });
   if (r.status !== 201) throw new Error(`POST /sim/queue-callers: ${r.status} ${await r.text()}`);

@@ -21,8 +21,29 @@ describe("the embedding configuration", () => {
 
   it("no embed section, or no hosts, allows nobody; other sections are someone else's", () => {
     const none = parseEmbedConfig({ somethingElse: 1 });
-    expect(none).toEqual({ ok: true, config: { hosts: [] } });
+    expect(none).toEqual({ ok: true, config: { hosts: [], callData: ["X-IVR-*"] } });
     if (none.ok) expect(frameAncestors(none.config)).toBe("'self'");
+  });
+
+  it("lists a call's data by header names and prefixes; X-IVR-* when it says nothing; never every header", () => {
+    const hosts: unknown[] = [];
+    expect(parse({ hosts })).toMatchObject({ ok: true, config: { callData: ["X-IVR-*"] } });
+    expect(parse({ hosts, callData: [] })).toMatchObject({ ok: true, config: { callData: [] } });
+    expect(parse({ hosts, callData: ["X-IVR-*", "User-to-User"] })).toMatchObject({
+      ok: true,
+      config: { callData: ["X-IVR-*", "User-to-User"] },
+    });
+    for (const [bad, problem] of [
+      ["*", "'*' would take every header of a call"],
+      ["X IVR", "'X IVR' is not a header name"],
+      ["X-*-Account", "'X-*-Account' is not a header name"],
+      ["X-IVR:", "'X-IVR:' is not a header name"],
+    ]) {
+      const parsed = parse({ hosts, callData: ["X-IVR-*", bad] });
+      expect(parsed.ok, bad).toBe(false);
+      if (!parsed.ok) expect(parsed.problem).toContain(`config.json embed.callData.1: ${problem}`);
+    }
+    expect(parse({ hosts, callData: Array.from({ length: 33 }, (_, i) => `X-${i}`) }).ok).toBe(false);
   });
 
   it("matches origins exactly: scheme, host and port", () => {

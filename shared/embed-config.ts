@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { DEFAULT_CALL_DATA, MAX_CALL_DATA_PATTERNS, callDataPatternProblem } from "./call-data";
 import { SCOPES, type Scope } from "./embed-scopes";
 
 /**
@@ -19,6 +20,10 @@ import { SCOPES, type Scope } from "./embed-scopes";
  * - `destinations` (optional): a regular expression every `dial` and `transfer` destination of
  *   that host must match in full, after the dial pad's clean-up (`+15551234567`, `sip:bob@host`).
  *
+ * Beside `hosts`, `callData` (optional) lists the headers of a call's INVITE that are its data
+ * (an IVR's input), by name or by prefix ending in `*`; hosts with `caller-data` get them with the
+ * call. Without it: `X-IVR-*`; `[]` takes none.
+ *
  * The host page can change none of it, nor anything else of the app's configuration.
  */
 export interface EmbedHostRule {
@@ -29,9 +34,11 @@ export interface EmbedHostRule {
 
 export interface EmbedConfig {
   hosts: EmbedHostRule[];
+  /** The headers that are a call's data: names, or prefixes ending in `*`. */
+  callData: readonly string[];
 }
 
-export const NO_HOSTS: EmbedConfig = { hosts: [] };
+export const NO_HOSTS: EmbedConfig = { hosts: [], callData: DEFAULT_CALL_DATA };
 
 const hostSchema = v.strictObject({
   origin: v.string(),
@@ -45,6 +52,12 @@ const hostSchema = v.strictObject({
 const embedSchema = v.strictObject({
   hosts: v.array(hostSchema),
   wildcards: v.optional(v.boolean(), false),
+  callData: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.maxLength(MAX_CALL_DATA_PATTERNS, `lists more than ${MAX_CALL_DATA_PATTERNS} headers`),
+    ),
+  ),
 });
 
 // Other parts of config.json belong to other parts of the app; `embed` is checked strictly.
@@ -62,6 +75,10 @@ export function parseEmbedConfig(json: unknown): ParsedConfig {
   }
   const embed = parsed.output.embed;
   if (!embed) return { ok: true, config: NO_HOSTS };
+  for (const [i, p] of (embed.callData ?? []).entries()) {
+    const problem = callDataPatternProblem(p);
+    if (problem) return { ok: false, problem: `config.json embed.callData.${i}: ${problem}` };
+  }
   const hosts: EmbedHostRule[] = [];
   for (const [i, h] of embed.hosts.entries()) {
     const where = `config.json embed.hosts.${i}`;
@@ -77,7 +94,7 @@ export function parseEmbedConfig(json: unknown): ParsedConfig {
     }
     hosts.push({ origin: h.origin, scopes: new Set(h.scopes), destinations });
   }
-  return { ok: true, config: { hosts } };
+  return { ok: true, config: { hosts, callData: embed.callData ?? DEFAULT_CALL_DATA } };
 }
 
 function originProblem(origin: string, wildcards: boolean): string | undefined {

@@ -9,7 +9,8 @@ export const SCOPES = ["dial", "call-control", "status", "caller-data", "diagnos
  * - `dial`: place calls (`dial`);
  * - `call-control`: answer, reject, hang up, hold, resume, mute, keypad tones, transfer, outcome and notes;
  * - `status`: set the agent's status;
- * - `caller-data`: see who calls (numbers, names) and the notes written after a call;
+ * - `caller-data`: see who calls (numbers, names), the data that came with the call (an IVR's
+ *   input) and the notes written after a call;
  * - `diagnostics`: see why the phone is not connected, and `getDiagnostics`; with `caller-data`
  *   too, `getDiagnosticsFile` (the file the agent downloads for support).
  * Every host sees the agent's status and that calls come and go, without who is calling.

@@ -7,6 +7,7 @@ import {
   type SessionStore,
   type SettingsStore,
 } from "./session";
+import { deploymentEmbedConfig } from "./embed/config";
 import { Phone, isLive } from "./softphone";
 import { beginAfterStart } from "./ui/after-start";
 import { AgentScreen } from "./ui/agent-screen";
@@ -45,7 +46,18 @@ export function startWorkspace(deps: WorkspaceDeps) {
 
   // The call-center toolbar: the agent's queues, status, queue calls and after-call work.
   const feed = createEventFeed({ session, settings, pageHref: () => location.href, connect: eventChannelConnector() });
-  const ownSession = createAgentSession({ session, phoneSession, settings, deviceStorage, tabStorage, feed });
+  // The headers that are a call's data (an IVR's input), as the deployment lists them.
+  let callData: readonly string[] = [];
+  void deploymentEmbedConfig().then((c) => (callData = c.callData));
+  const ownSession = createAgentSession({
+    session,
+    phoneSession,
+    settings,
+    deviceStorage,
+    tabStorage,
+    feed,
+    callDataHeaders: () => callData,
+  });
   // The agent's other tabs show this one's calls and agent while it has the phone, and this one
   // theirs while another has it; every surface acts through the tab with the phone.
   const mirror = createTabMirror({

@@ -1,5 +1,6 @@
 import type { Member } from "./agent";
 import { epochSeconds } from "./cc-event";
+import { sipHeaderVariablesOf } from "../switch/sip-header-variables";
 
 /**
  * The SIP headers of INVITEs the call center sends to phones, documented in
@@ -24,9 +25,14 @@ export function agentLegHeaders(o: { queue: string; member: Member; agentUuid: s
   ];
 }
 
-/** Channel variables of an agent leg, as mod_callcenter sets them; they reach the CDR. */
+/**
+ * Channel variables of an agent leg, as mod_callcenter sets them; they reach the CDR. The
+ * caller's data (its `sip_h_` variables) goes with them, as a queue whose dialplan lists them in
+ * `cc_export_vars` hands them on: the phone gets them as headers.
+ */
 export function agentLegVariables(o: { queue: string; member: Member; agent: string }): Record<string, string> {
   return {
+    ...sipHeaderVariablesOf(o.member.channel),
     cc_side: "agent",
     cc_queue: o.queue,
     cc_agent: o.agent,

@@ -143,6 +143,8 @@ describe("ccTransfer to an agent", () => {
   it("hands the customer over: the agent's phone rings where it signed in, with the call-center headers, and the agent can hold the call", async () => {
     f.ready("1001");
     const [customer, leg] = await f.answeredCall("support", "1001");
+    // What the customer keyed in at the IVR (docs/platform-contract.md, "A caller's data").
+    customer.variables.set("sip_h_X-IVR-Account", "100234");
     f.cc.signIn(f.cc.agent("1002")!, "1003", "support");
     f.take();
     expect(await f.run("agent1", "ccTransfer", { callID: leg.uuid, destNumber: "support.1002" })).toEqual(ok);
@@ -163,6 +165,8 @@ describe("ccTransfer to an agent", () => {
       `X-CC-Target-UUID: ${customer.uuid}`,
       "X-CC-Queue: support",
     ]);
+    // The customer's data goes with the customer: the new agent's phone gets it as a header.
+    expect(to.variables.get("sip_h_X-IVR-Account")).toBe("100234");
     expect(f.sw.hears(customer)).toEqual(["ringback"]);
     expect(stateOf("1002")).toMatchObject({
       callstate: "RINGING",
@@ -262,6 +266,7 @@ describe("consult", () => {
   async function consulting() {
     f.ready("1001");
     const [customer, leg] = await f.answeredCall("support", "1001");
+    customer.variables.set("sip_h_X-IVR-Account", "100234");
     expect(await f.run("agent1", "ccConsult", { agent: "1001", destAgent: "1002", callID: leg.uuid })).toEqual(ok);
     const target = legTo("1002");
     return { customer, leg, target };
@@ -269,6 +274,8 @@ describe("consult", () => {
 
   it("the customer hears music while the agent hears the target ring, then talks to it", async () => {
     const { customer, leg, target } = await consulting();
+    // The one consulted may be handed the customer: it has the customer's data from the first ring.
+    expect(target.variables.get("sip_h_X-IVR-Account")).toBe("100234");
     expect(f.sw.hears(customer)).toEqual(["music"]);
     expect(f.sw.hears(leg)).toEqual(["ringback"]);
     expect(target.callerIdNumber).toBe("1001");

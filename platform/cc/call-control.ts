@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Channel, EavesdropMode, HangupCause, OriginateTarget, Switch } from "../switch/types";
 import type { Agent, AgentCall } from "./agent";
 import { controlLegHeaders } from "./agent-leg-headers";
+import { sipHeaderVariablesOf } from "../switch/sip-header-variables";
 import type { CallCenter } from "./call-center";
 import { CcError, wrongState } from "./cc-error";
 
@@ -205,7 +206,8 @@ export class CallControl {
             queue: call.queue,
           }),
         ),
-        variables: { cc_side: "transfer", cc_agent: to.number },
+        // The customer's data goes with the customer to the agent who takes the call.
+        variables: { ...sipHeaderVariablesOf(customer), cc_side: "transfer", cc_agent: to.number },
       },
     );
     this.cc.endCall(call, "NORMAL_CLEARING");
@@ -241,7 +243,8 @@ export class CallControl {
           queue: call.queue,
         }),
       ),
-      variables: { cc_side: "consult", cc_agent: call.agent.number },
+      // The one consulted may be handed the customer: it sees the customer's data from the first ring.
+      variables: { ...sipHeaderVariablesOf(customer), cc_side: "consult", cc_agent: call.agent.number },
     });
     const consult = { leg, target: label, answered: false };
     call.consult = consult;

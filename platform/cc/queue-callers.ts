@@ -15,6 +15,8 @@ export interface QueueCallerOptions {
   dtmf?: string;
   /** Seconds after the agent answers before the keys are pressed. */
   dtmfDelaySeconds?: number;
+  /** What the caller's call carries besides who calls (an IVR's input), as headers: `{"X-IVR-Account": "12345"}`. */
+  data?: Readonly<Record<string, string>>;
 }
 
 export type QueueCallerState = "waiting" | "talking" | "abandoned" | "ended";
@@ -67,6 +69,7 @@ export class QueueCallers {
       callerIdName: options.callerIdName,
       callerIdNumber: options.callerIdNumber,
       toneHz: options.toneHz,
+      ...(options.data ? { data: options.data } : {}),
     });
     const caller: QueueCaller = {
       id: randomUUID(),

@@ -13,6 +13,8 @@ export interface SimulatedWorld {
     callerIdName: string;
     callerIdNumber: string;
     toneHz?: number;
+    /** Headers of the call besides who calls (an IVR's input). */
+    data?: Readonly<Record<string, string>>;
   }): Promise<SimulatedParty>;
 }
 

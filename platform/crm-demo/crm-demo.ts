@@ -51,7 +51,8 @@ export async function startCrmDemo(o: CrmDemoOptions): Promise<CrmDemo> {
   await app.register(fastifyStatic, { root: join(here, "public"), prefix: "/", index: false, wildcard: false });
   app.get("/customers.json", () => customers);
   // The demo's "have this customer call us": a simulated customer calls the queue from the
-  // customer's number, saying a tone, and waits two minutes for an agent.
+  // customer's number, saying a tone, and waits two minutes for an agent. The IVR before the
+  // queue asked for the account number: the call carries it as X-IVR-Account (docs/embedding.md, "A call's data").
   app.post<{ Body: { customer?: unknown; queue?: unknown } }>("/queue-calls", async (req, reply) => {
     const customer = customers.find((c) => c.id === req.body?.customer);
     const queue = typeof req.body?.queue === "string" ? req.body.queue : "support";
@@ -66,6 +67,7 @@ export async function startCrmDemo(o: CrmDemoOptions): Promise<CrmDemo> {
         callerIdNumber: number,
         toneHz: toneOf(number),
         patienceSeconds: 120,
+        data: { "X-IVR-Account": `10${number.slice(-4)}`, "X-IVR-Choice": queue },
       }),
     });
     return reply.status(r.status).send(await r.json());

@@ -1,5 +1,6 @@
 import { Ajv } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
+import { MAX_CALL_DATA_FIELDS, MAX_CALL_DATA_VALUE, callerDataNameProblem } from "../../shared/call-data";
 import { NO_CONTROL_CHARACTERS } from "../schema-error";
 
 /**
@@ -36,3 +37,33 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   const ajv = httpPart === "body" ? strict : coercing;
   return ajv.compile(schema);
 };
+
+/**
+ * A simulated caller's data (`/sim/calls`, `/sim/queue-callers`): header names to values, as the
+ * caller's INVITE would carry them (`{"X-IVR-Account": "12345"}`). Values are one line of at most
+ * MAX_CALL_DATA_VALUE characters, at most MAX_CALL_DATA_FIELDS of them; the names are checked by
+ * `callerDataProblem`, which says why a name is refused.
+ */
+export const callerData = {
+  type: "object",
+  maxProperties: MAX_CALL_DATA_FIELDS,
+  additionalProperties: {
+    type: "string",
+    minLength: 1,
+    maxLength: MAX_CALL_DATA_VALUE,
+    pattern: NO_CONTROL_CHARACTERS,
+  },
+} as const;
+
+/** Why a caller's data is refused by its names (see `callerDataNameProblem`), or undefined. */
+export function callerDataProblem(data: Readonly<Record<string, string>> | undefined): string | undefined {
+  const seen = new Set<string>();
+  for (const name of Object.keys(data ?? {})) {
+    const problem = callerDataNameProblem(name);
+    if (problem) return `field 'data': ${problem}`;
+    if (seen.has(name.toLowerCase()))
+      return `field 'data': '${name}' is named twice (header names are compared without regard to case)`;
+    seen.add(name.toLowerCase());
+  }
+  return undefined;
+}

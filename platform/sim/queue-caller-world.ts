@@ -22,6 +22,8 @@ export interface QueueCallerWorld {
     callerIdName: string;
     callerIdNumber: string;
     toneHz?: number;
+    /** Headers of the call besides who calls (an IVR's input). */
+    data?: Readonly<Record<string, string>>;
   }): Promise<QueueCallerParty>;
 }
 
@@ -41,6 +43,7 @@ export function queueCallerWorld(sim: SimWorld): QueueCallerWorld {
         callerIdName: options.callerIdName,
         callerIdNumber: options.callerIdNumber,
         frequency: options.toneHz ?? 0,
+        ...(options.data ? { data: options.data } : {}),
       });
       return {
         channel: ch,

@@ -2,6 +2,7 @@ import type { MediaPlane, SimulatedParty } from "../media";
 import type { ChannelHost, ChannelInit } from "../switch/channel";
 import type { SimulatedLegs, SoftSwitch } from "../switch/soft-switch";
 import type { HangupCause } from "../switch/types";
+import { sipHeaderVariables } from "../switch/sip-header-variables";
 import { simBehaviourOf } from "./numbers";
 import { SimChannel } from "./sim-channel";
 
@@ -18,6 +19,12 @@ export interface PlaceCallRequest {
   callerIdName: string;
   /** The tone the caller says, Hz (0: silence). */
   frequency: number;
+  /**
+   * What the caller's INVITE carries besides who calls, as headers (`X-IVR-Account: 12345`, an
+   * IVR's input): kept as the caller leg's `sip_h_` variables, as FreeSWITCH keeps them, and
+   * handed on with the call.
+   */
+  data?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -66,6 +73,7 @@ export class SimWorld implements SimulatedLegs {
           destinationNumber: request.destination,
           domain: this.sw.defaultDomain(),
           context: "public",
+          ...(request.data ? { variables: sipHeaderVariables(request.data) } : {}),
         },
         this.media,
         { kind: "caller", frequency: request.frequency },

@@ -15,6 +15,7 @@ import type { ImpairedLink, MediaPlane, WebRtcLeg } from "../media";
 import { ChannelBase, type ChannelHost, type ChannelInit } from "../switch/channel";
 import type { HangupCause, OriginateOptions } from "../switch/types";
 import { displayNameForSip } from "./display-name";
+import { sipHeaderLines } from "./extra-headers";
 import { causeOfSipStatus, COMPLETED_ELSEWHERE, reasonHeaderOf, sipStatusOfCause } from "./causes";
 import type { Log } from "../log";
 import { isHoldDirection } from "./media-direction";
@@ -295,7 +296,7 @@ export class SipOutboundChannel extends SipChannel {
     if (!target) return;
     if (this.options.autoAnswer) target.setParam("intercom", "true");
     const domain = this.domain;
-    const extraHeaders = [...(this.options.headers ?? [])];
+    const extraHeaders = [...(this.options.headers ?? []), ...sipHeaderLines(this.variables)];
     if (this.options.autoAnswer) extraHeaders.push(`Call-Info: <sip:${domain}>;answer-after=0`);
     const inviter = new Inviter(this.deps.ua, target, {
       params: {

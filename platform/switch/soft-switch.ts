@@ -17,6 +17,7 @@ import type { MediaFileStore } from "../cdr/media-files";
 import type { Log } from "../log";
 import { timestamp } from "../store/db";
 import type { ExtensionRow, UserStore } from "../store/users";
+import { sipHeaderVariablesOf } from "./sip-header-variables";
 import type { ChannelBase } from "./channel";
 import { type ChannelHost, type ChannelInit } from "./channel";
 import type {
@@ -236,9 +237,11 @@ export class SoftSwitch implements Switch, ChannelHost {
       if (!hooks.onFail?.("UNALLOCATED_NUMBER", caller)) caller.hangup("UNALLOCATED_NUMBER");
       return;
     }
+    // The caller's SIP headers go on with the call (mod_sofia hands on the `sip_h_` variables).
     const callee = this.originateLeg(known ? { extension: destination } : { number: destination }, {
       callerIdName: caller.callerIdName,
       callerIdNumber: caller.callerIdNumber,
+      variables: sipHeaderVariablesOf(caller),
     });
     this.connect(caller, callee, hooks);
   }

@@ -9,7 +9,7 @@ import {
   type SessionStore,
   type SettingsStore,
 } from "../session";
-import { isLive, type PageEventTarget, type Phone } from "../softphone";
+import { isLive, type IncomingCall, type IncomingCallDecision, type PageEventTarget, type Phone } from "../softphone";
 import { createAfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
 import {
@@ -22,6 +22,7 @@ import {
 } from "./agent-state";
 import { POLL_MS, createAgentSync, type PollMs } from "./agent-sync";
 import { createCallActions, type CallPhone } from "./call-actions";
+import { callDataContext } from "./call-data";
 import { createCallNotes } from "./call-notes";
 import { createCallRecovery } from "./call-recovery";
 import { createCallerStories } from "./caller-story";
@@ -64,6 +65,11 @@ export interface AgentSessionDeps {
   page?: PageEventTarget | null;
   /** How long the phone's registration may be gone before offers are held back (phone-watch.ts). */
   phoneLostGraceMs?: number;
+  /**
+   * The headers of an INVITE that are the call's data, by name or prefix ending in `*` (the
+   * deployment's `embed.callData`, call-data.ts), read when a call arrives. Default: none.
+   */
+  callDataHeaders?: () => readonly string[];
 }
 
 export interface AgentSession {
@@ -269,7 +275,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   // themselves when the agent asked for it); the leg of a cancelled click-to-dial is declined; the
   // leg of a call taken back after a reload continues that call; calls with a customer outlive
   // the page, so that the next one can take them back.
-  phoneSession.setCallCenterHook((incoming) => {
+  const decideIncoming = (incoming: IncomingCall): IncomingCallDecision | void => {
     const s = store.getState();
     if (s.phase !== "on") return undefined;
     const back = recovery.decide(incoming);
@@ -284,6 +290,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     });
     if (!decision) return decision;
     return clickToDial.turnsAway(decision.context) ? { ...decision, reject: 603 } : recovery.keep(decision);
+  };
+  // Whatever the call is, the data it came with (an IVR's input) goes with it.
+  phoneSession.setCallCenterHook((incoming) => {
+    const data = callDataContext(incoming, deps.callDataHeaders?.() ?? []);
+    const decision = decideIncoming(incoming);
+    return Object.keys(data).length ? { ...decision, context: { ...data, ...decision?.context } } : decision;
   });
   // Calls typed in the dial pad go through the call center while the agent works in it.
   phoneSession.setDialer(clickToDial.dialer);

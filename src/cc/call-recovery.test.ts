@@ -38,7 +38,9 @@ async function page(tab: KeyValueStorage, call: AgentStateCall | null = null) {
 /** A page talking with a queue's customer, then going away (a reload): the phone left the call to the platform. */
 async function pageReloadedDuringCall(tab: KeyValueStorage) {
   const t = await page(tab);
-  const c = queueCall();
+  const queued = queueCall();
+  // It came with data (an IVR's input), which the leg taken back does not carry.
+  const c = { ...queued, context: { ...queued.context, "data:X-IVR-Account": "12345" } };
   t.callsStore.setState({ calls: [c] });
   t.callsStore.setState({ calls: [{ ...c, state: "active", answeredAt: ANSWERED_AT }] });
   t.callsStore.setState({
@@ -123,6 +125,7 @@ describe("after a reload", () => {
     );
     expect(decision).toEqual({
       context: {
+        "data:X-IVR-Account": "12345",
         [CC.action]: "queue",
         [CC.callId]: "leg-2",
         [CC.queue]: "support",

@@ -3,6 +3,7 @@ import { readJson, type KeyValueStorage } from "../session";
 import { isLive, type Call, type IncomingCall, type IncomingCallDecision } from "../softphone";
 import type { AfterCallWork } from "./after-call-work";
 import type { AgentContext } from "./agent-context";
+import { callDataEntries, callDataOf } from "./call-data";
 import { ccCallOf } from "./cc-call";
 import { CommandError, commandError, commandErrorOf } from "./command-error";
 import { answeredAutomatically, CC, ccLabelsOf, conversationOf } from "./queue-calls";
@@ -31,6 +32,8 @@ export interface KeptCall {
   autoAnswered: boolean;
   /** The conversation (conversationOf): what is kept with it (notes) goes on with the leg taken back. */
   conversation: string;
+  /** The data the call came with (call-data.ts): the leg taken back carries none of its own. */
+  data: Record<string, string>;
 }
 
 export const LIVE_CALL_KEY = "agentbar.live-call";
@@ -95,6 +98,9 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       muted: v.muted !== false,
       autoAnswered: v.autoAnswered === true,
       conversation: String(v.conversation ?? "") || String(v.customerUuid ?? "") || v.callId,
+      data: Object.fromEntries(
+        Object.entries(typeof v.data === "object" && v.data ? v.data : {}).filter(([, x]) => typeof x === "string"),
+      ),
     };
   };
   const save = (k: KeptCall) => tabStorage.setItem(LIVE_CALL_KEY, JSON.stringify(k));
@@ -167,7 +173,11 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
       settle();
       const callId = header("X-CC-Agent-UUID") || k.callId;
       save({ ...k, callId });
-      const context: Record<string, string> = { [CC.action]: k.action, [CC.callId]: callId };
+      const context: Record<string, string> = {
+        ...callDataEntries(k.data),
+        [CC.action]: k.action,
+        [CC.callId]: callId,
+      };
       const put = (key: string, value: string) => {
         if (value) context[key] = value;
       };
@@ -224,6 +234,7 @@ export function createCallRecovery(deps: CallRecoveryDeps): CallRecovery {
             muted: c.muted,
             autoAnswered,
             conversation: conversationOf(c),
+            data: callDataOf(c),
           });
         } else if (!isLive(c) && kept?.callId === labels.callId && c.end?.kind !== "connection-lost") {
           // Over for good (a connection lost is not: the platform may still have it for the next page).

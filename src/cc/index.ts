@@ -14,6 +14,7 @@ export * from "./call-controls";
 export * from "./call-actions";
 export * from "./cc-call";
 export * from "./queue-calls";
+export { callDataOf } from "./call-data";
 // Status and after-call work.
 export * from "./agent-status";
 export * from "./status-commands";

@@ -15,6 +15,7 @@ function invite(headers: Record<string, string>): IncomingCall {
     requestUri: "sip:1001@agentbar.local",
     header: (name) => lower[name.toLowerCase()],
     headers: (name) => (lower[name.toLowerCase()] ? [lower[name.toLowerCase()]!] : []),
+    headerNames: () => Object.keys(headers),
     autoAnswer: { answer: false, reason: "no-marker" },
   };
 }

@@ -1,4 +1,4 @@
-import { CC, callViewOf, ccLabelsOf, statusKind, type AgentState, type NextStatus } from "../cc";
+import { CC, callDataOf, callViewOf, ccLabelsOf, statusKind, type AgentState, type NextStatus } from "../cc";
 import type { PhoneSessionState, SessionState } from "../session";
 import { isLive, type Call, type CallEnd, type PhoneState } from "../softphone";
 import type {
@@ -153,6 +153,7 @@ export function callOf(call: Call, agent: AgentState, calls: readonly Call[], an
     startedAt: call.startedAt,
     answeredAt: answered ? (answeredAt ?? call.answeredAt ?? null) : null,
     party: { number: party.number, name: party.name },
+    data: callDataOf(call),
   };
 }
 

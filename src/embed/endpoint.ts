@@ -10,6 +10,7 @@ import {
 } from "./host/commands";
 import {
   CONNECT,
+  CALL_DATA_VERSION,
   HEARTBEAT_VERSION,
   PROTOCOL_VERSIONS,
   type CommandName,
@@ -109,13 +110,14 @@ export function startEndpoint(o: EndpointOptions): () => void {
       post({ type: "event", event: "error", data: { error: { code, message }, ...(re === undefined ? {} : { re }) } });
       if (re !== undefined) post({ type: "reply", re, ok: false, error: { code, message } });
     };
-    const unsubscribe = o.app.subscribe((event, data) => post({ type: "event", event, data: redact(data, scopes) }));
+    const seen = <T>(value: T) => redact(value, scopes, version);
+    const unsubscribe = o.app.subscribe((event, data) => post({ type: "event", event, data: seen(data) }));
     post({
       type: "hello",
       version,
       appVersion: o.appVersion,
       scopes: [...scopes],
-      state: redact(o.app.snapshot(), scopes),
+      state: seen(o.app.snapshot()),
     });
     let underWay = 0;
 
@@ -140,7 +142,7 @@ export function startEndpoint(o: EndpointOptions): () => void {
       o.app.run(m.command, args).then(
         (result) => {
           underWay--;
-          post({ type: "reply", re: m.id, ok: true, result: redact(result, scopes) });
+          post({ type: "reply", re: m.id, ok: true, result: seen(result) });
         },
         (e: unknown) => {
           underWay--;
@@ -198,14 +200,16 @@ export function checkDestination<C extends CommandName>(
 }
 
 /**
- * What a host with these scopes may see of a value the app sends: who is calling (`party`) and
- * what was written after a call (`outcome`, `notes`) only with `caller-data`; why the phone is
- * not connected (`detail`, `nextAttemptAt`) only with `diagnostics`. It goes by field name through
+ * What a host with these scopes, speaking this protocol version, may see of a value the app
+ * sends: who is calling (`party`), what came with the call (`data`, protocol 3 on) and what was
+ * written after a call (`outcome`, `notes`) only with `caller-data`; why the phone is not
+ * connected (`detail`, `nextAttemptAt`) only with `diagnostics`. It goes by field name through
  * the whole value, so no message can carry these fields past it.
  */
-export function redact<T>(value: T, scopes: ReadonlySet<Scope>): T {
+export function redact<T>(value: T, scopes: ReadonlySet<Scope>, version: number): T {
   const hidden = new Set<string>();
-  if (!scopes.has("caller-data")) ["party", "outcome", "notes"].forEach((k) => hidden.add(k));
+  if (!scopes.has("caller-data")) ["party", "data", "outcome", "notes"].forEach((k) => hidden.add(k));
+  if (version < CALL_DATA_VERSION) hidden.add("data");
   if (!scopes.has("diagnostics")) ["detail", "nextAttemptAt"].forEach((k) => hidden.add(k));
   const walk = (x: unknown): unknown => {
     if (Array.isArray(x)) return x.map(walk);

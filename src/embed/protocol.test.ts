@@ -120,12 +120,35 @@ describe("message schemas", () => {
     });
     expect(snapshotInfo(sampleSnapshot)).toBeUndefined();
   });
+
+  it("take a call's data only as header names to one-line values, within bounds", () => {
+    const ringing = (data: unknown) =>
+      checkAppMessage(
+        { type: "event", event: "call.ringing", data: { call: { ...ringingCall, data } } },
+        () => undefined,
+      );
+    expect(ringing({ "X-IVR-Account": "12345" })).toMatchObject({ ok: true });
+    expect(ringing({ "X-IVR Account": "1" })).toEqual({
+      ok: false,
+      problem: 'call.data: has a field name that is not allowed ("X-IVR Account")',
+    });
+    expect(ringing({ "X-IVR-Account": 12345 })).toEqual({
+      ok: false,
+      problem: "call.data.X-IVR-Account: must be a string",
+    });
+    expect(ringing({ "X-IVR-Note": "x".repeat(1025) })).toMatchObject({ ok: false });
+    expect(ringing(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`X-IVR-${i}`, "1"])))).toEqual({
+      ok: false,
+      problem: "call.data: must have at most 32 fields",
+    });
+    expect(ringing(["12345"])).toMatchObject({ ok: false });
+  });
 });
 
 describe("handshake", () => {
   it("an allowed origin from the parent window gets the snapshot and its scopes", async () => {
     const { connection } = await connectPair({ scopes: ["status", "caller-data"] });
-    expect(connection.version).toBe(2);
+    expect(connection.version).toBe(3);
     expect(connection.scopes).toEqual(["status", "caller-data"]);
     expect(connection.state.calls[0]?.party).toEqual({ number: "+15550100", name: "Carla" });
   });
@@ -170,9 +193,9 @@ describe("handshake", () => {
   });
 
   it("a host speaking only versions the app does not know is refused with the versions it does", async () => {
-    const err = await connectPair({ versions: [3, 4] }).catch((e: unknown) => e);
+    const err = await connectPair({ versions: [4, 5] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentbarError);
-    expect(err).toMatchObject({ code: "unsupported-version", message: expect.stringContaining("1, 2") });
+    expect(err).toMatchObject({ code: "unsupported-version", message: expect.stringContaining("1, 2, 3") });
   });
 
   it("the highest common version is chosen", () => {
@@ -410,9 +433,35 @@ describe("scopes", () => {
   });
 
   it("redacts by field name at any depth", () => {
-    const value = { a: [{ party: 1, keep: { notes: "x", detail: "y" } }] };
-    expect(redact(value, new Set())).toEqual({ a: [{ keep: {} }] });
-    expect(redact(value, new Set(["caller-data", "diagnostics"]))).toEqual(value);
+    const value = { a: [{ party: 1, data: { "X-IVR-Account": "1" }, keep: { notes: "x", detail: "y" } }] };
+    expect(redact(value, new Set(), 3)).toEqual({ a: [{ keep: {} }] });
+    expect(redact(value, new Set(["caller-data", "diagnostics"]), 3)).toEqual(value);
+    // An SDK of protocol 1 or 2 would refuse the field its schema does not know.
+    expect(redact(value, new Set(["caller-data", "diagnostics"]), 2)).toEqual({
+      a: [{ party: 1, keep: { notes: "x", detail: "y" } }],
+    });
+  });
+
+  it("a call's data reaches a host with caller-data (protocol 3), never one without it or of an older protocol", async () => {
+    const withData = await connectPair();
+    expect(withData.connection.version).toBe(3);
+    expect(withData.connection.state.calls[0]?.data).toEqual({ "X-IVR-Account": "12345", "X-IVR-Choice": "billing" });
+    withData.app.emit("call.ringing", { call: { ...ringingCall, callId: "c2", data: { "X-IVR-Account": "777" } } });
+    await until(() => withData.events.some((e) => e.event === "call.ringing"));
+    expect(withData.events.find((e) => e.event === "call.ringing")?.data).toMatchObject({
+      call: { callId: "c2", data: { "X-IVR-Account": "777" } },
+    });
+
+    for (const o of [{ scopes: ["status" as const] }, { versions: [1, 2] }]) {
+      const { connection, app, events } = await connectPair(o);
+      expect(connection.state.calls[0]).not.toHaveProperty("data");
+      app.emit("call.ringing", { call: { ...ringingCall, callId: "c2" } });
+      await until(() => events.some((e) => e.event === "call.ringing"));
+      const seen = JSON.stringify([events, await connection.send("getState", {})]);
+      expect(seen, JSON.stringify(o)).toContain('"callId":"c2"');
+      expect(seen, JSON.stringify(o)).not.toContain("12345");
+      expect(events.filter((e) => e.event === "protocol-error")).toEqual([]);
+    }
   });
 });
 

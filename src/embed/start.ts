@@ -2,7 +2,7 @@ import type { AgentSession } from "../cc";
 import type { PhoneSession, SessionStore, SettingsStore } from "../session";
 import { version } from "../../package.json";
 import { createBridge } from "./bridge";
-import { NO_HOSTS, parseEmbedConfig, type EmbedConfig } from "../../shared/embed-config";
+import { deploymentEmbedConfig } from "./config";
 import { startEndpoint } from "./endpoint";
 import type { DiagnosticsFile } from "./host/protocol";
 
@@ -19,7 +19,7 @@ export interface EmbeddingDeps {
  * handshakes. With no host allowed it does not even listen.
  */
 export async function startEmbedding(deps: EmbeddingDeps): Promise<void> {
-  const config = await loadEmbedConfig(new URL("config.json", document.baseURI));
+  const config = await deploymentEmbedConfig();
   if (!config.hosts.length) return;
   const { session, settings, phoneSession } = deps;
   const diagnosticsFile = async (): Promise<DiagnosticsFile> => {
@@ -28,24 +28,6 @@ export async function startEmbedding(deps: EmbeddingDeps): Promise<void> {
   };
   const app = createBridge({ ...deps, storage: storageKind(), diagnosticsFile, appVersion: version });
   startEndpoint({ window, config, app, appVersion: version });
-}
-
-/** The `embed` part of config.json; a missing or broken file allows no host (and the console says why). */
-export async function loadEmbedConfig(url: URL): Promise<EmbedConfig> {
-  let json: unknown;
-  try {
-    const r = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
-    if (r.status === 404) return NO_HOSTS;
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    json = await r.json();
-  } catch (e) {
-    console.error(`agentbar: could not read ${url.pathname}; no page may embed and drive the app`, e);
-    return NO_HOSTS;
-  }
-  const parsed = parseEmbedConfig(json);
-  if (parsed.ok) return parsed.config;
-  console.error(`agentbar: ${parsed.problem}; no page may embed and drive the app`);
-  return NO_HOSTS;
 }
 
 /** Whether the browser lets the framed app keep its storage (third-party storage may be blocked). */

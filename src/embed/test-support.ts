@@ -25,6 +25,7 @@ export const ringingCall: CallInfo = {
   startedAt: 1_760_000_000_000,
   answeredAt: null,
   party: { number: "+15550100", name: "Carla" },
+  data: { "X-IVR-Account": "12345", "X-IVR-Choice": "billing" },
 };
 
 export const sampleSnapshot: Snapshot = {

@@ -143,7 +143,9 @@ describe("incoming calls", () => {
   it("shows the caller's asserted name and number, gives the call-center layer the raw headers first", async () => {
     const { alice, bob } = await setup();
     const seen: Array<{ queue?: string; order: string }> = [];
+    let names: string[] = [];
     alice.phone.setIncomingCallHandler((incoming) => {
+      names = incoming.headerNames();
       seen.push({
         queue: incoming.header("X-Queue"),
         order: alice.phone.callsStore.getState().calls.length === 0 ? "before the store" : "after",
@@ -154,7 +156,12 @@ describe("incoming calls", () => {
     const { id } = await bobCalls(alice, bob, [
       'P-Asserted-Identity: "Customer Care" <sip:+15551234@pbx.test>',
       "X-Queue: support",
+      "X-IVR-Account: 12345",
     ]);
+    // The names as the server wrote them (sip.js's own parse spells this one X-Ivr-Account), once each.
+    expect(names.filter((n) => n.startsWith("X-"))).toEqual(["X-Queue", "X-IVR-Account"]);
+    expect(names).toContain("Via");
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
     expect(seen).toEqual([{ queue: "support", order: "before the store" }, { order: "event:support" }]);
     expect(alice.call(id)).toMatchObject({
       state: "ringing",

@@ -19,3 +19,21 @@ export function splitTopLevel(value: string): string[] {
   parts.push(value.slice(start).trim());
   return parts.filter((p) => p !== "");
 }
+
+/**
+ * The header names of a raw SIP message as written, each once (the first spelling, compared
+ * without regard to case), in order. The message was parsed already (sip.js refused it
+ * otherwise): the request line is skipped, folded lines continue the header before them, and the
+ * body after the first empty line is not read.
+ */
+export function headerNamesOf(raw: string): string[] {
+  const names = new Map<string, string>();
+  for (const line of raw.split(/\r?\n/).slice(1)) {
+    if (line === "") break;
+    if (/^[ \t]/.test(line)) continue;
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim() : "";
+    if (name && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+  }
+  return [...names.values()];
+}

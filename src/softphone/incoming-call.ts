@@ -12,6 +12,12 @@ export interface IncomingCall {
   header(name: string): string | undefined;
   /** All raw values of a header. */
   headers(name: string): string[];
+  /**
+   * The names of the INVITE's headers as the sender wrote them (`X-IVR-Account`, where sip.js's
+   * own `headers` spells it `X-Ivr-Account`), each once, in order: a server's own headers (an
+   * IVR's input) are read by name with `headers`.
+   */
+  headerNames(): string[];
   /** What the auto-answer policy decided from the INVITE's markers. */
   readonly autoAnswer: AutoAnswerDecision;
 }

@@ -18,6 +18,7 @@ import { addCall, createCallsStore, findCall, removeCall, updateCall, type Calls
 import type { PreferenceStorage } from "./device-preferences";
 import { dialUri, parseDialInput } from "./dial-input";
 import type { IncomingCallDecision, IncomingCallHandler } from "./incoming-call";
+import { headerNamesOf } from "./header-values";
 import { withDtlsServerAnswer } from "./dtls-role";
 import { withEarlyIceCompletion } from "./ice-gathering";
 import { withIceFailureWatch } from "./ice-recovery";
@@ -563,6 +564,7 @@ export class Phone {
         requestUri: ruri.toString(),
         header: (name) => request.getHeader(name),
         headers,
+        headerNames: () => headerNamesOf(request.data),
         autoAnswer: policy,
       });
     } catch (e) {

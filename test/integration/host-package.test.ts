@@ -98,7 +98,10 @@ async function start(status: HTMLElement, container: HTMLElement): Promise<void>
     const show = (s: Snapshot) => (status.textContent = s.user ? s.user.name : "not signed in");
     if (bar.state) show(bar.state);
     bar.on("state", show);
-    bar.on("call.ringing", ({ call }: { call: CallInfo }) => console.log(call.party?.number ?? "hidden", call.queue));
+    bar.on("call.ringing", ({ call }: { call: CallInfo }) => {
+      const account: string | undefined = call.data?.["X-IVR-Account"];
+      console.log(call.party?.number ?? "hidden", call.queue, account);
+    });
     bar.on("disconnected", ({ reason }) => console.warn(reason));
     bar.on("reconnected", ({ state }) => show(state));
     const { call } = await bar.consult("1002");

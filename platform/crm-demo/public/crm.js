@@ -97,6 +97,8 @@ function showCard(call) {
     fact("Notes", customer.notes);
   }
   if (call.queue) fact("Queue", call.queue);
+  // What came with the call (the IVR's input): the caller-data scope gives it.
+  for (const [name, value] of Object.entries(call.data ?? {})) fact(name.replace(/^X-IVR-/i, "IVR "), value);
   $("#card-history").replaceChildren(...(history.get(customer?.id) ?? []).map((line) => element("li", line)));
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { SIMULATOR } from "../app";
 import { fail } from "../errors";
-import { nameText } from "../validation";
+import { callerData, callerDataProblem, nameText } from "../validation";
 import type { CallCenterDirectory } from "../../cc/directory";
 import type { QueueCallerOptions, QueueCallers } from "../../cc/queue-callers";
 
@@ -17,6 +17,7 @@ const startBody = {
     patienceSeconds: { type: "number", minimum: 0, maximum: 3600 },
     dtmf: { type: "string", pattern: "^[0-9*#A-D]{1,32}$" },
     dtmfDelaySeconds: { type: "number", minimum: 0, maximum: 60 },
+    data: callerData,
   },
 } as const;
 
@@ -25,7 +26,7 @@ const startBody = {
  * Like the rest of `/sim`, it is a test surface of the local platform, not part of the spec's API,
  * and needs no token.
  *
- * - `POST /sim/queue-callers {queue, callerIdNumber?, callerIdName?, toneHz?, patienceSeconds?, dtmf?, dtmfDelaySeconds?}`
+ * - `POST /sim/queue-callers {queue, callerIdNumber?, callerIdName?, toneHz?, patienceSeconds?, dtmf?, dtmfDelaySeconds?, data?}`
  *   → the caller's report (201)
  * - `GET /sim/queue-callers` → every report; `GET /sim/queue-callers/<id>` → one
  * - `DELETE /sim/queue-callers/<id>` → the caller hangs up; its report
@@ -45,6 +46,8 @@ export function simQueueCallerRoutes(
     { config: SIMULATOR, schema: { body: startBody } },
     async (req, reply) => {
       const b = req.body;
+      const problem = callerDataProblem(b.data);
+      if (problem) throw fail(400, problem);
       if (!directory.queue(b.queue)) throw fail(404, `queue '${b.queue}' not found`);
       const report = await need().start({
         queue: b.queue,
@@ -54,6 +57,7 @@ export function simQueueCallerRoutes(
         patienceSeconds: b.patienceSeconds,
         dtmf: b.dtmf,
         dtmfDelaySeconds: b.dtmfDelaySeconds,
+        ...(b.data ? { data: b.data } : {}),
       });
       return reply.status(201).send(report);
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { SIMULATOR } from "../app";
 import { fail } from "../errors";
-import { nameText } from "../validation";
+import { callerData, callerDataProblem, nameText } from "../validation";
 import type { HangupCause } from "../../switch/types";
 import type { SimWorld } from "../../sim/sim-world";
 
@@ -43,7 +43,15 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld) {
     channelOr404(req.params.uuid).report(),
   );
 
-  app.post<{ Body: { destination: string; callerIdNumber?: string; callerIdName?: string; frequency?: number } }>(
+  app.post<{
+    Body: {
+      destination: string;
+      callerIdNumber?: string;
+      callerIdName?: string;
+      frequency?: number;
+      data?: Record<string, string>;
+    };
+  }>(
     "/sim/calls",
     {
       config: SIMULATOR,
@@ -57,17 +65,21 @@ export function simRoutes(app: FastifyInstance, sim: SimWorld) {
             callerIdNumber: { type: "string", minLength: 1, maxLength: 32, pattern: "^[A-Za-z0-9+*#._-]+$" },
             callerIdName: nameText(64),
             frequency: { type: "integer", minimum: 0, maximum: 8000 },
+            data: callerData,
           },
         },
       },
     },
     async (req) => {
       const b = req.body;
+      const problem = callerDataProblem(b.data);
+      if (problem) throw fail(400, problem);
       const ch = sim.placeCall({
         destination: b.destination,
         callerIdNumber: b.callerIdNumber ?? "5550100",
         callerIdName: b.callerIdName ?? "Simulated Caller",
         frequency: b.frequency ?? 0,
+        ...(b.data ? { data: b.data } : {}),
       });
       return ch.report();
     },

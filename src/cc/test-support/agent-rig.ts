@@ -24,6 +24,7 @@ export function agentRig(
     events?: boolean;
     confirmTimeoutMs?: number;
     page?: PageEventTarget;
+    callDataHeaders?: readonly string[];
   } = {},
 ) {
   const fcc = o.cc ?? new FakeCallCenter();
@@ -56,6 +57,7 @@ export function agentRig(
     confirmTimeoutMs: o.confirmTimeoutMs ?? 3000,
     pollMs: { events: 60_000, call: 60_000, polling: 100, setup: 100 },
     page: o.page ?? null,
+    ...(o.callDataHeaders ? { callDataHeaders: () => o.callDataHeaders! } : {}),
   });
   cleanups.push(() => agent.dispose());
   const store = agent.store;
@@ -113,6 +115,7 @@ export function invite(headers: Record<string, string>): IncomingCall {
     requestUri: "sip:1001@agentbar.local",
     header: (name) => lower.get(name.toLowerCase()),
     headers: (name) => [lower.get(name.toLowerCase()) ?? []].flat(),
+    headerNames: () => Object.keys(headers),
     autoAnswer: { answer: false, reason: "no-marker" },
   };
 }

@@ -1,5 +1,20 @@
 import { SCOPES } from "../../../shared/embed-scopes";
-import { at, bool, int, isRecord, list, literal, nullable, obj, oneOf, str, type Infer, type Schema } from "./schema";
+import { HEADER_NAME, MAX_CALL_DATA_FIELDS, MAX_CALL_DATA_NAME, MAX_CALL_DATA_VALUE } from "../../../shared/call-data";
+import {
+  at,
+  bool,
+  dict,
+  int,
+  isRecord,
+  list,
+  literal,
+  nullable,
+  obj,
+  oneOf,
+  str,
+  type Infer,
+  type Schema,
+} from "./schema";
 
 /**
  * The embedding protocol between a host page (a CRM) and the Agentbar app in its iframe.
@@ -20,11 +35,14 @@ import { at, bool, int, isRecord, list, literal, nullable, obj, oneOf, str, type
 
 /**
  * The protocol versions this build speaks. 2 adds the heartbeat (`ping`, `pong`) and the
- * commands `consult`, `completeTransfer`, `cancelConsultation`, `threeWay`.
+ * commands `consult`, `completeTransfer`, `cancelConsultation`, `threeWay`; 3 adds a call's
+ * `data` (an older SDK's strict schema would refuse the field).
  */
-export const PROTOCOL_VERSIONS: readonly number[] = [1, 2];
+export const PROTOCOL_VERSIONS: readonly number[] = [1, 2, 3];
 /** The first version with the heartbeat. */
 export const HEARTBEAT_VERSION = 2;
+/** The first version with a call's `data`. */
+export const CALL_DATA_VERSION = 3;
 
 // The scopes are also the words of the embedding allowlist, which the platform reads as well.
 export { SCOPES, type Scope } from "../../../shared/embed-scopes";
@@ -114,10 +132,16 @@ export const partyInfo = obj({ number: text, name: text });
 
 export const CALL_STATES = ["ringing", "dialling", "connected", "ended"] as const;
 /**
+ * What came with a call besides who calls: the headers of its INVITE that the deployment lists
+ * (an IVR's input: `{"X-IVR-Account": "12345"}`), header name as written to value.
+ */
+export const callData = dict(str(MAX_CALL_DATA_NAME, HEADER_NAME), str(MAX_CALL_DATA_VALUE), MAX_CALL_DATA_FIELDS);
+
+/**
  * A call of the agent's phone. `callId` names it in commands. `platformCallId` is the uuid the
  * platform knows the agent's leg by (the call records', `CC-Agent-UUID`), `customerCallId` the
- * customer's channel of a queue call (`CC-Member-UUID`). `party` (who is on the other end) only
- * with the `caller-data` scope.
+ * customer's channel of a queue call (`CC-Member-UUID`). `party` (who is on the other end) and
+ * `data` (what came with the call, protocol 3 on) only with the `caller-data` scope.
  */
 export const callInfo = obj(
   {
@@ -132,7 +156,7 @@ export const callInfo = obj(
     startedAt: time,
     answeredAt: nullable(time),
   },
-  { party: partyInfo },
+  { party: partyInfo, data: callData },
 );
 export type CallInfo = Infer<typeof callInfo>;
 

@@ -59,6 +59,20 @@ export const list = <T>(item: Schema<T>, max: number): Schema<T[]> =>
     return undefined;
   });
 
+/** A plain object of at most `max` fields, each named as `key` allows, each value fitting `value`. */
+export const dict = <T>(key: Schema<string>, value: Schema<T>, max: number): Schema<Record<string, T>> =>
+  schema((v) => {
+    if (!isRecord(v)) return "must be an object";
+    const entries = Object.entries(v);
+    if (entries.length > max) return `must have at most ${max} fields`;
+    for (const [k, x] of entries) {
+      if (key(k)) return `has a field name that is not allowed (${JSON.stringify(k.slice(0, 40))})`;
+      const problem = value(x);
+      if (problem) return at(k, problem);
+    }
+    return undefined;
+  });
+
 /** A plain object with the `required` fields and any of the `optional` ones, and nothing else. */
 export const obj = <R extends Fields, O extends Fields = Record<never, never>>(
   required: R,
