@@ -244,7 +244,7 @@ test("three rejects with 480 put the agent On Break by max-no-answer; rejects wi
   await platformView.setAgentInfo("agent1", before);
 });
 
-test("after-call work never loses work: notes typed during the call come along, typing slowly past wrap_up_time with a caller waiting brings no call, a reload keeps every character, Done brings the caller at once, the history shows it all, and the same number calling again has it on its ringing card", async ({
+test("after-call work never loses work: notes typed during the call come along, typing slowly past wrap_up_time with a caller waiting brings no call, a reload keeps every character, Done brings the caller at once, the history shows it all, and the same number calling again has it on its ringing card; the agent's day counts the call", async ({
   newParty,
   platform,
 }) => {
@@ -306,6 +306,14 @@ test("after-call work never loses work: notes typed during the call come along, 
   await expect(row.getByTestId("history-disposition")).toContainText("Resolved");
   await expect(row.getByTestId("history-disposition")).toContainText(typed);
   await expect(page.getByTestId("history-row").filter({ hasText: "5550161" })).toHaveCount(1);
+  // The agent's own day, read again after the reload: one call handled (the waiting caller's rang
+  // unanswered), its talk time, and the time in after-call work apart from breaks.
+  const day = page.getByTestId("my-day");
+  await expect(day.getByTestId("my-day-calls")).toHaveText("1");
+  await expect(day.getByTestId("my-day-handle")).toHaveText(/^\d+:\d\d$/);
+  await expect(day.getByTestId("my-day-break")).toHaveText("0:00");
+  await day.getByText("Time in each status").click();
+  await expect(day.getByRole("listitem").filter({ hasText: "After-call work" })).toContainText(/0:(0[6-9]|[1-5]\d)/);
 
   // The same number calls again: while it rings, its card tells the earlier call, its outcome and
   // notes; one click shows that number's calls in the history.

@@ -26,6 +26,7 @@ import { callDataContext } from "./call-data";
 import { createCallNotes } from "./call-notes";
 import { createCallRecovery } from "./call-recovery";
 import { createCallerStories } from "./caller-story";
+import { createMyDay } from "./my-day";
 import { createHandovers } from "./cc-call";
 import { createClickToDial } from "./click-to-dial";
 import { loadColleagues } from "./colleagues";
@@ -133,6 +134,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     applyStatus: status.apply,
   });
   const stories = createCallerStories({ ctx, deviceStorage: deps.deviceStorage });
+  const day = createMyDay({ ctx, deviceStorage: deps.deviceStorage });
   const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
   const page = deps.page === null ? undefined : (deps.page ?? (globalThis as { document?: PageEventTarget }).document);
   const phoneWatch = createPhoneWatch({
@@ -223,6 +225,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       return;
     }
     notes.begin(user.extension);
+    day.begin(user.extension);
     const kept = afterCall.begin(user.extension);
     store.setState({ phase: "on", wrapUp: kept });
     listen(user.extension);
@@ -241,6 +244,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     clickToDial.stop();
     recovery.stop();
     stories.stop();
+    day.stop();
     phoneWatch.stop();
     listening.forEach((stop) => stop());
     listening = [];
@@ -309,6 +313,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
       clickToDial.onCalls(s.calls);
       recovery.onCalls(s.calls);
       stories.onCalls(s.calls);
+      day.onCalls(s.calls, before.calls);
       sync.schedulePoll(0);
     }),
   ];

@@ -42,6 +42,8 @@ export interface AgentState {
   callNotes: Readonly<Record<string, string>>;
   /** The caller's earlier calls, by call (caller-story.ts): read as the call rings. */
   callerStories: Readonly<Record<string, CallerStory>>;
+  /** The agent's own day since local midnight (my-day.ts). */
+  day: MyDay;
   /**
    * After Done before the platform's wrap_up_time was over: when the platform lets the next offer
    * come (ms since epoch; 0: no wait). Nothing in the spec lets an agent end that wait sooner.
@@ -161,6 +163,26 @@ export interface WrapUp {
 }
 
 /** What was recorded about a call: the platform has no place for it, so it stays here, per call. */
+/** Time in one status (a break with its reason) today. */
+export interface StatusTime {
+  status: string;
+  reason: string;
+  ms: number;
+}
+
+/** The agent's own day: calls from the platform's records, statuses as this browser saw them. */
+export interface MyDay {
+  records: "loading" | "ready" | "unavailable";
+  /** Conversations answered today, and their mean talk time (seconds; null: none). */
+  calls: number;
+  handleSec: number | null;
+  /** The day's midnight (ms) the status times count from; 0 until a status is seen. */
+  statusFrom: number;
+  /** Statuses that ended today; the current one runs from `current.since`. */
+  statusTimes: readonly StatusTime[];
+  current: { status: string; reason: string; since: number } | null;
+}
+
 /** A caller's earlier calls with this agent, as far as the platform's records show them. */
 export interface CallerStory {
   number: string;
@@ -221,6 +243,7 @@ export function initialAgentState(): AgentState {
     lastDisposition: null,
     callNotes: {},
     callerStories: {},
+    day: { records: "loading", calls: 0, handleSec: null, statusFrom: 0, statusTimes: [], current: null },
     nextOfferAt: 0,
     dialling: null,
     phoneWatch: { trouble: null, breakSetAt: 0, woke: null },

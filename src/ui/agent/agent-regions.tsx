@@ -2,6 +2,7 @@ import type { Layout } from "../layout";
 import { lazy } from "../lazy";
 import { useAgent } from "../model/model";
 import type { ShellRegions } from "../shell/shell";
+import { MyDayCard } from "./my-day";
 import { PhoneWatchLine } from "./phone-watch-line";
 import { QueueList } from "./queue-list";
 import { StatusControl } from "./status-control";
@@ -39,6 +40,11 @@ export function agentRegions(layout: Layout): Pick<ShellRegions, "toolbar" | "wo
         <WrapUp />
       </>
     ),
-    queues: <QueueList />,
+    queues: (
+      <>
+        <MyDayCard />
+        <QueueList />
+      </>
+    ),
   };
 }

@@ -285,6 +285,17 @@ export const enWorkspace = {
     defaultReasons: ["Lunch", "Meeting", "Training", "Personal"],
     defaultDispositions: ["Resolved", "Follow-up needed", "Escalated", "Wrong number", "No action needed"],
     queueUnknown: "Queue call (the platform does not say which queue)",
+    day: {
+      title: "Today",
+      calls: "Calls handled",
+      handle: "Average handle time",
+      handleLong:
+        "The mean time you were connected to a caller today (talk and hold), from the platform's call records",
+      onBreak: "On break",
+      notAvailable: "Not available",
+      perStatus: "Time in each status",
+      statusNote: "Counted by this browser since midnight, while the toolbar was open or kept your status.",
+    },
     story: {
       loading: "Looking for earlier calls…",
       slow: "Earlier calls are slow to come: still looking…",

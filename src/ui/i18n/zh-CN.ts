@@ -361,6 +361,16 @@ export const zhCN: Messages = {
     defaultReasons: ["午餐", "会议", "培训", "个人事务"],
     defaultDispositions: ["已解决", "需跟进", "已升级", "打错电话", "无需处理"],
     queueUnknown: "队列来电（平台未说明是哪个队列）",
+    day: {
+      title: "今日",
+      calls: "已处理通话",
+      handle: "平均处理时长",
+      handleLong: "今天您与来电者接通的平均时长（通话与保持），来自平台的通话记录",
+      onBreak: "小休",
+      notAvailable: "不可用",
+      perStatus: "各状态时长",
+      statusNote: "由本浏览器自午夜起统计（工具栏打开或保存了您的状态期间）。",
+    },
     story: {
       loading: "正在查找以往来电…",
       slow: "以往来电加载较慢，仍在查找…",
