@@ -105,7 +105,7 @@ export function fillInviterSlot(code: string): string {
  *   Called anyway, the stand-in throws.
  * - its outgoing call (`Inviter`, about 3.4 KB gzip) gets a file of its own, fetched by the phone
  *   the first time it places a call or once the page is ready (`outgoingCalls` in
- *   src/softphone/phone.ts): an agent who only takes calls never runs it. sip.js's user agent
+ *   src/softphone/outgoing-calls.ts): an agent who only takes calls never runs it. sip.js's user agent
  *   names the class only to follow a REFER (`_makeInviter`, which the phone calls once the class
  *   is loaded); it reads it from a slot that the class's module fills when it runs.
  * - its SIP grammar keeps only the rules the phone parses from (`build/sip-grammar.ts`: the

@@ -1,32 +1,23 @@
-import {
-  Invitation,
-  UserAgent,
-  type Inviter,
-  type InviterOptions,
-  type LogConnector,
-  type Referral,
-  type Session,
-  type SessionDescriptionHandlerFactory,
-  type UserAgentOptions,
-} from "sip.js";
-import { AudioDevices, type AudioDevice, type AudioDeviceRole, type MediaDevicesLike } from "./audio-devices";
-import { decideAutoAnswer, MAX_ANSWER_AFTER_SEC } from "./auto-answer";
-import { isLive, isTalking, type Call, type CallAutoAnswer, type CallId } from "./call";
-import { callMediaOf, type PhoneSdhOptions } from "./call-media";
+import { Invitation, type Session } from "sip.js";
+import { AudioDevices, type AudioDeviceRole } from "./audio-devices";
+import { isLive, type CallId } from "./call";
+import { callMediaOf } from "./call-media";
 import { CallSession, type CallSessionContext } from "./call-session";
-import { addCall, createCallsStore, findCall, removeCall, updateCall, type CallsStore } from "./calls-store";
-import type { PreferenceStorage } from "./device-preferences";
-import { dialUri, parseDialInput } from "./dial-input";
-import type { IncomingCallDecision, IncomingCallHandler } from "./incoming-call";
-import { headerNamesOf } from "./header-values";
+import { CallSessions, noSuchCall } from "./call-sessions";
+import { createCallsStore, findCall, removeCall, updateCall, type CallsStore } from "./calls-store";
+import type { IncomingCallHandler } from "./incoming-call";
+import { IncomingCalls } from "./incoming-calls";
 import { withDtlsServerAnswer } from "./dtls-role";
 import { withEarlyIceCompletion } from "./ice-gathering";
 import { withIceFailureWatch } from "./ice-recovery";
 import { instanceId } from "./instance-id";
 import { browserSessionDescriptionHandlerFactory } from "./media-stream-factory";
+import { MicrophoneRecovery } from "./microphone-recovery";
 import { withOfferAnswerOrder } from "./offer-answer";
 import type { NoticeBody } from "./notice";
-import { PageLifecycle, type PageEventTarget } from "./page-lifecycle";
+import { OutgoingCalls, outgoingCalls, targetUri, type CallOptions } from "./outgoing-calls";
+import { PageLifecycle } from "./page-lifecycle";
+import { browserParts, type PhoneEnvironment } from "./phone-environment";
 import { PhoneError } from "./phone-error";
 import { PhoneEvents, type PhoneEventHandler, type PhoneEventName } from "./phone-events";
 import { phoneDiagnostics, type PhoneDiagnostics } from "./phone-diagnostics";
@@ -35,45 +26,14 @@ import type { CallQualityMonitor, WatchedCall } from "./quality-watchdog";
 import { RegistrationHistory } from "./registration-history";
 import { SipTrace } from "./sip-trace";
 import { createPhoneStore, dismissNotice, pushNotice, type PhoneStore } from "./phone-store";
-import { calleeOf, callerOf } from "./remote-party";
 import { attendedReferTo, blindReferTo } from "./refer-to";
-import { RemoteAudio, type AudioElementLike } from "./remote-audio";
+import { RemoteAudio } from "./remote-audio";
 import { publicSettings, resolveSettings, type PhoneSettings, type ResolvedSettings } from "./settings";
 import type { DtmfMode } from "./dtmf";
 import { SipConnection } from "./sip-connection";
 
-/**
- * What the phone takes from its surroundings. Everything has a browser default; tests replace the
- * WebSocket transport, the WebRTC media, devices, storage, the page and the clock.
- */
-export interface PhoneEnvironment {
-  transportConstructor?: UserAgentOptions["transportConstructor"];
-  sessionDescriptionHandlerFactory?: SessionDescriptionHandlerFactory;
-  /** `null`: no devices. Default: `navigator.mediaDevices`. */
-  mediaDevices?: MediaDevicesLike | null;
-  /** `null`: remember nothing. Default: `localStorage` when it can be used. */
-  storage?: PreferenceStorage | null;
-  /** `null`: play no remote audio. Default: `new Audio()`. */
-  createAudioElement?: (() => AudioElementLike) | null;
-  /** Whether audio can be routed to a chosen output. Default: `setSinkId` support. */
-  canChooseOutput?: boolean;
-  /** `null`: follow no page events. Default: `window` and `document`. */
-  window?: PageEventTarget | null;
-  document?: PageEventTarget | null;
-  now?: () => number;
-  random?: () => number;
-  /** sip.js log lines; default: sip.js's console logging of warnings and errors. */
-  logConnector?: LogConnector;
-}
-
-export interface CallOptions {
-  /** Extra INVITE headers, full `Name: value` lines. */
-  extraHeaders?: string[];
-  /** Labels for the call in the store. */
-  context?: Record<string, string>;
-  /** What the call sends instead of the microphone (the echo test's mix of microphone and probe); stopped when the call ends. */
-  microphone?: MediaStream;
-}
+export type { PhoneEnvironment } from "./phone-environment";
+export type { CallOptions } from "./outgoing-calls";
 
 /** Settings that take effect at once, without reconnecting. */
 export type LiveSettings = Pick<
@@ -97,82 +57,102 @@ export class Phone {
   readonly phoneStore: PhoneStore = createPhoneStore();
   /** The calls, as plain data. */
   readonly callsStore: CallsStore = createCallsStore();
-  private readonly devices: AudioDevices;
-  private readonly events = new PhoneEvents();
-  private readonly remoteAudio: RemoteAudio;
-  private readonly sessions = new Map<CallId, CallSession>();
-  private readonly page: PageLifecycle;
-  /** RFC 5626 instance id of this browser, for every registration. */
-  private readonly instanceId: string;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly events = new PhoneEvents();
+  private readonly sipTrace: SipTrace;
+  private readonly registrations: RegistrationHistory;
+  /** RFC 5626 instance id of this browser, for every registration. */
+  private readonly instanceId: string;
+  private readonly devices: AudioDevices;
+  private readonly remoteAudio: RemoteAudio;
+  private readonly sessions: CallSessions;
+  /** What every call's session is given of the phone. */
+  private readonly callContext: CallSessionContext;
+  private readonly incoming: IncomingCalls;
+  private readonly outgoing: OutgoingCalls;
+  private readonly microphones: MicrophoneRecovery;
+  private readonly page: PageLifecycle;
   private connection: SipConnection | undefined;
   private settings: ResolvedSettings | undefined;
-  private incomingHandler: IncomingCallHandler | undefined;
-  private nextCallNumber = 1;
   /** The page went into the back/forward cache while the phone ran: it starts again if it comes back. */
   private suspended = false;
-  /** Microphone tracks already known to be gone (ended, or their device unplugged). */
-  private readonly lostMicrophones = new WeakSet<MediaStreamTrack>();
   /** The call-quality watchdogs, loaded with the first answered call (most of the page never needs them before). */
   private quality: Promise<CallQualityMonitor> | undefined;
   private qualityLoaded: CallQualityMonitor | undefined;
-  private readonly sipTrace: SipTrace;
-  private readonly registrations: RegistrationHistory;
 
+  /**
+   * Builds its parts in the order they need each other; the callbacks they are given run only
+   * once the phone is started (devices, page events) or a call is under way.
+   */
   constructor(private readonly env: PhoneEnvironment = {}) {
     this.now = env.now ?? Date.now;
     this.random = env.random ?? Math.random;
     this.sipTrace = new SipTrace(this.now);
     this.registrations = new RegistrationHistory(this.phoneStore, this.now);
-    const g = globalThis as {
-      navigator?: Navigator;
-      localStorage?: Storage;
-      window?: PageEventTarget;
-      document?: PageEventTarget;
-      HTMLMediaElement?: typeof HTMLMediaElement;
-    };
-    const mediaDevices =
-      env.mediaDevices === null
-        ? undefined
-        : (env.mediaDevices ?? (g.navigator?.mediaDevices as MediaDevicesLike | undefined));
-    const storage = env.storage === null ? undefined : (env.storage ?? safeLocalStorage());
-    this.instanceId = instanceId(storage);
+    const browser = browserParts(env);
+    this.instanceId = instanceId(browser.storage);
     this.devices = new AudioDevices({
-      mediaDevices,
-      storage,
-      canChooseOutput: env.canChooseOutput ?? (!!g.HTMLMediaElement && "setSinkId" in g.HTMLMediaElement.prototype),
+      mediaDevices: browser.mediaDevices,
+      storage: browser.storage,
+      canChooseOutput: browser.canChooseOutput,
       onState: (devices) => {
         this.phoneStore.setState({ devices });
-        this.checkMicrophones(devices.microphones);
+        this.microphones.check(devices.microphones);
       },
       onNotice: (n) => this.notice(n),
       onSelectionChange: (role, deviceId) => this.onDeviceSelected(role, deviceId),
     });
-    const createElement =
-      env.createAudioElement === null
-        ? undefined
-        : (env.createAudioElement ?? (typeof Audio === "function" ? () => new Audio() : undefined));
-    this.remoteAudio = new RemoteAudio(createElement, (callId, e) => {
+    this.remoteAudio = new RemoteAudio(browser.createAudioElement, (callId, e) => {
       // Autoplay policy: no user gesture on the page yet (an auto-answered call, a CRM iframe).
       if ((e as { name?: string })?.name === "NotAllowedError") this.notice({ kind: "audio-blocked", callId });
       else console.warn(`softphone: audio playback of call ${callId}:`, e);
     });
     this.remoteAudio.setSink(this.devices.selected("speaker"));
-    this.page = new PageLifecycle(
-      env.window === null ? undefined : (env.window ?? g.window),
-      env.document === null ? undefined : (env.document ?? g.document),
-      {
-        onWake: () => this.connection?.wake(),
-        // A frozen page cannot ring: with no call under way the phone unregisters, so that a call to
-        // it fails at once (or follows the user's forwarding) instead of ringing into nothing.
-        onFreeze: () => {
-          if (this.sessions.size === 0) this.connection?.sleep();
-        },
-        onUnload: () => this.unload(),
-        onRestore: () => this.restore(),
+    this.sessions = new CallSessions(this.callsStore, this.now);
+    this.microphones = new MicrophoneRecovery(this.sessions, this.devices, (n) => this.notice(n));
+    this.outgoing = new OutgoingCalls({
+      sessions: this.sessions,
+      calls: this.callsStore,
+      settings: () => this.requireSettings(),
+      connection: () => this.requireConnection(),
+      openMicrophone: (callId) => this.openMicrophone(callId),
+      newSession: (id, inviter) => new CallSession(this.callContext, id, inviter, "outbound"),
+    });
+    this.callContext = {
+      calls: this.callsStore,
+      remoteAudio: this.remoteAudio,
+      events: this.events,
+      settings: () => this.requireSettings(),
+      now: this.now,
+      random: this.random,
+      notice: (n) => this.notice(n),
+      release: (id) => this.sessions.release(id),
+      followReferral: (from, referral) => this.outgoing.followReferral(from, referral),
+      microphoneEnded: (id, track) => this.microphones.lostOn(id, track),
+      watchQuality: (call) => this.watchQuality(call),
+    };
+    this.incoming = new IncomingCalls({
+      sessions: this.sessions,
+      calls: this.callsStore,
+      events: this.events,
+      settings: () => this.requireSettings(),
+      now: this.now,
+      notice: (n) => this.notice(n),
+      newSession: (id, invitation) => new CallSession(this.callContext, id, invitation, "inbound"),
+      openMicrophone: () => this.devices.openMicrophone(),
+      answer: (id) => this.answer(id),
+    });
+    this.page = new PageLifecycle(browser.window, browser.document, {
+      onWake: () => this.connection?.wake(),
+      // A frozen page cannot ring: with no call under way the phone unregisters, so that a call to
+      // it fails at once (or follows the user's forwarding) instead of ringing into nothing.
+      onFreeze: () => {
+        if (this.sessions.size === 0) this.connection?.sleep();
       },
-    );
+      onUnload: () => this.unload(),
+      onRestore: () => this.restore(),
+    });
   }
 
   // ---- lifecycle ----
@@ -183,7 +163,8 @@ export class Phone {
    * (`invalid-state`) when calls are in progress.
    */
   async start(settings: PhoneSettings): Promise<void> {
-    if (this.liveCalls().length > 0) throw new PhoneError({ kind: "invalid-state", detail: "calls are in progress" });
+    if (this.sessions.live().length > 0)
+      throw new PhoneError({ kind: "invalid-state", detail: "calls are in progress" });
     if (this.connection) await this.stop();
     let resolved: ResolvedSettings;
     try {
@@ -204,7 +185,7 @@ export class Phone {
     const connection = this.connection;
     if (!connection && !this.suspended) return;
     this.suspended = false;
-    await Promise.allSettled([...this.sessions.values()].map((s) => s.hangup()));
+    await Promise.allSettled(this.sessions.all().map((s) => s.hangup()));
     this.page.detach();
     this.devices.stop();
     this.connection = undefined;
@@ -245,7 +226,7 @@ export class Phone {
    * to label it, answer it by itself or turn it away. One handler; setting another replaces it.
    */
   setIncomingCallHandler(handler: IncomingCallHandler | undefined): void {
-    this.incomingHandler = handler;
+    this.incoming.handler = handler;
   }
 
   // ---- calls ----
@@ -257,11 +238,11 @@ export class Phone {
 
   /** Dials a number or SIP address; other talking calls are put on hold first. Resolves with the new call's id once the INVITE is out. */
   async call(input: string, options: CallOptions = {}): Promise<CallId> {
-    return this.placeCall(input, options);
+    return this.outgoing.place(input, options);
   }
 
   async answer(id: CallId): Promise<void> {
-    const cs = this.session(id);
+    const cs = this.sessions.get(id);
     if (cs.direction !== "inbound" || cs.call?.state !== "ringing")
       throw new PhoneError({ kind: "invalid-state", detail: "the call is not ringing" });
     const microphone = (await cs.preparedMicrophone()) ?? (await this.openMicrophone(id));
@@ -272,62 +253,62 @@ export class Phone {
     // A call that will not hold stays as it is (its hold-failed notice says so); answer anyway.
     // The call an INVITE/Replaces takes over is not held: sip.js ends it once we answer.
     const replacee =
-      cs.session instanceof Invitation && cs.session.replacee ? this.sessionOf(cs.session.replacee)?.id : undefined;
-    await this.holdOthers(id, replacee).catch(() => {});
+      cs.session instanceof Invitation && cs.session.replacee ? this.sessions.of(cs.session.replacee)?.id : undefined;
+    await this.sessions.holdOthers(id, replacee).catch(() => {});
     await cs.answer(microphone);
   }
 
   /** Turns a ringing call away: 603 Decline by default, or 486 Busy Here. */
   async reject(id: CallId, status: 486 | 603 = 603): Promise<void> {
-    await this.session(id).reject(status);
+    await this.sessions.get(id).reject(status);
   }
 
   /** Ends a call: CANCEL while dialling, 603 while ringing here, BYE once connected. */
   async hangup(id: CallId): Promise<void> {
-    await this.session(id).hangup();
+    await this.sessions.get(id).hangup();
   }
 
   setMuted(id: CallId, muted: boolean): void {
-    this.session(id).setMuted(muted);
+    this.sessions.get(id).setMuted(muted);
   }
 
   hold(id: CallId): Promise<void> {
-    return this.session(id).hold();
+    return this.sessions.get(id).hold();
   }
 
   resume(id: CallId): Promise<void> {
-    return this.session(id).resume();
+    return this.sessions.get(id).resume();
   }
 
   /** Makes `id` the call we talk on: every other talking call is held, then `id` is resumed. */
   async swap(id: CallId): Promise<void> {
-    const cs = this.session(id);
+    const cs = this.sessions.get(id);
     if (!cs.isEstablished) throw new PhoneError({ kind: "invalid-state", detail: "the call is not connected" });
-    await this.holdOthers(id);
+    await this.sessions.holdOthers(id);
     if (cs.call?.held) await cs.resume();
   }
 
   /** `how`: SIP INFO or RFC 4733 for these tones only; the settings decide otherwise. */
   sendDtmf(id: CallId, tones: string, how?: DtmfMode): Promise<void> {
-    return this.session(id).sendDtmf(tones, how);
+    return this.sessions.get(id).sendDtmf(tones, how);
   }
 
   /** Blind transfer: the other party is sent to `target`; our leg ends when that succeeds. */
   async transfer(id: CallId, target: string): Promise<void> {
-    const cs = this.session(id);
-    const uri = this.targetUri(target);
+    const cs = this.sessions.get(id);
+    const uri = targetUri(target, this.requireSettings());
     await cs.transfer(blindReferTo(uri), uri.toString(), "blind");
   }
 
   /** Attended transfer, step 1: hold the call and dial `target` on a second line. */
   async startConsult(id: CallId, target: string, options: CallOptions = {}): Promise<CallId> {
-    const original = this.session(id);
+    const original = this.sessions.get(id);
     if (!original.isEstablished) throw new PhoneError({ kind: "invalid-state", detail: "the call is not connected" });
     if (original.call?.consultCallId)
       throw new PhoneError({ kind: "invalid-state", detail: "a consultation is already under way" });
-    this.targetUri(target);
+    targetUri(target, this.requireSettings());
     await original.hold();
-    const consultId = await this.placeCall(target, options, id);
+    const consultId = await this.outgoing.place(target, options, id);
     updateCall(this.callsStore, id, { consultCallId: consultId });
     return consultId;
   }
@@ -338,7 +319,7 @@ export class Phone {
    * is transferred blind to them instead. `id` may be either call.
    */
   async completeConsult(id: CallId): Promise<void> {
-    const { original, consult } = this.consultPair(id);
+    const { original, consult } = this.sessions.consultPair(id);
     const target = consult.call?.remote.uri ?? "";
     const referTo = consult.isEstablished ? attendedReferTo(consult.session) : undefined;
     if (referTo) {
@@ -353,24 +334,24 @@ export class Phone {
       return;
     }
     await consult.hangup().catch(() => {});
-    await original.transfer(blindReferTo(this.targetUri(target)), target, "blind");
+    await original.transfer(blindReferTo(targetUri(target, this.requireSettings())), target, "blind");
   }
 
   /** Attended transfer abandoned: hang up the consultation and resume the first call. */
   async cancelConsult(id: CallId): Promise<void> {
-    const { original, consult } = this.consultPair(id);
+    const { original, consult } = this.sessions.consultPair(id);
     await consult.hangup().catch(() => {});
     if (original.isEstablished && original.call?.held) await original.resume();
   }
 
   /** Follows the REFER waiting on this call (referPolicy 'ask'). Resolves with the new call's id. */
   acceptRefer(id: CallId): Promise<CallId> {
-    return this.session(id).acceptReferral();
+    return this.sessions.get(id).acceptReferral();
   }
 
   /** Refuses the REFER waiting on this call with 603. */
   rejectRefer(id: CallId): void {
-    this.session(id).rejectReferral();
+    this.sessions.get(id).rejectReferral();
   }
 
   /** Adds labels to a call (queue, customer, ...) for the UI. */
@@ -380,12 +361,12 @@ export class Phone {
 
   /** First raw value of a header of the INVITE that brought an incoming call. */
   header(id: CallId, name: string): string | undefined {
-    return this.session(id).requestHeaders(name)[0];
+    return this.sessions.get(id).requestHeaders(name)[0];
   }
 
   /** All raw values of a header of the INVITE that brought an incoming call. */
   headers(id: CallId, name: string): string[] {
-    return this.session(id).requestHeaders(name);
+    return this.sessions.get(id).requestHeaders(name);
   }
 
   /** Removes an ended call from the store. */
@@ -415,7 +396,7 @@ export class Phone {
 
   /** What a call receives, for a measurement of it (the echo test). */
   remoteStream(id: CallId): MediaStream | undefined {
-    return callMediaOf(this.session(id).session)?.remoteMediaStream as MediaStream | undefined;
+    return callMediaOf(this.sessions.get(id).session)?.remoteMediaStream as MediaStream | undefined;
   }
 
   /** Plays the calls' audio again after the browser refused to autoplay it; call from a click. */
@@ -461,22 +442,6 @@ export class Phone {
 
   // ---- internals ----
 
-  private get ctx(): CallSessionContext {
-    return {
-      calls: this.callsStore,
-      remoteAudio: this.remoteAudio,
-      events: this.events,
-      settings: () => this.requireSettings(),
-      now: this.now,
-      random: this.random,
-      notice: (n) => this.notice(n),
-      release: (cs) => this.release(cs),
-      followReferral: (from, referral) => this.followReferral(from, referral),
-      microphoneEnded: (cs, track) => this.onMicrophoneLost(cs, track),
-      watchQuality: (call) => this.watchQuality(call),
-    };
-  }
-
   private watchQuality(call: WatchedCall): () => void {
     let stop: (() => void) | undefined;
     let stopped = false;
@@ -495,176 +460,9 @@ export class Phone {
     };
   }
 
-  private async placeCall(input: string, options: CallOptions, consultForCallId?: CallId): Promise<CallId> {
-    const connection = this.requireConnection();
-    const s = this.requireSettings();
-    const uri = this.targetUri(input);
-    if (this.liveCalls().length >= s.maxCalls)
-      throw new PhoneError({ kind: "too-many-calls", detail: `at most ${s.maxCalls} calls` });
-    const Outgoing = await outgoingCalls();
-    const microphone = options.microphone ?? (await this.openMicrophone());
-    try {
-      await this.holdOthers(consultForCallId);
-    } catch {
-      // A call that would not hold stays as it is; the new one is still placed.
-    }
-    const id = this.newCallId();
-    let inviter: Inviter;
-    try {
-      inviter = new Outgoing(connection.ua, uri, this.inviterOptions(microphone, options.extraHeaders));
-    } catch (e) {
-      microphone?.getTracks().forEach((t) => t.stop());
-      throw new PhoneError({ kind: "invalid-number", detail: e instanceof Error ? e.message : String(e) });
-    }
-    const cs = new CallSession(this.ctx, id, inviter, "outbound");
-    cs.microphone = microphone;
-    this.sessions.set(id, cs);
-    addCall(this.callsStore, {
-      ...this.newCall(id, "outbound", calleeOf(inviter.remoteIdentity)),
-      state: "dialing",
-      context: { ...options.context },
-      ...(consultForCallId ? { consultForCallId } : {}),
-    });
-    await cs.dial();
-    return id;
-  }
-
-  private inviterOptions(microphone: MediaStream | undefined, extraHeaders: string[] = []): InviterOptions {
-    const sdhOptions: PhoneSdhOptions = {
-      constraints: { audio: true, video: false },
-      ...(microphone ? { microphone } : {}),
-    };
-    // earlyMedia belongs here, not in invite(): sip.js then plays the SDP of a 183 before the answer.
-    return { earlyMedia: true, extraHeaders, sessionDescriptionHandlerOptions: sdhOptions };
-  }
-
-  private onInvite(invitation: Invitation): void {
-    const s = this.requireSettings();
-    const request = invitation.request;
-    const ruri = request.ruri ?? request.to.uri;
-    const headers = (name: string) => request.getHeaders(name);
-    const replaced = invitation.replacee ? this.sessionOf(invitation.replacee) : undefined;
-    if (!replaced && this.liveCalls().length >= s.maxCalls) {
-      invitation.reject({ statusCode: 486 }).catch(() => {});
-      this.notice({ kind: "incoming-refused-busy", from: request.from.uri.toString() });
-      return;
-    }
-    const id = this.newCallId();
-    const cs = new CallSession(this.ctx, id, invitation, "inbound");
-    this.sessions.set(id, cs);
-    const policy = decideAutoAnswer(s.autoAnswer, {
-      headers,
-      requestUriParam: (name) => (ruri.hasParam(name) ? (ruri.getParam(name) ?? null) : undefined),
-    });
-    const call = this.newCall(id, "inbound", callerOf({ headers }, request.from));
-    let decision: IncomingCallDecision | void = undefined;
-    try {
-      decision = this.incomingHandler?.({
-        call,
-        requestUri: ruri.toString(),
-        header: (name) => request.getHeader(name),
-        headers,
-        headerNames: () => headerNamesOf(request.data),
-        autoAnswer: policy,
-      });
-    } catch (e) {
-      console.error("softphone: the incoming-call handler failed", e);
-    }
-    const auto = this.autoAnswerFor(policy, decision, !!replaced);
-    // Talking, answering or dialling out: a marked call then rings instead of cutting in.
-    const busy = this.liveCalls().some(
-      (c) => c.id !== id && (isTalking(c) || c.state === "connecting" || c.state === "dialing" || c.state === "early"),
-    );
-    const answerNow = !!auto && (!busy || !!replaced);
-    addCall(this.callsStore, {
-      ...call,
-      context: { ...decision?.context },
-      ...(decision?.muted ? { muted: true } : {}),
-      ...(answerNow && auto ? { autoAnswer: auto } : {}),
-    });
-    if (decision?.reject) {
-      cs.reject(decision.reject).catch(() => {});
-      return;
-    }
-    cs.continuesFrom = decision?.answeredAt;
-    cs.keepOnUnload = !!decision?.keepOnUnload;
-    this.events.emit("incoming-call", { call: findCall(this.callsStore.getState(), id) ?? call });
-    if (replaced) replaced.setEnd({ kind: "replaced", by: "remote" }, true);
-    if (auto && !answerNow) this.notice({ kind: "auto-answer-skipped", callId: id, reason: "busy" });
-    // While it rings, the answer is made ready (a microphone it cannot open is said on Answer).
-    if (!answerNow || !auto || auto.afterSec > 0) cs.prepareAnswer(() => this.devices.openMicrophone());
-    if (!answerNow || !auto) return;
-    this.events.emit("auto-answer", {
-      callId: id,
-      afterSec: auto.afterSec,
-      ...(auto.marker ? { marker: auto.marker } : {}),
-    });
-    const answer = () => void this.answer(id).catch(() => {});
-    if (auto.afterSec === 0) answer();
-    else cs.schedule(auto.afterSec * 1000, answer);
-  }
-
-  private autoAnswerFor(
-    policy: ReturnType<typeof decideAutoAnswer>,
-    decision: IncomingCallDecision | void,
-    replacing: boolean,
-  ): CallAutoAnswer | undefined {
-    const at = (afterSec: number) => this.now() + afterSec * 1000;
-    const marker = policy.marker;
-    // An INVITE with Replaces continues a conversation we already have: take it over at once.
-    if (replacing) return { decidedBy: "policy", afterSec: 0, answerAt: at(0), ...(marker ? { marker } : {}) };
-    const wish = decision?.autoAnswer;
-    if (wish === false) return undefined;
-    if (wish === true) return { decidedBy: "handler", afterSec: 0, answerAt: at(0), ...(marker ? { marker } : {}) };
-    if (wish && typeof wish === "object") {
-      const afterSec = Math.min(Math.max(Math.round(wish.afterSec), 0), MAX_ANSWER_AFTER_SEC);
-      return { decidedBy: "handler", afterSec, answerAt: at(afterSec), ...(marker ? { marker } : {}) };
-    }
-    if (policy.answer)
-      return { decidedBy: "policy", afterSec: policy.afterSec, answerAt: at(policy.afterSec), marker: policy.marker };
-    return undefined;
-  }
-
-  private async followReferral(from: CallSession, referral: Referral): Promise<CallId> {
-    this.requireConnection();
-    let microphone: MediaStream | undefined;
-    try {
-      // sip.js's referral makes its call with the outgoing-call code, which must be here by then.
-      await outgoingCalls();
-      microphone = await this.openMicrophone(from.id);
-    } catch (e) {
-      referral.reject({ statusCode: 603 }).catch(() => {});
-      throw e;
-    }
-    await referral.accept();
-    if (from.isEstablished && !from.call?.held) await from.hold().catch(() => {});
-    const id = this.newCallId();
-    const inviter = referral.makeInviter(this.inviterOptions(microphone));
-    const cs = new CallSession(this.ctx, id, inviter, "outbound");
-    cs.microphone = microphone;
-    this.sessions.set(id, cs);
-    addCall(this.callsStore, {
-      ...this.newCall(id, "outbound", calleeOf(inviter.remoteIdentity)),
-      state: "dialing",
-      referredFromCallId: from.id,
-    });
-    await cs.dial();
-    return id;
-  }
-
-  /** Puts every talking call but the given ones on hold. */
-  private async holdOthers(...except: Array<CallId | undefined>): Promise<void> {
-    const holds = [...this.sessions.values()]
-      .filter((cs) => !except.includes(cs.id) && cs.isEstablished && cs.call && !cs.call.held)
-      .map((cs) => cs.hold());
-    const results = await Promise.allSettled(holds);
-    const failed = results.find((r) => r.status === "rejected");
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-  }
-
   /** The media path of a call broke while signalling may be fine: renegotiate it. */
   private onIceFailed(session: Session): void {
-    const cs = this.sessionOf(session);
+    const cs = this.sessions.of(session);
     // Without a connection the restart waits for onRecovered.
     if (cs?.isEstablished && this.connection?.connected) void cs.restartIce();
   }
@@ -692,7 +490,7 @@ export class Phone {
       {
         onRegistration: (registration) => this.phoneStore.setState({ registration }),
         onTransport: (transport) => this.phoneStore.setState({ transport }),
-        onInvite: (invitation) => this.onInvite(invitation),
+        onInvite: (invitation) => this.incoming.receive(invitation),
         onConnectionLost: () => this.onConnectionLost(),
         onRecovered: () => this.onRecovered(),
         onCredentialsRejected: (error) => this.events.emit("credentials-rejected", { error }),
@@ -712,58 +510,16 @@ export class Phone {
    * rather than let them ring or dial on.
    */
   private onConnectionLost(): void {
-    for (const cs of [...this.sessions.values()])
-      if (!cs.isEstablished) cs.abandon({ kind: "connection-lost", by: "system" });
+    for (const cs of this.sessions.all()) if (!cs.isEstablished) cs.abandon({ kind: "connection-lost", by: "system" });
   }
 
   private onRecovered(): void {
-    for (const cs of this.sessions.values()) if (cs.isEstablished) void cs.restartIce();
+    for (const cs of this.sessions.all()) if (cs.isEstablished) void cs.restartIce();
   }
 
   private onDeviceSelected(role: AudioDeviceRole, deviceId: string): void {
     if (role === "speaker") this.remoteAudio.setSink(deviceId);
-    if (role !== "microphone") return;
-    for (const cs of this.sessions.values()) if (cs.isEstablished) this.switchMicrophone(cs);
-  }
-
-  /** A call's microphone went away (unplugged, taken by the system): carry on with the one to use now. */
-  private onMicrophoneLost(cs: CallSession, track: MediaStreamTrack): void {
-    if (cs.isFinished || this.lostMicrophones.has(track)) return;
-    this.lostMicrophones.add(track);
-    // A chosen microphone that disappears is announced by the device list, and its fallback
-    // switches the calls too; the system default one has nobody else to say so.
-    const wasDefault = !this.devices.current.preferred.microphone;
-    this.switchMicrophone(
-      cs,
-      wasDefault ? { kind: "device-fallback", role: "microphone", label: track.label } : undefined,
-    );
-  }
-
-  /** The device list changed: a call whose microphone's device is no longer listed has lost it. */
-  private checkMicrophones(microphones: readonly AudioDevice[]): void {
-    // Before permission is granted the browser lists devices without ids: nothing to compare.
-    if (!microphones.some((d) => d.deviceId)) return;
-    for (const cs of [...this.sessions.values()]) {
-      const track = cs.microphone?.getAudioTracks()[0];
-      if (!track) continue;
-      const { deviceId, groupId } = track.getSettings?.() ?? {};
-      if (!deviceId) continue;
-      // Unplugging the system default device keeps a "default" entry, pointing at another device.
-      const listed = microphones.some(
-        (d) => d.deviceId === deviceId && (!groupId || !d.groupId || d.groupId === groupId),
-      );
-      if (!listed || track.readyState === "ended") this.onMicrophoneLost(cs, track);
-    }
-  }
-
-  private switchMicrophone(cs: CallSession, done?: NoticeBody): void {
-    cs.switchMicrophone(() => this.devices.openMicrophone())
-      .then(() => {
-        if (done) this.notice(done);
-      })
-      .catch((e: unknown) =>
-        this.notice({ kind: "microphone-unavailable", callId: cs.id, error: PhoneError.infoOf(e) }),
-      );
+    if (role === "microphone") this.microphones.chosen();
   }
 
   private async openMicrophone(callId?: CallId): Promise<MediaStream | undefined> {
@@ -778,7 +534,7 @@ export class Phone {
 
   private unload(): void {
     if (!this.connection) return;
-    for (const cs of this.sessions.values()) {
+    for (const cs of this.sessions.all()) {
       const c = cs.call;
       // Ringing incoming calls are left to the server, which sees the socket close; so are calls
       // the server can give back to the next page (keepOnUnload).
@@ -792,7 +548,7 @@ export class Phone {
     this.connection = undefined;
     // Nothing answers after this (no BYE response, no CANCEL): a page that comes back from the
     // back/forward cache must not show these calls as still going.
-    for (const cs of [...this.sessions.values()]) cs.abandon({ kind: "connection-lost", by: "system" });
+    for (const cs of this.sessions.all()) cs.abandon({ kind: "connection-lost", by: "system" });
     // The page listeners stay: pageshow brings the phone back from the back/forward cache.
     this.suspended = true;
   }
@@ -800,68 +556,6 @@ export class Phone {
   /** Back from the back/forward cache: the socket was closed on the way in, so connect again. */
   private restore(): void {
     if (this.suspended && this.settings) this.connect(this.settings);
-  }
-
-  private release(cs: CallSession): void {
-    this.sessions.delete(cs.id);
-    const c = cs.call;
-    if (c?.consultForCallId)
-      updateCall(this.callsStore, c.consultForCallId, (o) =>
-        o.consultCallId === c.id ? { consultCallId: undefined } : {},
-      );
-    if (c?.consultCallId) updateCall(this.callsStore, c.consultCallId, { consultForCallId: undefined });
-  }
-
-  private consultPair(id: CallId): { original: CallSession; consult: CallSession } {
-    const c = this.session(id).call;
-    const originalId = c?.consultForCallId ?? id;
-    const consultId = c?.consultForCallId ? id : c?.consultCallId;
-    if (!consultId) throw new PhoneError({ kind: "invalid-state", detail: "no consultation under way" });
-    return { original: this.session(originalId), consult: this.session(consultId) };
-  }
-
-  private targetUri(input: string) {
-    const s = this.requireSettings();
-    const parsed = parseDialInput(input);
-    if (!parsed.ok) throw new PhoneError({ kind: "invalid-number", detail: parsed.problem.kind });
-    const uri = UserAgent.makeURI(dialUri(parsed.target, s.domain));
-    if (!uri) throw new PhoneError({ kind: "invalid-number", detail: "invalid-sip-address" });
-    return uri;
-  }
-
-  private newCall(id: CallId, direction: Call["direction"], remote: Call["remote"]): Call {
-    return {
-      id,
-      direction,
-      state: "ringing",
-      remote,
-      startedAt: this.now(),
-      muted: false,
-      held: false,
-      remoteHeld: false,
-      holdPending: false,
-      context: {},
-      dtmf: { sent: "" },
-    };
-  }
-
-  private newCallId(): CallId {
-    return `call-${this.nextCallNumber++}`;
-  }
-
-  private liveCalls(): Call[] {
-    return this.callsStore.getState().calls.filter(isLive);
-  }
-
-  private session(id: CallId): CallSession {
-    const cs = this.sessions.get(id);
-    if (!cs) throw noSuchCall(id);
-    return cs;
-  }
-
-  private sessionOf(session: Session): CallSession | undefined {
-    for (const cs of this.sessions.values()) if (cs.session === session) return cs;
-    return undefined;
   }
 
   private requireSettings(): ResolvedSettings {
@@ -882,44 +576,12 @@ export class Phone {
   }
 }
 
-/**
- * sip.js's outgoing call (its `Inviter`), fetched the first time a call is placed or
- * `loadOutgoingCalls` asks for it: a phone that only takes calls never runs it, so the page's
- * start goes without it (the build gives it a file of its own, see `build/sip-patches.ts`). A failed
- * fetch is tried again by the next call.
- */
-let inviterClass: Promise<typeof Inviter> | undefined;
-function outgoingCalls(): Promise<typeof Inviter> {
-  return (inviterClass ??= import("sip.js/lib/api/inviter.js").then(
-    (m) => m.Inviter,
-    (e: unknown) => {
-      inviterClass = undefined;
-      throw new PhoneError({
-        kind: "transport",
-        detail: `the code for outgoing calls did not load: ${e instanceof Error ? e.message : String(e)}`,
-      });
-    },
-  ));
-}
-
 function notStarted(): PhoneError {
   return new PhoneError({ kind: "not-connected", detail: "the phone is not started" });
-}
-
-function noSuchCall(id: CallId): PhoneError {
-  return new PhoneError({ kind: "no-such-call", detail: id });
 }
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const k of keys) out[k] = o[k];
   return out;
-}
-
-function safeLocalStorage(): PreferenceStorage | undefined {
-  try {
-    return (globalThis as { localStorage?: Storage }).localStorage;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,6 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { Call, CallId } from "../call";
-import type { CallSession } from "../call-session";
+import type { CallSessions } from "../call-sessions";
 import { findCall } from "../calls-store";
 import { memoryStorage } from "../device-preferences";
 import { Phone, type PhoneEnvironment } from "../phone";
@@ -63,7 +63,7 @@ export async function startPhone(sw: FakeSwitch, options: RigOptions = {}): Prom
     ...options.settings,
   });
   if (options.registered !== false) await until(phone.phoneStore, (s) => s.registration.status === "registered");
-  const sessions = (phone as unknown as { sessions: Map<CallId, CallSession> }).sessions;
+  const sessions = (phone as unknown as { sessions: CallSessions }).sessions;
   return {
     phone,
     sw,
@@ -73,7 +73,7 @@ export async function startPhone(sw: FakeSwitch, options: RigOptions = {}): Prom
     storage,
     audio,
     sdh: (id) => {
-      const cs = sessions.get(id);
+      const cs = sessions.find(id);
       if (!cs) throw new Error(`no live call ${id}`);
       return media.of(cs.session);
     },
