@@ -387,10 +387,24 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   );
   await sam.page.reload();
   expect(await figures()).toEqual(before);
+  // Today's chart draws the same callers, and its table (what a screen reader reads) adds up to the day's figures.
+  const chart = sam.page.locator(".queue-tile[data-queue=support]").getByTestId("intraday");
+  const quarterHours = await chart
+    .locator("tbody tr")
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => Number(c.textContent))));
+  const column = (i: number) => quarterHours.reduce((sum, row) => sum + row[i]!, 0);
+  expect([column(1), column(2), column(3)], "the chart's offered, answered, abandoned").toEqual([3, 2, 1]);
+  const drawn = await chart
+    .locator("rect")
+    .evaluateAll((bars) =>
+      bars.filter((b) => b.getBoundingClientRect().height > 0).map((b) => b.getAttribute("class")),
+    );
+  expect(new Set(drawn), "the chart's bars").toEqual(new Set(["bar-answered", "bar-abandoned"]));
   // The wall screen followed it all live, without a read of the records again.
   await expect(wallSupport.getByTestId("wall-answered")).toHaveText("2");
   await expect(wallSupport.getByTestId("wall-abandoned")).toHaveText("1");
   await expect(wallSupport.getByTestId("wall-waiting")).toHaveText("0");
+  await expect(wallSupport.getByTestId("intraday").locator("tbody tr")).toHaveCount(quarterHours.length);
   // The TV restarted (no session left in the tab), now in Chinese: the kept key signs it in again.
   await wall.evaluate(() => {
     localStorage.setItem("agentbar.settings", JSON.stringify({ language: "zh-CN" }));

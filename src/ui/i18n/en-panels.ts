@@ -193,6 +193,13 @@ export const enPanels = {
     interceptNow: "Take the call",
     serviceLevel: (seconds: number) => `Answered within ${seconds} s`,
     noCallsYet: "no calls yet",
+    chartTitle: "Today by quarter hour",
+    chartScale: (top: number) => (top === 1 ? "(bars up to 1 call)" : `(bars up to ${top} calls)`),
+    chartTarget: (pct: number) => `Target ${pct} %`,
+    chartTable: (queue: string, seconds: number) =>
+      `${queue} today by quarter hour: offered, answered and abandoned calls, share answered within ${seconds} s`,
+    chartInterval: "Quarter hour",
+    chartNoCalls: "No call yet today.",
     byStatus: "Agents",
     inCall: "in a call",
     filterQueue: "Queue",

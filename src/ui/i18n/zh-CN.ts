@@ -580,6 +580,13 @@ export const zhCN: Messages = {
     abandoned: "已放弃",
     serviceLevel: (seconds: number) => `${seconds} 秒内接听`,
     noCallsYet: "暂无来电",
+    chartTitle: "今日每 15 分钟",
+    chartScale: (top: number) => `（柱高最多 ${top} 通）`,
+    chartTarget: (pct: number) => `目标 ${pct} %`,
+    chartTable: (queue: string, seconds: number) =>
+      `${queue} 今日每 15 分钟：呼入、已接听、已放弃的来电，以及 ${seconds} 秒内接听的比例`,
+    chartInterval: "时段",
+    chartNoCalls: "今日暂无来电。",
     byStatus: "坐席",
     inCall: "通话中",
     search: "搜索姓名或分机",

@@ -5,6 +5,7 @@ import type { SignInErrorInfo } from "../../session";
 import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
 import { signInErrorText } from "../words/sign-in-words";
+import { IntradayChart } from "./intraday-chart";
 import { alertText, type BoardView } from "./supervisor-ui";
 
 export interface WallKey {
@@ -101,6 +102,15 @@ export function WallView({
                 {t.value.agent.status.ready} {q.byStatus.ready + q.byStatus["on-demand"]} · {m.inCall} {q.inCall} ·{" "}
                 {t.value.agent.status.break} {q.byStatus.break}
               </p>
+              <IntradayChart
+                queue={name}
+                day={view.wallboard.queueDay(name)}
+                version={view.wallboard.queueDay(name)?.version ?? 0}
+                thresholdSeconds={limits.serviceLevelSeconds}
+                target={limits.serviceLevelTarget}
+                now={now}
+                wall
+              />
             </section>
           );
         })}

@@ -17,6 +17,7 @@ import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
 import { storeSignal } from "../model/store-signal";
 import { AgentDayPanel } from "./agent-day-panel";
+import { IntradayChart } from "./intraday-chart";
 import { alertText, supervisorErrorText, type SupervisorUi } from "./supervisor-ui";
 
 function useSupervisor(): SupervisorUi {
@@ -160,6 +161,14 @@ function QueueTiles() {
                 </dd>
               </div>
             </dl>
+            <IntradayChart
+              queue={name}
+              day={s.wallboard.queueDay(name)}
+              version={s.wallboard.queueDay(name)?.version ?? 0}
+              thresholdSeconds={limits.serviceLevelSeconds}
+              target={limits.serviceLevelTarget}
+              now={now}
+            />
             <p class="muted small" data-testid="queue-day-source">
               {b.day.status === "failed"
                 ? m.recordsFailed(b.day.error ?? "")
