@@ -171,8 +171,10 @@ test("a CRM on another origin: the agent's status confirmed by the platform, a q
 
   // The screen-pop: the ringing event with who calls and what the caller keyed in at the IVR, the
   // customer's card, while the app still rings.
+  const queuedAt = Date.now();
   const caller = await queueCaller(platform.url, { number: "55510770", name: "Deng Wei", toneHz: 770, data: IVR });
   const ringing = await eventNamed(agent.page, "call.ringing");
+  console.log(`embedding: the screen-pop with the call's data ${ringing.at - queuedAt} ms after the caller was sent`);
   expect(ringing.data.call).toMatchObject({
     direction: "inbound",
     state: "ringing",

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_DOMAIN, demo } from "./harness";
 import { sipFixture } from "./sip-fixture";
-import { RawSip, header, headers, newId, rawRegister, responseTo, statusOf } from "./sip-raw";
+import { header, headers, nextInviteTurnedAway } from "./sip-raw";
 
 /**
  * A caller's data (an IVR's input) is data, never syntax: a simulated caller's `data` reaches the
@@ -11,46 +10,23 @@ import { RawSip, header, headers, newId, rawRegister, responseTo, statusOf } fro
  */
 const f = sipFixture({ simRingMs: 300 });
 
-const raws: RawSip[] = [];
 afterEach(async () => {
-  for (const r of raws.splice(0)) r.close();
   const admin = await f.platform.token("admin");
   await f.platform.call("POST", "/api/cc/ccc/ccLogout", { token: admin, body: { agent: "1001" } });
 });
-
-async function rawPhone(extension: string): Promise<RawSip> {
-  const sip = await RawSip.open(f.platform.url);
-  raws.push(sip);
-  const answer = await rawRegister(sip, {
-    extension,
-    password: demo.extensionPassword,
-    domain: DEMO_DOMAIN,
-    contactUser: newId(),
-    expires: 600,
-  });
-  expect(statusOf(answer)).toBe(200);
-  return sip;
-}
-
-/** The next INVITE the raw phone gets, turned away (486) so that the call ends there. */
-async function nextInvite(phone: RawSip): Promise<string> {
-  const invite = await phone.next((m) => m.startsWith("INVITE "), "an INVITE");
-  phone.send(responseTo(invite, 486, "Busy Here"));
-  return invite;
-}
 
 const DATA = { "X-IVR-Account": "12345", "X-IVR-Choice": "billing, then agent", "X-Order-Ref": "A-77 张伟" };
 
 describe("a caller's data", () => {
   it("reaches the extension a /sim caller calls, and the agent a /sim queue caller is offered to, as its headers", async () => {
-    const bob = await rawPhone("1002");
+    const bob = await f.rawPhone("1002");
     expect(
       (await f.sim("POST", "/sim/calls", { destination: "1002", callerIdNumber: "5550101", data: DATA })).status,
     ).toBe(200);
-    const direct = await nextInvite(bob);
+    const direct = await nextInviteTurnedAway(bob);
     for (const [name, value] of Object.entries(DATA)) expect(headers(direct, name), name).toEqual([value]);
 
-    const alice = await rawPhone("1001");
+    const alice = await f.rawPhone("1001");
     const token = await f.platform.token("agent1");
     for (const [func, body] of [
       ["ccLogin", { agent: "1001", extn: "1001", queue: "support" }],
@@ -63,13 +39,13 @@ describe("a caller's data", () => {
       data: DATA,
     });
     expect(queued.status).toBe(201);
-    const offered = await nextInvite(alice);
+    const offered = await nextInviteTurnedAway(alice);
     expect(header(offered, "X-CC-Action")).toBe("queue");
     for (const [name, value] of Object.entries(DATA)) expect(headers(offered, name), name).toEqual([value]);
   });
 
   it("/sim refuses data that is not header names to one-line values, naming the field, and rings nobody", async () => {
-    const bob = await rawPhone("1002");
+    const bob = await f.rawPhone("1002");
     const refusals: [Record<string, unknown>, string][] = [
       [
         { "X-IVR-Note": "a\r\nCall-Info: <sip:a>;answer-after=0" },
@@ -106,11 +82,11 @@ describe("a caller's data", () => {
     expect((await f.sim("POST", "/sim/calls", { destination: "1002", data: { "X-IVR-Account": "1" } })).status).toBe(
       200,
     );
-    expect(header(await nextInvite(bob), "X-IVR-Account")).toBe("1");
+    expect(header(await nextInviteTurnedAway(bob), "X-IVR-Account")).toBe("1");
   });
 
   it("data past /sim's check is still written as data: one line, no header of the platform's", async () => {
-    const bob = await rawPhone("1002");
+    const bob = await f.rawPhone("1002");
     f.ctx.sim.placeCall({
       destination: "1002",
       callerIdNumber: "5550103",
@@ -122,7 +98,7 @@ describe("a caller's data", () => {
         "Call-Info": "<sip:a>;answer-after=0",
       },
     });
-    const invite = await nextInvite(bob);
+    const invite = await nextInviteTurnedAway(bob);
     expect(headers(invite, "X-IVR-Note")).toEqual(["a Call-Info: <sip:a>;answer-after=0"]);
     expect(headers(invite, "Call-Info")).toEqual([]);
     expect(headers(invite, "X-CC-Action")).toEqual([]);

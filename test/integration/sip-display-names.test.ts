@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Grammar } from "sip.js";
 import { partyOf } from "../../src/softphone/remote-party";
-import { DEMO_DOMAIN, demo } from "./harness";
+import { DEMO_DOMAIN } from "./harness";
 import { sipFixture } from "./sip-fixture";
 import { until } from "./sip-phone";
-import { RawSip, header, headers, newId, rawRegister, responseTo, statusOf } from "./sip-raw";
+import { header, headers, nextInviteTurnedAway } from "./sip-raw";
 
 /**
  * Names are data, never syntax: whatever a caller, an agent or the data calls itself, the phone
@@ -30,33 +30,6 @@ const NAMES = [
 const NO_CONTROL_CHARACTERS = (field: string) =>
   `field '${field}' must not contain control characters (line breaks, tabs)`;
 
-const raws: RawSip[] = [];
-afterEach(() => {
-  for (const r of raws.splice(0)) r.close();
-});
-
-/** A phone of `extension` that is a raw SIP client, registered. */
-async function rawPhone(extension: string): Promise<RawSip> {
-  const sip = await RawSip.open(f.platform.url);
-  raws.push(sip);
-  const answer = await rawRegister(sip, {
-    extension,
-    password: demo.extensionPassword,
-    domain: DEMO_DOMAIN,
-    contactUser: newId(),
-    expires: 600,
-  });
-  expect(statusOf(answer)).toBe(200);
-  return sip;
-}
-
-/** The next INVITE the raw phone gets, answered 486 so that the call ends there. */
-async function nextInvite(phone: RawSip): Promise<string> {
-  const invite = await phone.next((m) => m.startsWith("INVITE "), "an INVITE");
-  phone.send(responseTo(invite, 486, "Busy Here"));
-  return invite;
-}
-
 /**
  * The INVITE has one From, written `quoted <sip:number@…>`, which a phone reads back as `shown`,
  * and no Call-Info (nothing here asks the phone to answer by itself).
@@ -77,7 +50,7 @@ async function token(login: string): Promise<string> {
 
 describe("a caller's name in SIP", () => {
   it("/sim refuses a caller whose name holds line breaks, naming the field, and rings nobody with it", async () => {
-    const bob = await rawPhone("1002");
+    const bob = await f.rawPhone("1002");
     const call = await f.sim<{ text: string }>("POST", "/sim/calls", {
       destination: "1002",
       callerIdNumber: "5550101",
@@ -98,16 +71,16 @@ describe("a caller's name in SIP", () => {
       callerIdName: NAMES[0]!.name,
     });
     expect(next.status).toBe(200);
-    expectFrom(await nextInvite(bob), { quoted: NAMES[0]!.quoted, number: "5550102", shown: NAMES[0]!.name });
+    expectFrom(await nextInviteTurnedAway(bob), { quoted: NAMES[0]!.quoted, number: "5550102", shown: NAMES[0]!.name });
   });
 
   it("a name already in the data reaches the phone as one escaped From: simulated callers, an extension's caller id", async () => {
-    const bob = await rawPhone("1002");
+    const bob = await f.rawPhone("1002");
     for (const { name, quoted } of [{ name: INJECTION, quoted: INJECTION_QUOTED }, ...NAMES]) {
       // Placed inside the platform, past the /sim route's check.
       f.ctx.sim.placeCall({ destination: "1002", callerIdNumber: "5550103", callerIdName: name, frequency: 0 });
       const shown = name === INJECTION ? INJECTION_SHOWN : name;
-      expectFrom(await nextInvite(bob), { quoted, number: "5550103", shown });
+      expectFrom(await nextInviteTurnedAway(bob), { quoted, number: "5550103", shown });
     }
 
     const setCallerId = f.platform.db.prepare("UPDATE extensions SET cid_name = ? WHERE extn = '1001'");
@@ -115,7 +88,7 @@ describe("a caller's name in SIP", () => {
     try {
       const alice = await f.phone("1001", 880);
       const call = alice.call("1002");
-      expectFrom(await nextInvite(bob), { quoted: INJECTION_QUOTED, number: "1001", shown: INJECTION_SHOWN });
+      expectFrom(await nextInviteTurnedAway(bob), { quoted: INJECTION_QUOTED, number: "1001", shown: INJECTION_SHOWN });
       await call.waitEnded();
       expect(call.finalStatus).toBe(486);
     } finally {
@@ -186,12 +159,12 @@ describe("an agent's name in SIP", () => {
     try {
       const alice = await f.phone("1001", 880);
       alice.incomingPolicy = "answer";
-      const bob = await rawPhone("1002");
+      const bob = await f.rawPhone("1002");
       await cc("ccLogin", { agent: "1001", extn: "1001", queue: "support" });
 
       // ccDial to the colleague's number: the agent's phone answers its leg, then the colleague's rings.
       await cc("ccDial", { agent: "1001", extn: "1001", destNumber: "1002" });
-      expectFrom(await nextInvite(bob), { quoted: INJECTION_QUOTED, number: "1001", shown: INJECTION_SHOWN });
+      expectFrom(await nextInviteTurnedAway(bob), { quoted: INJECTION_QUOTED, number: "1001", shown: INJECTION_SHOWN });
       await until("the busy colleague ends the agent's call", () => engine().agent("1001")?.call === undefined);
 
       // A call with an outside number, in which the agent consults and then adds the colleague.
@@ -202,10 +175,10 @@ describe("an agent's name in SIP", () => {
         () => f.ctx.switch.partnerOf(engine().agent("1001")!.call!.leg) !== undefined,
       );
       await cc("ccConsult", { agent: "1001", destAgent: "1002", callID });
-      expectFrom(await nextInvite(bob), { quoted: INJECTION_QUOTED, number: "1001", shown: INJECTION_SHOWN });
+      expectFrom(await nextInviteTurnedAway(bob), { quoted: INJECTION_QUOTED, number: "1001", shown: INJECTION_SHOWN });
       await until("the consultation ended", () => engine().agent("1001")?.call?.consult === undefined);
       await cc("ccThreeWay", { agent: "1001", destAgent: "1002", callID });
-      expectFrom(await nextInvite(bob), { quoted: NAME_QUOTED, number: "1001", shown: NAME_SHOWN });
+      expectFrom(await nextInviteTurnedAway(bob), { quoted: NAME_QUOTED, number: "1001", shown: NAME_SHOWN });
       await cc("ccKill", { destUUID: callID });
     } finally {
       f.platform.db.prepare("UPDATE users SET name = 'Alice Agent', cid_name = 'Alice Agent' WHERE id = ?").run(id);

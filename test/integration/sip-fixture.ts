@@ -4,6 +4,7 @@ import { ToneDetector } from "../../platform/media";
 import type { CdrRow } from "../../platform/cdr/cdr-store";
 import { DEMO_DOMAIN, TestPlatform, demo } from "./harness";
 import { TestPhone, closePhoneMedia, until } from "./sip-phone";
+import { RawSip, newId, rawRegister, statusOf } from "./sip-raw";
 
 /**
  * One platform per test file, phones made per test (stopped after each test), and the call
@@ -13,6 +14,7 @@ export function sipFixture(overrides: Partial<PlatformOptions> = {}) {
   let platform: TestPlatform | undefined;
   let adminToken: string | undefined;
   let phones: TestPhone[] = [];
+  let raws: RawSip[] = [];
 
   beforeAll(async () => {
     platform = await TestPlatform.start({ simRingMs: 300, ...overrides });
@@ -22,6 +24,8 @@ export function sipFixture(overrides: Partial<PlatformOptions> = {}) {
   afterEach(async () => {
     for (const p of phones) await p.stop();
     phones = [];
+    for (const r of raws) r.close();
+    raws = [];
   });
 
   afterAll(async () => {
@@ -48,6 +52,20 @@ export function sipFixture(overrides: Partial<PlatformOptions> = {}) {
       phones.push(p);
       if (p.lastRegisterStatus !== 200) throw new Error(`${extension} did not register: ${p.lastRegisterStatus}`);
       return p;
+    },
+    /** A raw SIP client registered as an extension (closed after the test): what it gets is the text on the wire. */
+    async rawPhone(extension: string): Promise<RawSip> {
+      const sip = await RawSip.open(f.platform.url);
+      raws.push(sip);
+      const answer = await rawRegister(sip, {
+        extension,
+        password: demo.extensionPassword,
+        domain: DEMO_DOMAIN,
+        contactUser: newId(),
+        expires: 600,
+      });
+      if (statusOf(answer) !== 200) throw new Error(`${extension} did not register: ${statusOf(answer)}`);
+      return sip;
     },
     /** GET with the administrator's token. */
     async get<T>(path: string): Promise<{ status: number; body: T }> {

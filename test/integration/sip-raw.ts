@@ -199,3 +199,10 @@ export function responseTo(message: string, status: number, reason: string): str
     "",
   ].join("\r\n");
 }
+
+/** The next INVITE a raw phone gets, turned away (486) so that the call ends there. */
+export async function nextInviteTurnedAway(phone: RawSip): Promise<string> {
+  const invite = await phone.next((m) => m.startsWith("INVITE "), "an INVITE");
+  phone.send(responseTo(invite, 486, "Busy Here"));
+  return invite;
+}
