@@ -20,11 +20,16 @@ const DATA = { "X-IVR-Account": "12345", "X-IVR-Choice": "billing, then agent", 
 describe("a caller's data", () => {
   it("reaches the extension a /sim caller calls, and the agent a /sim queue caller is offered to, as its headers", async () => {
     const bob = await f.rawPhone("1002");
-    expect(
-      (await f.sim("POST", "/sim/calls", { destination: "1002", callerIdNumber: "5550101", data: DATA })).status,
-    ).toBe(200);
+    const caller = await f.sim<{ uuid: string }>("POST", "/sim/calls", {
+      destination: "1002",
+      callerIdNumber: "5550101",
+      data: DATA,
+    });
+    expect(caller.status).toBe(200);
     const direct = await nextInviteTurnedAway(bob);
     for (const [name, value] of Object.entries(DATA)) expect(headers(direct, name), name).toEqual([value]);
+    // Kept as the caller leg's sip_h_ variables, which its call record shows as FreeSWITCH's does.
+    expect((await f.cdr(caller.body.uuid)).variables).toMatchObject({ "sip_h_X-IVR-Account": "12345" });
 
     const alice = await f.rawPhone("1001");
     const token = await f.platform.token("agent1");
