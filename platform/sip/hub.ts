@@ -19,7 +19,7 @@ import {
 } from "./wire";
 
 /** One SIP-over-WebSocket connection (RFC 7118) of a phone. */
-export interface SipConnection {
+export interface HubConnection {
   readonly id: number;
   readonly remoteAddress: string;
   readonly remotePort: number;
@@ -54,9 +54,9 @@ export interface SipHubOptions {
 
 export interface SipHubEvents {
   /** A connection closed; `contacts` are the contact users that were reachable through it. */
-  closed: (conn: SipConnection, contacts: string[]) => void;
+  closed: (conn: HubConnection, contacts: string[]) => void;
   /** A contact user became reachable through a (new) connection. */
-  contact: (contactUser: string, conn: SipConnection) => void;
+  contact: (contactUser: string, conn: HubConnection) => void;
   /** A phone unregistered a contact user: requests no longer reach it through its connection. */
   released: (contactUser: string) => void;
 }
@@ -103,7 +103,7 @@ interface Source {
   connections: number;
 }
 
-class Connection implements SipConnection {
+class Connection implements HubConnection {
   readonly contacts = new Set<string>();
   readonly openedAt = new Date();
   /** Frames waiting for their turn on the thread. */
@@ -207,7 +207,7 @@ export class SipHub {
   }
 
   /** Takes over an accepted WebSocket that chose the `sip` subprotocol. */
-  attach(ws: WebSocket, req: IncomingMessage): SipConnection {
+  attach(ws: WebSocket, req: IncomingMessage): HubConnection {
     const address = req.socket.remoteAddress ?? "";
     const source = this.sourceOf(address);
     source.connections++;
@@ -239,7 +239,7 @@ export class SipHub {
     return conn;
   }
 
-  list(): SipConnection[] {
+  list(): HubConnection[] {
     return [...this.connections];
   }
 
@@ -249,11 +249,11 @@ export class SipHub {
   }
 
   /** The connection a request (by its top Via branch) arrived on. */
-  connectionOfBranch(branch: string): SipConnection | undefined {
+  connectionOfBranch(branch: string): HubConnection | undefined {
     return this.branches.get(branch)?.conn;
   }
 
-  connectionOfContact(contactUser: string): SipConnection | undefined {
+  connectionOfContact(contactUser: string): HubConnection | undefined {
     const conn = this.routes.get(contactUser)?.conn;
     return conn?.open ? conn : undefined;
   }
@@ -269,7 +269,7 @@ export class SipHub {
    * re-registered). Nothing changes when the Contact belongs to another extension (callers check
    * `ownerOfContact` first, to say so).
    */
-  bindContact(contactUser: string, owner: string, conn: SipConnection): void {
+  bindContact(contactUser: string, owner: string, conn: HubConnection): void {
     const c = conn as Connection;
     const current = this.ownerOfContact(contactUser);
     if ((current !== undefined && current !== owner) || !this.connections.has(c)) return;
@@ -282,7 +282,7 @@ export class SipHub {
   }
 
   /** Requests to `contactUser` no longer go over `conn`; the Contact stays its owner's a while. */
-  unbindContact(contactUser: string, conn: SipConnection): void {
+  unbindContact(contactUser: string, conn: HubConnection): void {
     const route = this.routes.get(contactUser);
     if (route?.conn !== conn) return;
     this.release(route, contactUser);

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Core } from "sip.js";
 import type { ExtensionRow, UserStore } from "../store/users";
-import { extensionKey, type SipConnection, type SipHub } from "./hub";
+import { extensionKey, type HubConnection, type SipHub } from "./hub";
 import type { Log } from "../log";
 import type { SipAuthenticator } from "./sip-authenticator";
 
@@ -15,7 +15,7 @@ export interface Binding {
   contactUser: string;
   expiresAt: number;
   registeredAt: Date;
-  connection: SipConnection;
+  connection: HubConnection;
   userAgent: string;
 }
 
@@ -114,7 +114,7 @@ export class Registrar {
     request: Core.IncomingRequest,
     extension: ExtensionRow,
     domain: string,
-    conn: SipConnection,
+    conn: HubConnection,
     contacts: ContactHeader[] | "*",
   ): void {
     const message = request.message;
@@ -223,7 +223,7 @@ export class Registrar {
     this.timers.delete(binding);
   }
 
-  private dropConnection(conn: SipConnection): void {
+  private dropConnection(conn: HubConnection): void {
     const changed = new Set<string>();
     for (const table of this.bindings.values()) {
       for (const b of [...table.values()]) {

@@ -4,7 +4,7 @@ import type { ExtensionRow, UserStore } from "../store/users";
 import type { Clock } from "../clock";
 import { AuthThrottle } from "./auth-throttle";
 import { DigestAuthenticator, parseDigest, type DigestRequest } from "./digest";
-import { extensionKey, type SipConnection } from "./hub";
+import { extensionKey, type HubConnection } from "./hub";
 import type { Log } from "../log";
 import { requestUriText } from "./wire";
 
@@ -19,7 +19,7 @@ export interface SipAuthRequest {
   extension: string;
   domain: string;
   /** The connection it came over (undefined if it is already gone). */
-  conn: SipConnection | undefined;
+  conn: HubConnection | undefined;
   /** What else its nonce is bound to (the Contacts a REGISTER registers, the Call-ID of an INVITE). */
   binding: string;
 }
@@ -34,7 +34,7 @@ export interface SipAuthRequest {
 export class SipAuthenticator {
   private readonly authenticators = new Map<string, DigestAuthenticator>();
   private readonly throttle: AuthThrottle;
-  private readonly proven = new WeakMap<SipConnection, Set<string>>();
+  private readonly proven = new WeakMap<HubConnection, Set<string>>();
 
   constructor(
     private readonly users: UserStore,

@@ -12,7 +12,7 @@ import type { PhoneLegs, SoftSwitch } from "../switch/soft-switch";
 import type { HangupCause, OriginateOptions } from "../switch/types";
 import type { ExtensionRow, UserStore } from "../store/users";
 import { sipStatusOfCause } from "./causes";
-import { SipHub, extensionKey, type SipConnection } from "./hub";
+import { SipHub, extensionKey, type HubConnection } from "./hub";
 import type { Log } from "../log";
 import { Registrar, type RegistrarOptions } from "./registrar";
 import { SipAuthenticator } from "./sip-authenticator";
@@ -207,7 +207,7 @@ export class SipServer implements PhoneLegs {
     });
   }
 
-  private call(invitation: Invitation, extension: ExtensionRow, domain: string, conn: SipConnection | undefined): void {
+  private call(invitation: Invitation, extension: ExtensionRow, domain: string, conn: HubConnection | undefined): void {
     const message = invitation.request;
     const refusal = this.registrar.refusal(extension);
     if (refusal) {
