@@ -5,7 +5,7 @@ import { DEFAULT_RPC_OPTIONS, type RpcOptions } from "./rpc/verto-session";
 import type { Switch } from "./switch/types";
 import type { UpgradeRouter } from "./ws/upgrade";
 import { CallCenter } from "./cc/call-center";
-import { CallControl } from "./cc/call-control";
+import { CallControlEngine } from "./cc/call-control";
 import { CcService } from "./cc/cc-functions";
 import { CallCenterDirectory } from "./cc/directory";
 import { NoSwitch } from "./cc/no-switch";
@@ -17,7 +17,7 @@ import type { SimulatedWorld } from "./cc/simulated-world";
 export interface CallCenterModule {
   directory: CallCenterDirectory;
   engine: CallCenter;
-  control: CallControl;
+  control: CallControlEngine;
   service: CcService;
   rpc: RpcServer;
   queueCallers?: QueueCallers;
@@ -43,7 +43,7 @@ export function startCallCenter(o: {
   const { profile, tellMonitoredAgents } = o.ctx.options;
   const full = profile === "full";
   const engine = new CallCenter(directory, sw, full);
-  const control = new CallControl(engine, sw, { tellAgents: tellMonitoredAgents });
+  const control = new CallControlEngine(engine, sw, { tellAgents: tellMonitoredAgents });
   const service = new CcService(engine, control, sw, o.sw !== undefined, profile);
   const rpc = new RpcServer({
     auth: o.ctx.auth,

@@ -1,7 +1,7 @@
 import { timestamp } from "../store/db";
 import type { Channel, Switch } from "../switch/types";
 import type { Agent } from "./agent";
-import type { CallControl } from "./call-control";
+import type { CallControlEngine } from "./call-control";
 import type { AgentSettings, QueueInfo } from "./directory";
 import type { AgentState, AgentStatus, CallState } from "./vocabulary";
 import { xswitchState } from "./vocabulary";
@@ -63,7 +63,7 @@ export function agentStateRecord(o: {
   queue?: QueueInfo;
   settings: AgentSettings;
   sw: Switch;
-  control: CallControl;
+  control: CallControlEngine;
   now?: number;
 }): AgentStateRecord {
   const { agent } = o;
@@ -94,7 +94,7 @@ export function agentStateRecord(o: {
 function currentCall(
   agent: Agent,
   sw: Switch,
-  control: CallControl,
+  control: CallControlEngine,
 ): { record: AgentStateCall; callstate: CallState } | undefined {
   const offer = agent.offer;
   if (offer?.channel && !offer.settled) {

@@ -10,7 +10,7 @@ import { CcError, wrongState } from "./cc-error";
 export type Party = { extension: string } | { number: string };
 
 /** A supervisor's (or a PSTN number's) leg listening to, or talking in, an agent's call. */
-export interface Supervision {
+export interface SupervisionLeg {
   /** What the leg does now; DTMF on the leg changes it (see eavesdropModeForDigit). */
   mode: EavesdropMode;
   /** What it was asked for: ccMonitor or ccThreeWay. */
@@ -29,7 +29,7 @@ export interface Supervision {
   stop(): void;
 }
 
-export interface CallControlOptions {
+export interface CallControlEngineOptions {
   /** Agents are told when a supervisor listens, whispers or joins (the platform's tellMonitoredAgents). */
   tellAgents: boolean;
 }
@@ -51,13 +51,13 @@ const partyKey = (p: Party) => ("extension" in p ? `extension:${p.extension}` : 
  * way FreeSWITCH's primitives do (originate, uuid_bridge, uuid_hold, uuid_transfer, eavesdrop,
  * intercept), so a phone sees what it would see from the real platform.
  */
-export class CallControl {
-  private readonly supervisions = new Set<Supervision>();
+export class CallControlEngine {
+  private readonly supervisions = new Set<SupervisionLeg>();
 
   constructor(
     private readonly cc: CallCenter,
     private readonly sw: Switch,
-    readonly options: CallControlOptions = { tellAgents: false },
+    readonly options: CallControlEngineOptions = { tellAgents: false },
   ) {
     cc.agentLegEnded = (call, cause) => this.agentLeftConsultation(call, cause);
   }
@@ -331,12 +331,12 @@ export class CallControl {
   }
 
   /** ccThreeWay: the party joins the call; all three hear each other. `supervising`: a supervisor barging in. */
-  threeWay(call: AgentCall, party: Party, by: string, autoAnswer: boolean, supervising = false): Supervision {
+  threeWay(call: AgentCall, party: Party, by: string, autoAnswer: boolean, supervising = false): SupervisionLeg {
     return this.supervise(call, party, by, "three-way", autoAnswer, supervising);
   }
 
   /** ccMonitor: the party hears the agent and the customer; neither hears it. */
-  monitor(call: AgentCall, party: Party, by: string): Supervision {
+  monitor(call: AgentCall, party: Party, by: string): SupervisionLeg {
     return this.supervise(call, party, by, "listen", true, true);
   }
 
@@ -348,7 +348,7 @@ export class CallControl {
   }
 
   /** Tells the agent the supervisor's leg's mode, if the platform tells agents and it changed. */
-  private tell(s: Supervision, mode: EavesdropMode | "none") {
+  private tell(s: SupervisionLeg, mode: EavesdropMode | "none") {
     if (!this.options.tellAgents || !s.supervising || s.told === mode || (mode === "none" && s.told === undefined))
       return;
     s.told = mode;
@@ -461,11 +461,11 @@ export class CallControl {
   }
 
   /** Legs listening to or talking in calls, for agent_state of the supervisor. */
-  supervisionsBy(agentNumber: string): Supervision[] {
+  supervisionsBy(agentNumber: string): SupervisionLeg[] {
     return [...this.supervisions].filter((s) => s.by === agentNumber && s.leg.state !== "hungup");
   }
 
-  supervisionsOf(call: AgentCall): Supervision[] {
+  supervisionsOf(call: AgentCall): SupervisionLeg[] {
     return [...this.supervisions].filter((s) => s.call === call && s.leg.state !== "hungup");
   }
 
@@ -476,12 +476,12 @@ export class CallControl {
     mode: EavesdropMode,
     autoAnswer: boolean,
     supervising: boolean,
-  ): Supervision {
+  ): SupervisionLeg {
     this.requireAnswered(call);
     const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way", autoAnswer);
     // The listener goes when the call it listens to ends (eavesdrop ends with its target).
     const endWithCall = () => leg.hangup("NORMAL_CLEARING");
-    const supervision: Supervision = {
+    const supervision: SupervisionLeg = {
       mode,
       purpose: mode === "listen" ? "monitor" : "three-way",
       leg,

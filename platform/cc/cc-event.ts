@@ -16,7 +16,7 @@ export type CcAction =
   | "member-queue-start"
   | "member-queue-end"
   | "members-count"
-  /** The local platform's addition: a supervisor's leg on the agent's call changed (see CallControl). */
+  /** The local platform's addition: a supervisor's leg on the agent's call changed (see CallControlEngine). */
   | "agent-supervision";
 
 export interface CcEvent {

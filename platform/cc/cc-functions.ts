@@ -6,7 +6,7 @@ import { DIALABLE, parseAgentAddress } from "./agent-address";
 import { agentStateRecord, type AgentStateRecord } from "./agent-state-record";
 import type { PlatformProfile } from "../profile";
 import type { CallCenter } from "./call-center";
-import type { CallControl, Party } from "./call-control";
+import type { CallControlEngine, Party } from "./call-control";
 import { CcError, NOT_SIGNED_IN_DIAL, badRequest, noPermission, notFound, wrongState } from "./cc-error";
 import { isSupervisor, mayActOn, type CcCaller } from "./cc-caller";
 
@@ -93,7 +93,7 @@ export interface QueueMemberRecord {
 export class CcService {
   constructor(
     private readonly cc: CallCenter,
-    private readonly control: CallControl,
+    private readonly control: CallControlEngine,
     private readonly sw: Switch,
     /** False while no soft-switch runs: functions that need calls answer 503. */
     private readonly switchRunning = true,

@@ -3,7 +3,7 @@ import { openDatabase, type Db } from "../../store/db";
 import { readDemoData, seedDemoData } from "../../demo-data";
 import { parseAgentInfo } from "../../store/users";
 import { CallCenter } from "../call-center";
-import { CallControl, type CallControlOptions } from "../call-control";
+import { CallControlEngine, type CallControlEngineOptions } from "../call-control";
 import { ccCaller, type CcCaller } from "../cc-caller";
 import { CcService } from "../cc-functions";
 import type { CcEvent } from "../cc-event";
@@ -20,16 +20,16 @@ export class CallCenterFixture {
   readonly sw = new FakeSwitch();
   readonly directory: CallCenterDirectory;
   readonly cc: CallCenter;
-  readonly control: CallControl;
+  readonly control: CallControlEngine;
   readonly service: CcService;
   readonly events: CcEvent[] = [];
 
-  constructor(options?: CallControlOptions) {
+  constructor(options?: CallControlEngineOptions) {
     this.db = openDatabase(":memory:", (fresh) => seedDemoData(fresh, readDemoData(defaultOptions.demoFile))).db;
     this.directory = new CallCenterDirectory(this.db);
     for (const extn of ["1001", "1002", "1003", "1004", "1010"]) this.sw.registered.add(extn);
     this.cc = new CallCenter(this.directory, this.sw);
-    this.control = new CallControl(this.cc, this.sw, options);
+    this.control = new CallControlEngine(this.cc, this.sw, options);
     this.service = new CcService(this.cc, this.control, this.sw);
     this.cc.events.on("event", (e) => this.events.push(e));
   }
