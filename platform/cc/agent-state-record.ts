@@ -3,7 +3,7 @@ import type { Channel, Switch } from "../switch/types";
 import type { Agent } from "./agent";
 import type { CallControlEngine } from "./call-control";
 import type { AgentSettings, QueueInfo } from "./directory";
-import type { AgentState, AgentStatus, CallState } from "./vocabulary";
+import type { CcAgentState, CcAgentStatus, CcCallState } from "./vocabulary";
 import { xswitchState } from "./vocabulary";
 
 /** The call an agent_state record describes: who the agent is talking to, and the uuids to act on. */
@@ -37,10 +37,10 @@ export interface AgentStateRecord {
   queue_id: string;
   agent_uuid: string;
   state: "READY" | "UNREADY" | "LOGOUT";
-  callstate: CallState;
+  callstate: CcCallState;
   name: string;
-  status: AgentStatus;
-  cc_state: AgentState;
+  status: CcAgentStatus;
+  cc_state: CcAgentState;
   reason: string;
   status_since: string;
   no_answer_count: number;
@@ -95,7 +95,7 @@ function currentCall(
   agent: Agent,
   sw: Switch,
   control: CallControlEngine,
-): { record: AgentStateCall; callstate: CallState } | undefined {
+): { record: AgentStateCall; callstate: CcCallState } | undefined {
   const offer = agent.offer;
   if (offer?.channel && !offer.settled) {
     return {
@@ -118,7 +118,7 @@ function currentCall(
   const call = agent.call;
   if (call && !call.ended) {
     const answered = call.leg.state === "answered";
-    let callstate: CallState = "TALKING";
+    let callstate: CcCallState = "TALKING";
     if (!answered) callstate = "RINGING";
     else if (call.kind === "dial" && call.peer?.state !== "answered") callstate = "DIALING";
     else if (call.consult) callstate = "CONSULTING";
@@ -171,7 +171,7 @@ function currentCall(
 }
 
 /** A call the phone made or received outside the call center: still worth showing who it is with. */
-function directCall(leg: Channel, sw: Switch): { record: AgentStateCall; callstate: CallState } {
+function directCall(leg: Channel, sw: Switch): { record: AgentStateCall; callstate: CcCallState } {
   const partner = sw.partnerOf(leg);
   // A phone's own call comes into the switch (inbound leg): the other party is what it dialled.
   const outbound = leg.direction === "inbound";

@@ -1,5 +1,5 @@
 import type { Channel } from "../switch/types";
-import type { AgentState, AgentStatus } from "./vocabulary";
+import type { CcAgentState, CcAgentStatus } from "./vocabulary";
 
 /**
  * One agent as the engine holds it (mod_callcenter's `agents` row). The agent number is the
@@ -8,8 +8,8 @@ import type { AgentState, AgentStatus } from "./vocabulary";
 export interface Agent {
   readonly number: string;
   readonly userId: number;
-  status: AgentStatus;
-  state: AgentState;
+  status: CcAgentStatus;
+  state: CcAgentState;
   /** Why the agent is On Break ('' otherwise): ccGoBreak's reason, or 'max-no-answer'. */
   breakReason: string;
   /** The extension that rings for this agent's calls. */

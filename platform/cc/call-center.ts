@@ -5,7 +5,7 @@ import type { Agent, AgentCall, Member, Offer } from "./agent";
 import { ccEvent, epochSeconds, type CcAction, type CcEvent } from "./cc-event";
 import type { CallCenterDirectory, QueueInfo, TierInfo } from "./directory";
 import { agentLegHeaders, agentLegVariables } from "./agent-leg-headers";
-import type { AgentState, AgentStatus } from "./vocabulary";
+import type { CcAgentState, CcAgentStatus } from "./vocabulary";
 import { isAvailable, statusFromAgentInfo } from "./vocabulary";
 
 /** mod_callcenter's fixed delay after an offer to an agent whose phone is not registered. */
@@ -133,7 +133,7 @@ export class CallCenter {
    * (ORIGINATOR_CANCEL, no penalty). Setting an available status also ends Idle (mod_callcenter
    * needs a separate `agent set state Waiting`, which the REST API has no call for).
    */
-  setStatus(agent: Agent, status: AgentStatus, reason = ""): void {
+  setStatus(agent: Agent, status: CcAgentStatus, reason = ""): void {
     const now = Date.now();
     agent.status = status;
     agent.breakReason = status === "On Break" ? reason : "";
@@ -157,7 +157,7 @@ export class CallCenter {
     this.scheduleDispatch();
   }
 
-  private setState(agent: Agent, state: AgentState): void {
+  private setState(agent: Agent, state: CcAgentState): void {
     agent.state = state;
     this.emit("agent-state-change", { "CC-Agent": agent.number, "CC-Agent-State": state });
   }

@@ -1,7 +1,7 @@
 import type { Db } from "../store/db";
 import type { ExtensionRow, UserRow } from "../store/users";
 import { UserStore, parseAgentInfo } from "../store/users";
-import type { AgentStatus, QueueStrategy } from "./vocabulary";
+import type { CcAgentStatus, QueueStrategy } from "./vocabulary";
 import { QUEUE_STRATEGIES, agentInfoStatus } from "./vocabulary";
 
 export interface QueueInfo {
@@ -146,7 +146,7 @@ export class CallCenterDirectory {
   }
 
   /** Keeps agent_info's `status` in step with the engine (the spec's spelling). */
-  saveStatus(number: string, status: AgentStatus): void {
+  saveStatus(number: string, status: CcAgentStatus): void {
     const user = this.db.prepare("SELECT id, agent_info FROM users WHERE extn = ? ORDER BY id LIMIT 1").get(number) as
       { id: number; agent_info: string } | undefined;
     if (!user) return;

@@ -4,11 +4,16 @@
  */
 
 /** Set by the agent or an API call (mod_callcenter `cc_agent_status_t`). */
-export type AgentStatus = "Logged Out" | "Available" | "Available (On Demand)" | "On Break";
-export const AGENT_STATUSES: readonly AgentStatus[] = ["Logged Out", "Available", "Available (On Demand)", "On Break"];
+export type CcAgentStatus = "Logged Out" | "Available" | "Available (On Demand)" | "On Break";
+export const CC_AGENT_STATUSES: readonly CcAgentStatus[] = [
+  "Logged Out",
+  "Available",
+  "Available (On Demand)",
+  "On Break",
+];
 
 /** Set by the engine as calls come and go (mod_callcenter `cc_agent_state_t`). */
-export type AgentState = "Waiting" | "Receiving" | "In a queue call" | "Idle";
+export type CcAgentState = "Waiting" | "Receiving" | "In a queue call" | "Idle";
 
 /** Per queue and agent (mod_callcenter `cc_tier_state_t`). */
 export type TierState = "Ready" | "No Answer" | "Offering" | "Active Inbound" | "Standby";
@@ -19,12 +24,12 @@ export type MemberState = "Waiting" | "Trying" | "Answered" | "Abandoned";
 export type QueueStrategy = "longest-idle-agent" | "ring-all";
 export const QUEUE_STRATEGIES: readonly QueueStrategy[] = ["longest-idle-agent", "ring-all"];
 
-export function isAvailable(status: AgentStatus): boolean {
+export function isAvailable(status: CcAgentStatus): boolean {
   return status === "Available" || status === "Available (On Demand)";
 }
 
 /** The spec's agent_info `status` spelling of a status (`Out`, `Available(On Demand)`). */
-export function agentInfoStatus(status: AgentStatus): string {
+export function agentInfoStatus(status: CcAgentStatus): string {
   switch (status) {
     case "Logged Out":
       return "Out";
@@ -39,7 +44,7 @@ export function agentInfoStatus(status: AgentStatus): string {
  * Reads an agent_info `status` back. Both spellings are accepted (an administrator may have
  * written mod_callcenter's); anything else reads as Logged Out, the status that offers no calls.
  */
-export function statusFromAgentInfo(value: unknown): AgentStatus {
+export function statusFromAgentInfo(value: unknown): CcAgentStatus {
   switch (typeof value === "string" ? value.trim() : "") {
     case "Available":
       return "Available";
@@ -57,7 +62,7 @@ export function statusFromAgentInfo(value: unknown): AgentStatus {
  * XSwitch's `state` of GET /api/cc/agent_state for a status: READY takes calls, UNREADY is signed
  * in without taking calls (a break, with its reason beside it), LOGOUT is signed out.
  */
-export function xswitchState(status: AgentStatus): "READY" | "UNREADY" | "LOGOUT" {
+export function xswitchState(status: CcAgentStatus): "READY" | "UNREADY" | "LOGOUT" {
   switch (status) {
     case "Available":
     case "Available (On Demand)":
@@ -70,4 +75,4 @@ export function xswitchState(status: AgentStatus): "READY" | "UNREADY" | "LOGOUT
 }
 
 /** XSwitch's `callstate` of GET /api/cc/agent_state: what the agent's phone is doing. */
-export type CallState = "IDLE" | "RINGING" | "DIALING" | "TALKING" | "HOLD" | "CONSULTING" | "MONITORING";
+export type CcCallState = "IDLE" | "RINGING" | "DIALING" | "TALKING" | "HOLD" | "CONSULTING" | "MONITORING";
