@@ -1,5 +1,5 @@
 import type { ComponentType } from "preact";
-import { isSupervisor } from "../cc";
+import { showsWallboard } from "../cc";
 import { afterStart } from "./after-start";
 import { withEnglishPanels } from "./i18n";
 import { agentRegions } from "./agent/agent-regions";
@@ -29,7 +29,7 @@ export function AgentScreen({ Wallboard }: { Wallboard: ComponentType<{ layout: 
               phone: <PhonePanel layout={layout} />,
               ...(layout === "bar" ? {} : { history: <HistoryPanel /> }),
               ...(agent ? agentRegions(layout) : {}),
-              ...(isSupervisor(session.value.user) ? { wallboard: <Wallboard layout={layout} /> } : {}),
+              ...(showsWallboard(session.value.user) ? { wallboard: <Wallboard layout={layout} /> } : {}),
             }
           : {}
       }

@@ -16,7 +16,7 @@ import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { AgentDays, type AgentDayView } from "./agent-day";
 import { pastDayCsv, todayCsv } from "./day-export";
 import { QueueDay } from "./queue-day";
-import { isSupervisor } from "./supervisor-role";
+import { showsWallboard } from "./supervisor-role";
 import {
   agentNumberOf,
   applyEvent,
@@ -449,7 +449,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
 
   const userOf = (): { client: PlatformClient; user: SessionUser } | null => {
     const s = deps.session.getState();
-    return s.status === "signed-in" && s.client && s.user && isSupervisor(s.user)
+    return s.status === "signed-in" && s.client && s.user && showsWallboard(s.user)
       ? { client: s.client, user: s.user }
       : null;
   };

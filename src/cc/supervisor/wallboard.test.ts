@@ -5,7 +5,7 @@ import { fakePlatform, json, type FakeUser } from "../../session/test-support/fa
 import { createEventFeed, type EventConnector } from "../event-feed";
 import { inWrapUp, statusSinceOf, summarizeQueue } from "./wallboard";
 import { idleAgentRecords } from "./testing/agent-records";
-import { isSupervisor } from "./supervisor-role";
+import { showsWallboard } from "./supervisor-role";
 import { createWallboard } from "./wallboard-store";
 
 const sam: FakeUser = {
@@ -550,13 +550,13 @@ describe("the supervisor's wallboard", () => {
     // From the spec's system_roles and is_admin, never from the label currentAuthority.
     const user = (systemRoles: string[], isAdmin = false) => ({ systemRoles, isAdmin });
     expect([
-      isSupervisor(user(["supervisor"])),
-      isSupervisor(user([], true)),
-      isSupervisor(user(["Administrator"])),
-      isSupervisor(user(["agent"])),
-      isSupervisor(user(["user"])),
-      isSupervisor(user([])),
-      isSupervisor(null),
+      showsWallboard(user(["supervisor"])),
+      showsWallboard(user([], true)),
+      showsWallboard(user(["Administrator"])),
+      showsWallboard(user(["agent"])),
+      showsWallboard(user(["user"])),
+      showsWallboard(user([])),
+      showsWallboard(null),
     ]).toEqual([true, true, true, false, false, false, false]);
     const t = await setup({ agents: 5, user: alice });
     expect(t.state()).toMatchObject({ source: "off" });

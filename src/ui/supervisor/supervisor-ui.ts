@@ -4,7 +4,7 @@ import {
   breachesOf,
   createAlerts,
   DEFAULT_THRESHOLDS,
-  isSupervisor,
+  showsWallboard,
   ThresholdStorage,
   type AlertsState,
   type Breach,
@@ -200,7 +200,7 @@ export function createSupervisorUi(deps: SupervisorUiDeps): SupervisorUi {
     ...view,
     supervision,
     actions: deps.supervision.actions,
-    allowed: computed(() => isSupervisor(deps.session.value.user)),
+    allowed: computed(() => showsWallboard(deps.session.value.user)),
     detail: signal(null),
     self: computed(() => deps.session.value.user?.extension ?? ""),
     breakReasons: computed(() =>
