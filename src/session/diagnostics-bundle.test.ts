@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryStorage as phoneMemoryStorage, Phone } from "../softphone";
-import { FakeSwitch } from "../softphone/testing/fake-switch";
+import { FakeSipServer } from "../softphone/testing/fake-sip-server";
 import { FakeAudioElement, FakeMediaDevices, FakePage, mockMedia } from "../softphone/testing/mock-media";
 import { startPeer } from "../softphone/testing/peer";
 import { until, untilCall } from "../softphone/testing/phone-rig";
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 describe("the diagnostics bundle", () => {
   it("holds the SIP trace, registrations, calls, devices, settings and versions, and none of the secrets", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const platform = fakePlatform([{ ...alice, domain: sw.domain }]);
     const extensionToken = "eyJhbGciOiJIUzI1NiJ9.eyJleHRuIjoiMTAwMSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
     platform.overrides.push(({ method, url, body }) => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Phone } from "../softphone";
-import { FakeSwitch, isRequest, type WireRecord } from "../softphone/testing/fake-switch";
+import { FakeSipServer, isRequest, type WireRecord } from "../softphone/testing/fake-sip-server";
 import { FakeAudioElement, FakeMediaDevices, FakePage, mockMedia } from "../softphone/testing/mock-media";
 import { until } from "../softphone/testing/phone-rig";
 import { memoryStorage as phoneMemoryStorage } from "../softphone";
@@ -30,10 +30,10 @@ function setup(
     tokenSeconds?: number;
     extension?: string;
     tabs?: TabCoordination;
-    sameBrowserAs?: { sw: FakeSwitch; platform: ReturnType<typeof fakePlatform> };
+    sameBrowserAs?: { sw: FakeSipServer; platform: ReturnType<typeof fakePlatform> };
   } = {},
 ) {
-  const sw = opts.sameBrowserAs?.sw ?? new FakeSwitch();
+  const sw = opts.sameBrowserAs?.sw ?? new FakeSipServer();
   const platform =
     opts.sameBrowserAs?.platform ?? fakePlatform([{ ...alice, domain: sw.domain, extn: opts.extension ?? alice.extn }]);
   const issued: string[] = [];

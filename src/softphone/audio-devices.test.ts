@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AudioDevices, type DevicesState } from "./audio-devices";
 import { DEVICE_PREFERENCES_KEY, memoryStorage } from "./device-preferences";
 import type { NoticeBody } from "./notice";
-import { FakeSwitch, type WireRecord } from "./testing/fake-switch";
+import { FakeSipServer, type WireRecord } from "./testing/fake-sip-server";
 import { defaultDevices, FakeMediaDevices, type FakeStream } from "./testing/mock-media";
 import { startPeer } from "./testing/peer";
 import { settle, startPhone, untilCall } from "./testing/phone-rig";
@@ -133,7 +133,7 @@ describe("devices during a call", () => {
   });
 
   async function talking() {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await startPhone(sw);
     cleanups.push(() => alice.phone.stop());
     const bob = await startPeer(sw, "2000");

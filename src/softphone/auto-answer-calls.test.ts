@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AutoAnswerPolicy } from "./auto-answer";
 import type { PhoneEventMap } from "./phone-events";
-import { FakeSwitch, isResponse, ServerCall, type ServerCallOptions, type WireRecord } from "./testing/fake-switch";
+import { FakeSipServer, isResponse, type WireRecord } from "./testing/fake-sip-server";
+import { ServerCall, type ServerCallOptions } from "./testing/server-call";
 import { startPeer } from "./testing/peer";
 import { settle, startPhone, until, untilCall, type PhoneRig } from "./testing/phone-rig";
 
@@ -13,7 +14,7 @@ afterEach(async () => {
 
 const okFromAlice = (r: WireRecord) => r.direction === "from-ua" && r.user === "1001" && isResponse(r, 200, "INVITE");
 
-async function phoneWith(policy: AutoAnswerPolicy, sw = new FakeSwitch()) {
+async function phoneWith(policy: AutoAnswerPolicy, sw = new FakeSipServer()) {
   const rig = await startPhone(sw, { settings: { autoAnswer: policy, keepAlive: { mode: "off" } } });
   cleanups.push(() => rig.phone.stop());
   const autoAnswers: Array<PhoneEventMap["auto-answer"]> = [];

@@ -1,14 +1,8 @@
 import { Inviter, SessionState, UserAgent, type Invitation } from "sip.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENDED_CALLS_KEPT } from "./calls-store";
-import {
-  FakeSwitch,
-  isRequest,
-  isResponse,
-  type RequestRecord,
-  ServerCall,
-  type WireRecord,
-} from "./testing/fake-switch";
+import { FakeSipServer, isRequest, isResponse, type RequestRecord, type WireRecord } from "./testing/fake-sip-server";
+import { ServerCall } from "./testing/server-call";
 import { startPeer, type Peer } from "./testing/peer";
 import { FakeAudioElement } from "./testing/mock-media";
 import { settle, startPhone, until, untilCall, type PhoneRig } from "./testing/phone-rig";
@@ -19,7 +13,7 @@ afterEach(async () => {
 });
 
 async function setup(options: Parameters<typeof startPhone>[1] = {}) {
-  const sw = new FakeSwitch();
+  const sw = new FakeSipServer();
   const alice = await startPhone(sw, options);
   cleanups.push(() => alice.phone.stop());
   const bob = await startPeer(sw, "2000");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FakeSwitch, isRequest, isResponse, type WireRecord } from "./testing/fake-switch";
+import { FakeSipServer, isRequest, isResponse, type WireRecord } from "./testing/fake-sip-server";
 import { settle, startPhone, untilCall, type PhoneRig } from "./testing/phone-rig";
 
 // Re-INVITE glare between two phones of this kind (RFC 3261 §14.1), with media handlers that
@@ -16,9 +16,15 @@ const direction = (sdp: string) => /a=(sendrecv|sendonly|recvonly|inactive)/.exe
 const reinviteFrom = (user: string) => (r: WireRecord) =>
   r.direction === "from-ua" && r.user === user && isRequest(r, "INVITE") && !!r.message.toTag;
 
-async function twoPhonesInACall(): Promise<{ sw: FakeSwitch; alice: PhoneRig; bob: PhoneRig; a: string; b: string }> {
+async function twoPhonesInACall(): Promise<{
+  sw: FakeSipServer;
+  alice: PhoneRig;
+  bob: PhoneRig;
+  a: string;
+  b: string;
+}> {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-  const sw = new FakeSwitch();
+  const sw = new FakeSipServer();
   const settings = { keepAlive: { mode: "off" as const } };
   const alice = await startPhone(sw, { user: "1001", settings, env: { random: () => 0.5 } });
   const bob = await startPhone(sw, { user: "1002", settings, env: { random: () => 0.5 } });

@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Inviter, SessionState, UserAgent, type Invitation } from "sip.js";
-import {
-  FakeSwitch,
-  isRequest,
-  isResponse,
-  type RequestRecord,
-  platformSdp,
-  ServerCall,
-  type WireRecord,
-} from "./testing/fake-switch";
+import { FakeSipServer, isRequest, isResponse, type RequestRecord, type WireRecord } from "./testing/fake-sip-server";
+import { platformSdp, ServerCall } from "./testing/server-call";
 import { withoutTrickle } from "./ice-gathering";
 import { startPeer, type Peer } from "./testing/peer";
 import { settle, startPhone, until, untilCall, type PhoneRig } from "./testing/phone-rig";
@@ -25,13 +18,13 @@ const fromAlice =
     r.direction === "from-ua" && r.user === "1001" && isRequest(r, method);
 const direction = (sdp: string) => /a=(sendrecv|sendonly|recvonly|inactive)/.exec(sdp)?.[1];
 
-async function phone(sw: FakeSwitch, options: Parameters<typeof startPhone>[1] = {}) {
+async function phone(sw: FakeSipServer, options: Parameters<typeof startPhone>[1] = {}) {
   const rig = await startPhone(sw, options);
   cleanups.push(() => rig.phone.stop());
   return rig;
 }
 
-async function peer(sw: FakeSwitch, user: string, delegate = {}) {
+async function peer(sw: FakeSipServer, user: string, delegate = {}) {
   const p = await startPeer(sw, user, delegate);
   cleanups.push(() => p.stop());
   return p;
@@ -47,7 +40,7 @@ async function connect(alice: PhoneRig, who: Peer): Promise<{ id: string; remote
 }
 
 /** The platform calls alice and she answers. */
-async function platformCall(sw: FakeSwitch, alice: PhoneRig): Promise<{ id: string; server: ServerCall }> {
+async function platformCall(sw: FakeSipServer, alice: PhoneRig): Promise<{ id: string; server: ServerCall }> {
   const server = new ServerCall(sw, { to: "1001" }).invite();
   const s = await until(alice.phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
   const id = s.calls.find((c) => c.state === "ringing")!.id;
@@ -58,7 +51,7 @@ async function platformCall(sw: FakeSwitch, alice: PhoneRig): Promise<{ id: stri
 
 describe("hold and resume", () => {
   it("holds with a sendonly re-INVITE and a silenced microphone, resumes with sendrecv", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const { id, remote } = await connect(alice, bob);
@@ -86,7 +79,7 @@ describe("hold and resume", () => {
   });
 
   it("keeps a muted call muted across hold and resume", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id } = await connect(alice, await peer(sw, "2000"));
     alice.phone.setMuted(id, true);
@@ -96,7 +89,7 @@ describe("hold and resume", () => {
   });
 
   it("serialises re-INVITEs: hold and resume pressed together go out one after the other", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id } = await connect(alice, await peer(sw, "2000"));
     const m = sw.mark();
@@ -108,7 +101,7 @@ describe("hold and resume", () => {
   });
 
   it("shows the truth when the hold re-INVITE fails: not held, microphone back on", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id, server } = await platformCall(sw, alice);
     server.reinviteStatus = 488;
@@ -128,7 +121,7 @@ describe("hold and resume", () => {
   });
 
   it("shows the truth when resuming fails: still held", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id, server } = await platformCall(sw, alice);
     await alice.phone.hold(id);
@@ -140,7 +133,7 @@ describe("hold and resume", () => {
 
   it("retries a re-INVITE that met glare (491) after the RFC 3261 wait", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, { env: { random: () => 0.5 }, settings: { keepAlive: { mode: "off" } } });
     const { id, server } = await platformCall(sw, alice);
     server.nextReinviteStatuses.push(491);
@@ -159,7 +152,7 @@ describe("hold and resume", () => {
   });
 
   it("shows remote hold when the other side sends sendonly or inactive, and its end", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id, server } = await platformCall(sw, alice);
     server.reinvite(platformSdp("sendonly"));
@@ -179,7 +172,7 @@ describe("hold and resume", () => {
 
 describe("call waiting", () => {
   it("rings a second call during a call, holds the first on answer, and swaps between them", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -204,7 +197,7 @@ describe("call waiting", () => {
   });
 
   it("answers 486 Busy to a call beyond maxCalls", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, { settings: { maxCalls: 1 } });
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -218,7 +211,7 @@ describe("call waiting", () => {
 
 describe("blind transfer", () => {
   it("REFERs, follows the NOTIFYs and hangs up after the 2xx one (platform as transferee)", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id, server } = await platformCall(sw, alice);
     server.onRefer = (req) => {
@@ -237,7 +230,7 @@ describe("blind transfer", () => {
   });
 
   it("transfers between real user agents: bob follows the REFER to carol", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -252,7 +245,7 @@ describe("blind transfer", () => {
   });
 
   it("reports a failed transfer and keeps the call", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -267,7 +260,7 @@ describe("blind transfer", () => {
   });
 
   it("reports a refused REFER", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id, server } = await platformCall(sw, alice);
     server.onRefer = (req) => server.respond(req, 403);
@@ -278,7 +271,7 @@ describe("blind transfer", () => {
 
 describe("attended transfer", () => {
   it("consults on a second line, then REFERs with Replaces and ends both legs", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -324,7 +317,7 @@ describe("attended transfer", () => {
   });
 
   it("cancelling hangs up the consultation and resumes the first call", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -346,7 +339,7 @@ describe("attended transfer", () => {
 
 describe("a call handed over to us", () => {
   it("takes over a call named by INVITE/Replaces at once, without holding the call it replaces", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");
@@ -370,7 +363,7 @@ describe("a call handed over to us", () => {
 
 describe("REFER received", () => {
   it("refuses it with 603 by default, dials nothing, and tells the UI", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id, server } = await platformCall(sw, alice);
     const events: unknown[] = [];
@@ -388,7 +381,7 @@ describe("REFER received", () => {
   });
 
   it("follows it when the policy accepts: 202, hold, INVITE to the target, NOTIFYs back", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, { settings: { referPolicy: "accept" } });
     const dave = await peer(sw, "4000");
     const { id, server } = await platformCall(sw, alice);
@@ -407,7 +400,7 @@ describe("REFER received", () => {
   });
 
   it("asks when the policy says so, and follows only once accepted", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, { settings: { referPolicy: "ask" } });
     const dave = await peer(sw, "4000");
     const { id, server } = await platformCall(sw, alice);
@@ -424,7 +417,7 @@ describe("REFER received", () => {
 
   it("refuses a pending REFER nobody answered in time", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, {
       settings: { referPolicy: "ask", referAskTimeoutSec: 30, keepAlive: { mode: "off" } },
     });
@@ -439,7 +432,7 @@ describe("REFER received", () => {
 
 describe("when the media path breaks", () => {
   it("renegotiates with an ICE restart when a call's ICE connection fails, the socket being fine", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw);
     const { id } = await connect(alice, await peer(sw, "2000"));
     const m = sw.mark();
@@ -455,7 +448,7 @@ describe("when the media path breaks", () => {
 
 describe("after a reconnection", () => {
   it("ends the calls not answered yet when the socket drops (the server fails them), and keeps the answered one", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, { settings: { maxCalls: 3, keepAlive: { mode: "off" } } });
     const { id: talking } = await connect(alice, await peer(sw, "2000"));
     const carol = await peer(sw, "3000");
@@ -481,7 +474,7 @@ describe("after a reconnection", () => {
 
   it("sends an ICE-restart re-INVITE for each established call, keeping hold", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await phone(sw, { env: { random: () => 0 }, settings: { keepAlive: { mode: "off" } } });
     const bob = await peer(sw, "2000");
     const carol = await peer(sw, "3000");

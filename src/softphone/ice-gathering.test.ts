@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Session, SessionDescriptionHandler } from "sip.js";
 import { candidateSetIsUsable, candidateType, withEarlyIceCompletion, withoutTrickle } from "./ice-gathering";
-import { FakeSwitch, isRequest, isResponse } from "./testing/fake-switch";
+import { FakeSipServer, isRequest, isResponse } from "./testing/fake-sip-server";
 import { startPhone, untilCall } from "./testing/phone-rig";
 
 const stun = { urls: "stun:stun.example.com:3478" };
@@ -62,7 +62,7 @@ describe("withEarlyIceCompletion", () => {
 
 describe("trickle ICE", () => {
   it("is not announced in offers or answers, since the phone never trickles candidates", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await startPhone(sw, { user: "1001" });
     const bob = await startPhone(sw, { user: "1002" });
     try {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Core } from "sip.js";
 import { badRequest, malformation } from "./malformed-request";
-import { FakeSwitch, isResponse, ServerCall, type WireRecord } from "./testing/fake-switch";
+import { FakeSipServer, isResponse, type WireRecord } from "./testing/fake-sip-server";
+import { ServerCall } from "./testing/server-call";
 import { settle, startPhone, until, untilCall } from "./testing/phone-rig";
 
 /** A display name that closes its quotes, adds an auto-answer marker and opens a second From. */
@@ -92,7 +93,7 @@ describe("the phone and a malformed request", () => {
   });
 
   async function phone() {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const rig = await startPhone(sw, { settings: { autoAnswer: "platform", keepAlive: { mode: "off" } } });
     stops.push(() => rig.phone.stop());
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});

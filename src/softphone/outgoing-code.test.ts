@@ -1,6 +1,6 @@
 import { afterEach, expect, it, vi } from "vitest";
 import { PhoneError } from "./phone-error";
-import { FakeSwitch, isRequest, type RequestRecord, type WireRecord } from "./testing/fake-switch";
+import { FakeSipServer, isRequest, type RequestRecord, type WireRecord } from "./testing/fake-sip-server";
 import { startPeer } from "./testing/peer";
 import { startPhone, untilCall } from "./testing/phone-rig";
 
@@ -19,7 +19,7 @@ const invites = (r: WireRecord): r is RequestRecord =>
   r.direction === "from-ua" && r.user === "1001" && isRequest(r, "INVITE");
 
 it("a call placed while the outgoing-call code cannot be fetched fails in words, sends nothing and opens no microphone; the next call fetches it again and connects", async () => {
-  const sw = new FakeSwitch();
+  const sw = new FakeSipServer();
   const alice = await startPhone(sw);
   cleanups.push(() => alice.phone.stop());
   const bob = await startPeer(sw, "2000");

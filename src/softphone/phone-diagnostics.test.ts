@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Md5 } from "sip.js/lib/core/messages/md5.js";
 import { diagnosticSettings } from "./phone-diagnostics";
 import { resolveSettings, publicSettings } from "./settings";
-import { FakeSwitch } from "./testing/fake-switch";
+import { FakeSipServer } from "./testing/fake-sip-server";
 import { startPeer } from "./testing/peer";
 import { startPhone, untilCall } from "./testing/phone-rig";
 
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe("the phone's diagnostic report", () => {
   it("holds the SIP messages of a registration and a call, with the digest answer redacted and no password anywhere", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const password = "ext-token-5f4dcc3b5aa7";
     sw.passwords.set("1001", password);
     const alice = await startPhone(sw, { settings: { password } });

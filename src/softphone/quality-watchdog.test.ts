@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CallQuality } from "./call-quality";
 import { CallQualityMonitor, QualityWatchdog, type CallStatsTimeline, type WatchedCall } from "./quality-watchdog";
-import { FakeSwitch, isResponse } from "./testing/fake-switch";
+import { FakeSipServer, isResponse } from "./testing/fake-sip-server";
 import { newTally, oneSecond, statsReport, type MediaTally } from "./testing/fake-stats";
 import { startPeer } from "./testing/peer";
 import { startPhone, untilCall } from "./testing/phone-rig";
@@ -186,7 +186,7 @@ describe("the phone's watchdog on its calls", () => {
   it("puts an answered call's quality in the store every second, and when its audio stops sends one ICE-restart re-INVITE before saying it is lost", async () => {
     // The readings' clock and interval are the test's; SIP's own timers run as usual.
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await startPhone(sw);
     cleanups.push(() => alice.phone.stop());
     const bob = await startPeer(sw, "2000");

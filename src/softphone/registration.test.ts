@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PhoneError } from "./phone-error";
 import { findCall } from "./calls-store";
-import { FakeSwitch, isRequest, isResponse, ServerCall, type RequestRecord } from "./testing/fake-switch";
+import { FakeSipServer, isRequest, isResponse, type RequestRecord } from "./testing/fake-sip-server";
+import { ServerCall } from "./testing/server-call";
 import { history, settle, startPhone, until, type PhoneRig } from "./testing/phone-rig";
 import { Phone } from "./phone";
 import { memoryStorage } from "./device-preferences";
@@ -12,18 +13,18 @@ afterEach(async () => {
   for (const r of rigs.splice(0)) await r.phone.stop();
 });
 
-async function rig(sw: FakeSwitch, options: Parameters<typeof startPhone>[1] = {}) {
+async function rig(sw: FakeSipServer, options: Parameters<typeof startPhone>[1] = {}) {
   const r = await startPhone(sw, options);
   rigs.push(r);
   return r;
 }
 
-const registers = (sw: FakeSwitch, since = 0) =>
+const registers = (sw: FakeSipServer, since = 0) =>
   sw.records((r) => r.direction === "from-ua" && isRequest(r, "REGISTER"), since);
 
 describe("registration", () => {
   it("answers the server's digest challenge and becomes registered", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.passwords.set("1001", "secret");
     const { phone } = await rig(sw, { registered: false });
     const statuses = history(phone.phoneStore, (s) => s.registration.status);
@@ -39,7 +40,7 @@ describe("registration", () => {
   });
 
   it("writes its own display name as a quoted-string: a name with quotes and a backslash still registers", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     await rig(sw, { settings: { displayName: 'Anna "Annie" \\ Smith' } });
     const sent = registers(sw);
     expect(sent.length).toBeGreaterThan(0);
@@ -47,7 +48,7 @@ describe("registration", () => {
   });
 
   it("claims outbound (RFC 5626) with what it needs: an instance id kept across restarts and a reg-id", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const storage = memoryStorage();
     const first = await startPhone(sw, { storage });
     await first.phone.stop();
@@ -64,7 +65,7 @@ describe("registration", () => {
   });
 
   it("goes from connecting through registering to registered", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const phone = new Phone({
       transportConstructor: sw.Transport,
       mediaDevices: null,
@@ -83,7 +84,7 @@ describe("registration", () => {
 
   it("fails with the reason on a wrong password (403) and does not retry by itself", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.passwords.set("1001", "right");
     const { phone } = await rig(sw, { registered: false });
     const rejected: unknown[] = [];
@@ -102,7 +103,7 @@ describe("registration", () => {
   });
 
   it("reports a repeated 401 challenge as refused credentials", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.passwords.set("1001", "right");
     sw.wrongPasswordStatus = 401;
     const { phone } = await rig(sw, { registered: false });
@@ -111,7 +112,7 @@ describe("registration", () => {
   });
 
   it("reports an unknown user (404) as final", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.registerOverride = () => ({ status: 404 });
     const { phone } = await rig(sw, { registered: false });
     const s = await until(phone.phoneStore, (s) => s.registration.status === "failed");
@@ -120,7 +121,7 @@ describe("registration", () => {
 
   it("retries a 503 no sooner than its Retry-After", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     let refuse = true;
     sw.registerOverride = () => (refuse ? { status: 503, headers: ["Retry-After: 20"] } : undefined);
     const { phone } = await rig(sw, { registered: false, env: { random: () => 0 } });
@@ -143,7 +144,7 @@ describe("registration", () => {
 
   it("tries again at once when asked (Retry now), long before its next attempt", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     let refuse = true;
     sw.registerOverride = () => (refuse ? { status: 503, headers: ["Retry-After: 600"] } : undefined);
     const { phone } = await rig(sw, { registered: false, env: { random: () => 0 } });
@@ -182,7 +183,7 @@ describe("connection loss", () => {
 
   it("reconnects with growing, capped, jittered delays and registers again with a new REGISTER", async () => {
     fakeTimers();
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone } = await rig(sw, {
       env: { random: () => 1 },
       settings: { reconnect: { initialDelayMs: 1000, maxDelayMs: 4000 } },
@@ -219,7 +220,7 @@ describe("connection loss", () => {
   });
 
   it("keeps its registration state honest: a dropped socket is not 'registered'", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone } = await rig(sw);
     sw.refuseConnections = true;
     sw.drop("1001");
@@ -230,7 +231,7 @@ describe("connection loss", () => {
 
   it("retries at once when the browser comes back online", async () => {
     fakeTimers();
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone, page } = await rig(sw, {
       env: { random: () => 1 },
       settings: { reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000 } },
@@ -245,7 +246,7 @@ describe("connection loss", () => {
 
   it("detects a dead socket with OPTIONS keep-alives and reconnects", async () => {
     fakeTimers();
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone } = await rig(sw, {
       env: { random: () => 0 },
       settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } },
@@ -269,7 +270,7 @@ describe("connection loss", () => {
 
   it("a page woken from freezing checks its socket at once instead of at the next keep-alive", async () => {
     fakeTimers();
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone, page } = await rig(sw, {
       env: { random: () => 0 },
       settings: { keepAlive: { mode: "options", intervalSec: 30, timeoutSec: 10 } },
@@ -286,7 +287,7 @@ describe("connection loss", () => {
   });
 
   it("a page frozen with no call unregisters before it stops, so a call to it is not rung into nothing; woken, it registers again and takes calls", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone, page } = await rig(sw);
     const m = sw.mark();
     page.fire("freeze");
@@ -304,7 +305,7 @@ describe("connection loss", () => {
   });
 
   it("a frozen page whose un-REGISTER is challenged (stale nonce) answers the challenge once awake and ends up registered", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.strictRegistrar = true;
     sw.passwords.set("1001", "secret");
     const { phone, page } = await rig(sw);
@@ -322,7 +323,7 @@ describe("connection loss", () => {
   });
 
   it("a page frozen during a call keeps its registration", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone, page } = await rig(sw);
     new ServerCall(sw, { to: "1001", fromName: "Ringing" }).invite();
     await until(phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));
@@ -336,13 +337,13 @@ describe("connection loss", () => {
   });
 
   it("unregisters when stopped and when the page goes away", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const a = await startPhone(sw);
     await a.phone.stop();
     expect(registers(sw).filter((r) => /;expires=0/.test(r.raw)).length).toBe(1);
     expect(a.phone.phoneStore.getState().registration.status).toBe("stopped");
 
-    const sw2 = new FakeSwitch();
+    const sw2 = new FakeSipServer();
     const b = await rig(sw2);
     b.page.fire("pagehide");
     await settle();
@@ -351,7 +352,7 @@ describe("connection loss", () => {
   });
 
   it("stopping removes the binding from a registrar that challenges the un-REGISTER (stale nonce) before the socket closes", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.strictRegistrar = true;
     sw.passwords.set("1001", "secret");
     const { phone } = await startPhone(sw);
@@ -370,7 +371,7 @@ describe("connection loss", () => {
 
   it("refreshes with the last nonce and a growing count: no 401 while the nonce is valid, one once it has expired", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     sw.strictRegistrar = true;
     sw.passwords.set("1001", "secret");
     const { phone } = await rig(sw, { settings: { registerExpiresSec: 60, keepAlive: { mode: "off" } } });
@@ -394,7 +395,7 @@ describe("connection loss", () => {
   });
 
   it("comes back from the back/forward cache: registers again over a new connection, ringing calls of before gone", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const { phone, page } = await rig(sw);
     new ServerCall(sw, { to: "1001", fromName: "Before" }).invite();
     const ringing = await until(phone.callsStore, (s) => s.calls.some((c) => c.state === "ringing"));

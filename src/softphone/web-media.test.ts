@@ -4,7 +4,7 @@ import wrtc from "@roamhq/wrtc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionDescriptionHandlerFactory } from "sip.js";
 import { mediaSections } from "./sdp-direction";
-import { FakeSwitch, isRequest, isResponse, type RequestRecord, type WireRecord } from "./testing/fake-switch";
+import { FakeSipServer, isRequest, isResponse, type RequestRecord, type WireRecord } from "./testing/fake-sip-server";
 import { startPeer } from "./testing/peer";
 import { settle, startPhone, until, untilCall } from "./testing/phone-rig";
 
@@ -63,7 +63,7 @@ const ufrag = (sdp: string) => /a=ice-ufrag:(\S+)/.exec(sdp)?.[1];
 
 describe("with sip.js's WebRTC handler", () => {
   it("holds with a media-level sendonly offer, resumes with sendrecv, restarts ICE after a reconnection", async () => {
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const alice = await startPhone(sw, {
       env: { sessionDescriptionHandlerFactory: webFactory() },
       settings: { keepAlive: { mode: "off" }, reconnect: { initialDelayMs: 1, maxDelayMs: 1 } },
@@ -109,7 +109,7 @@ describe("with sip.js's WebRTC handler", () => {
   it("holds and resumes that cross on the wire (491 both ways) leave both calls sending and receiving, with no offer ever rolled back", async () => {
     // Chromium's rollback of a local offer silences the receiver of a call it answered for good
     // (seen against Kamailio): an offer during the call only goes on the peer connection with its answer.
-    const sw = new FakeSwitch();
+    const sw = new FakeSipServer();
     const settings = { keepAlive: { mode: "off" as const } };
     const alice = await startPhone(sw, {
       user: "1001",

@@ -7,7 +7,7 @@ import {
   type SessionDescriptionHandlerFactory,
   type UserAgentDelegate,
 } from "sip.js";
-import type { FakeSwitch } from "./fake-switch";
+import type { FakeSipServer } from "./fake-sip-server";
 import { mockMedia } from "./mock-media";
 
 /**
@@ -26,7 +26,7 @@ export interface Peer {
 }
 
 export async function startPeer(
-  sw: FakeSwitch,
+  sw: FakeSipServer,
   user: string,
   delegate: UserAgentDelegate = {},
   mediaFactory?: SessionDescriptionHandlerFactory,

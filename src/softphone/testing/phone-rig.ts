@@ -5,12 +5,12 @@ import { findCall } from "../calls-store";
 import { memoryStorage } from "../device-preferences";
 import { Phone, type PhoneEnvironment } from "../phone";
 import type { PhoneSettings } from "../settings";
-import { FakeSwitch } from "./fake-switch";
+import { FakeSipServer } from "./fake-sip-server";
 import { FakeAudioElement, FakeMediaDevices, FakePage, mockMedia, type MockSdh } from "./mock-media";
 
 export interface PhoneRig {
   phone: Phone;
-  sw: FakeSwitch;
+  sw: FakeSipServer;
   media: ReturnType<typeof mockMedia>;
   devices: FakeMediaDevices;
   page: FakePage;
@@ -31,8 +31,8 @@ export interface RigOptions {
   devices?: FakeMediaDevices;
 }
 
-/** A Phone wired to a FakeSwitch with test doubles for media, devices, audio and the page. */
-export async function startPhone(sw: FakeSwitch, options: RigOptions = {}): Promise<PhoneRig> {
+/** A Phone wired to a FakeSipServer with test doubles for media, devices, audio and the page. */
+export async function startPhone(sw: FakeSipServer, options: RigOptions = {}): Promise<PhoneRig> {
   const user = options.user ?? "1001";
   const media = mockMedia();
   const devices = options.devices ?? new FakeMediaDevices();
@@ -129,4 +129,4 @@ export function settle(): Promise<void> {
   return new Promise((resolve) => realSetTimeout(() => resolve(), 0));
 }
 
-export { FakeSwitch };
+export { FakeSipServer };
