@@ -1,5 +1,8 @@
 /**
- * The supervisor's wallboard in Chromium: 2,000 agents, 200 changes a second.
+ * The supervisor's wallboard in Chromium: 2,000 agents, 200 changes a second, a day of 20,000 call
+ * records (10,000 callers and the agents' legs they were bridged to, across the two queues).
+ * - today's figures: from the sign-in to the board's 2,000 agents, and to every queue's figures
+ *   read from the records (`--records`, default 20,000);
  * - frame time: the interval between the page's animation frames while the changes stream in
  *   (median, p95), the frames that took over 33 ms (one frame dropped at 60 Hz) and over 50 ms,
  *   and Chromium's long animation frames (50 ms and more) with the longest;
@@ -24,7 +27,80 @@ import { buildApp, initScript, launchChromium, option } from "./chromium-page";
 const MINUTES = option("minutes", 10);
 const AGENTS = option("agents", 2000);
 const RATE = option("rate", 200);
+const RECORDS = option("records", 20_000);
 const BATCH_MS = 100;
+
+const QUEUES = [
+  { id: "1", name: "support" },
+  { id: "2", name: "sales" },
+];
+
+/** A day's call records of each queue (`groupValue`), newest first as the platform gives them. */
+function dayRecords(total: number): Map<string, unknown[]> {
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  const span = Date.now() - midnight.getTime() - 60_000;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const stamp = (ms: number) => {
+    const d = new Date(ms);
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  };
+  const out = new Map<string, unknown[]>();
+  const callers = Math.floor(total / 2);
+  for (const [qi, q] of QUEUES.entries()) {
+    const rows: { at: number; row: unknown }[] = [];
+    for (let i = qi; i < callers; i += QUEUES.length) {
+      const joined = midnight.getTime() + Math.floor((span * i) / callers);
+      const agent = String(10000 + ((i * 7) % 2000));
+      const abandoned = i % 10 === 0;
+      const answered = joined + 5_000 + (i % 40) * 1000;
+      const ended = abandoned ? joined + 30_000 : answered + 120_000 + (i % 300) * 1000;
+      const epoch = (ms: number) => String(Math.floor(ms / 1000));
+      const common = { caller_id_name: `Caller ${i}`, caller_id_number: `555${i}`, hangup_cause: "NORMAL_CLEARING" };
+      rows.push({
+        at: joined,
+        row: {
+          ...common,
+          uuid: `m-${q.id}-${i}`,
+          other_uuid: abandoned ? "" : `a-${q.id}-${i}`,
+          destination_number: q.name,
+          direction: "inbound",
+          start_stamp: stamp(joined),
+          answer_stamp: stamp(joined),
+          end_stamp: stamp(ended),
+          variables: {
+            cc_side: "member",
+            cc_queue: q.name,
+            cc_queue_joined_epoch: epoch(joined),
+            ...(abandoned
+              ? { cc_queue_canceled_epoch: epoch(ended) }
+              : { cc_queue_answered_epoch: epoch(answered), cc_agent: agent, cc_queue_terminated_epoch: epoch(ended) }),
+          },
+        },
+      });
+      if (!abandoned)
+        rows.push({
+          at: answered,
+          row: {
+            ...common,
+            uuid: `a-${q.id}-${i}`,
+            other_uuid: `m-${q.id}-${i}`,
+            destination_number: agent,
+            direction: "outbound",
+            start_stamp: stamp(answered - 3000),
+            answer_stamp: stamp(answered),
+            end_stamp: stamp(ended),
+            variables: { cc_side: "agent", cc_queue: q.name, cc_agent: agent },
+          },
+        });
+    }
+    out.set(
+      q.id,
+      rows.sort((a, b) => b.at - a.at).map((r) => r.row),
+    );
+  }
+  return out;
+}
 
 /** In the page before the app: the events stand-in and the timing of the board's batches. */
 function instrument() {
@@ -239,18 +315,52 @@ async function main() {
       `window.__benchConfig = ${JSON.stringify({ agents: AGENTS, rate: RATE, batchMs: BATCH_MS })};`,
     );
     await page.addInitScript(initScript(instrument));
-    const body = JSON.stringify(idleAgentRecords(AGENTS));
+    const body = JSON.stringify(
+      idleAgentRecords(AGENTS).map((a) => ({ ...a, queue_id: QUEUES.find((q) => q.name === a.group_id)!.id })),
+    );
     await page.route("**/api/cc/agent_state**", (route) =>
       route.fulfill({ status: 200, contentType: "application/json", body }),
     );
+    const records = dayRecords(RECORDS);
+    await page.route("**/api/cdrs?**", (route) => {
+      const q = new URL(route.request().url()).searchParams;
+      const all = records.get(q.get("groupValue") ?? "") ?? [];
+      const perPage = Number(q.get("perPage") ?? 1000);
+      const n = Number(q.get("page") ?? 1);
+      return route.fulfill({
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({
+          rowCount: all.length,
+          page: n,
+          pageCount: Math.max(1, Math.ceil(all.length / perPage)),
+          data: all.slice((n - 1) * perPage, n * perPage),
+        }),
+      });
+    });
     await page.goto(platform.url);
     await page.getByLabel("Login name").fill("supervisor");
     await page.getByLabel("Password", { exact: true }).fill("Agentbar@2026");
+    const signIn = Date.now();
     await page.getByRole("button", { name: "Sign in" }).click();
     await page
       .getByTestId("wallboard-count")
       .filter({ hasText: String(AGENTS) })
       .waitFor({ timeout: 30_000 });
+    const agentsShown = Date.now() - signIn;
+    for (const q of QUEUES)
+      await page
+        .locator(`.queue-tile[data-queue=${q.name}]`)
+        .getByTestId("queue-day-source")
+        .filter({ hasText: /^Today since/ })
+        .waitFor({ timeout: 60_000 });
+    const figuresShown = Date.now() - signIn;
+    const offered = await page
+      .locator(".queue-tile [data-testid=queue-offered]")
+      .evaluateAll((dds) => dds.reduce((n, d) => n + Number(d.textContent), 0));
+    console.log(
+      `sign-in to the board's ${AGENTS} agents: ${agentsShown} ms; to today's figures of every queue from ${RECORDS} records: ${figuresShown} ms (${figuresShown - agentsShown} ms after the agents; ${offered} callers offered)`,
+    );
     const cdp = await context.newCDPSession(page);
     const heap = async () => {
       await cdp.send("HeapProfiler.collectGarbage");

@@ -142,4 +142,14 @@ describe("a queue's day", () => {
     );
     expect(day.figures(20)).toMatchObject({ offered: 1, answered: 1, averageSpeedOfAnswer: 4_000 });
   });
+
+  it("counts its figures again only when a caller changed, or for another threshold", () => {
+    const day = new QueueDay(MIDNIGHT);
+    day.addWaiting([{ key: "c1", joinedAt: at(9, 0) }]);
+    const first = day.figures(20);
+    expect(day.figures(20)).toBe(first);
+    expect(day.figures(30)).not.toBe(first);
+    day.addInCall("c1", "1001");
+    expect(day.figures(30)).toMatchObject({ offered: 1, answered: 1 });
+  });
 });

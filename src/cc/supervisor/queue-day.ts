@@ -84,7 +84,7 @@ export class QueueDay {
     if (patch.agent && !next.agent) next.agent = patch.agent;
     if (next.joinedAt && next.joinedAt < this.from) {
       // A caller who joined before midnight is yesterday's.
-      this.callers.delete(key);
+      if (this.callers.delete(key)) this.version++;
       return;
     }
     if (old && (Object.keys(next) as (keyof QueueCaller)[]).every((k) => next[k] === old[k])) return;
@@ -176,9 +176,18 @@ export class QueueDay {
     this.merge(key, { answeredAt: -1, agent });
   }
 
-  /** The day's figures with `thresholdSeconds` as the service level's threshold. */
+  private counted: { version: number; thresholdSeconds: number; figures: QueueDayFigures } | null = null;
+
+  /**
+   * The day's figures with `thresholdSeconds` as the service level's threshold: counted again only
+   * when a caller changed (every view and the alerts ask each second, over a day's callers).
+   */
   figures(thresholdSeconds: number): QueueDayFigures {
-    return figuresOf(this.callers.values(), thresholdSeconds);
+    const c = this.counted;
+    if (c && c.version === this.version && c.thresholdSeconds === thresholdSeconds) return c.figures;
+    const figures = figuresOf(this.callers.values(), thresholdSeconds);
+    this.counted = { version: this.version, thresholdSeconds, figures };
+    return figures;
   }
 
   /** The day in 15-minute intervals, from midnight to the interval holding `now`. */
