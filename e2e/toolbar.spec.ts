@@ -396,7 +396,7 @@ test("click-to-dial: progress shows until the agent's phone rings and answers by
   await expect(alice.card().getByTestId("call-state")).toHaveText("Busy");
 });
 
-test("keyboard only: shortcuts go ready, answer, hold and hang up; the break shortcut opens the reasons", async ({
+test("keyboard only: shortcuts go ready, answer, hold and hang up, shown on the controls; the focus follows the call into after-call work; the break shortcut opens the reasons", async ({
   newParty,
   platform,
 }) => {
@@ -406,10 +406,21 @@ test("keyboard only: shortcuts go ready, answer, hold and hang up; the break sho
   await alice.page.keyboard.press("Alt+R");
   await expect(statusOf(alice.page)).toHaveAttribute("data-status", "Available");
 
-  const customer = await queueCaller(platform.url, { number: "5550170", name: "Kim Keys", toneHz: 660 });
+  const longName = "Kimberly Alexandra Keys-Montgomery of the Northern Accounts Department";
+  const customer = await queueCaller(platform.url, { number: "5550170", name: longName, toneHz: 660 });
   await expect(alice.card("ringing")).toBeVisible();
+  // Shortcuts are said where the controls are; a long name is readable whole in its tooltip.
+  const answer = alice.card("ringing").getByRole("button", { name: "Answer" });
+  await expect(answer).toHaveAttribute("aria-keyshortcuts", "Alt+A");
+  await expect(answer).toHaveAttribute("title", "Answer (Alt+A)");
+  await expect(alice.card("ringing").locator(".call-name")).toHaveAttribute("title", longName);
   await alice.page.keyboard.press("Alt+A");
   await expect(alice.card()).toHaveAttribute("data-state", "active");
+  // The keyboard is on the call, not the page: the next Tab reaches its first control.
+  await expect(alice.card()).toBeFocused();
+  await alice.page.keyboard.press("Tab");
+  await expect(alice.card().locator("button:focus")).toHaveCount(1);
+  await expect(alice.card().getByRole("button", { name: "Hang up" })).toHaveAttribute("aria-keyshortcuts", "Alt+H");
   await expectSimHears(s, customer.uuid, 440, "answered by keyboard: the customer hears agent1");
   await alice.page.keyboard.press("Alt+O");
   await expect(alice.card().getByTestId("cc-held")).toBeVisible();
@@ -417,6 +428,8 @@ test("keyboard only: shortcuts go ready, answer, hold and hang up; the break sho
   await expect(alice.card().getByTestId("cc-held")).toHaveCount(0);
   await alice.page.keyboard.press("Alt+H");
   await expect(alice.card()).toHaveAttribute("data-state", "ended");
+  // After hang-up the keyboard is in after-call work's notes.
+  await expect(alice.page.getByTestId("wrap-up").getByLabel("Notes", { exact: true })).toBeFocused();
 
   await alice.page.getByRole("button", { name: "Done" }).click();
   await alice.page.keyboard.press("Alt+B");

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CallControl } from "../../cc";
+import type { ShortcutAction } from "../../session";
 import type { Call } from "../../softphone";
 import { afterStart } from "../after-start";
 import {
@@ -46,6 +47,15 @@ void afterStart
   .then(() => Promise.all([DtmfPanel, TransferPanel, QualityMark, QualityWarning].map((c) => c.preload())))
   .catch(() => undefined);
 
+/** The controls a keyboard shortcut (settings) also works. */
+const SHORTCUTS: Partial<Record<CallControl, ShortcutAction>> = {
+  answer: "answer",
+  "hang-up": "hangup",
+  hold: "hold",
+  resume: "hold",
+  mute: "mute",
+};
+
 type Panel = "keypad" | "transfer" | "cc-transfer" | null;
 
 /**
@@ -78,11 +88,22 @@ export function CallCard({
   compact?: boolean;
   minimal?: boolean;
 }) {
-  const { t, agent } = useModel();
+  const { t, agent, settings } = useModel();
   const p = usePhone();
   const m = t.value.phone;
   const [panel, setPanel] = useState<Panel>(null);
   const answerRef = useRef<HTMLButtonElement>(null);
+  const cardRef = useRef<HTMLElement>(null);
+  // A control's shortcut (settings), said in its tooltip and to assistive technology.
+  const keys = settings.value.shortcuts;
+  const shortcutOf = (control: CallControl): string => {
+    const action = SHORTCUTS[control];
+    return action ? keys[action] : "";
+  };
+  const tip = (control: CallControl, text: string) => {
+    const k = shortcutOf(control);
+    return k ? `${text} (${k})` : compact ? text : undefined;
+  };
   const actions = p.actions;
   // What can be done with the call, and whether the platform or the phone does it, is the agent session's to say.
   const view = p.view(call);
@@ -109,6 +130,20 @@ export function CallCard({
   useEffect(() => {
     if (!answered) setPanel(null);
   }, [answered]);
+  // Once answered (by click or shortcut), the keyboard is on the call: Answer is gone, and the
+  // focus would fall to the page. The card takes it; the next Tab is its first control.
+  // (A call that rang here goes on through its answering to answered.)
+  const rang = useRef(false);
+  useEffect(() => {
+    if (ringingHere) rang.current = true;
+    else if (answered && rang.current) {
+      rang.current = false;
+      // Unless the agent is typing elsewhere (a field of the page keeps its focus).
+      const focus = document.activeElement;
+      const typing = focus?.matches("input, textarea, select, [contenteditable]") && !cardRef.current?.contains(focus);
+      if (!typing) cardRef.current?.focus();
+    } else if (call.state === "ended") rang.current = false;
+  }, [ringingHere, answered, call.state]);
 
   const since = call.answeredAt ?? call.startedAt;
   const timer =
@@ -142,7 +177,8 @@ export function CallCard({
       type="button"
       class={`call-action ${cls}`}
       aria-label={text}
-      title={compact ? text : undefined}
+      title={tip(control, text)}
+      aria-keyshortcuts={shortcutOf(control) || undefined}
       onClick={safe(control, onClick)}
       {...extra}
     >
@@ -188,6 +224,8 @@ export function CallCard({
 
   return (
     <article
+      ref={cardRef}
+      tabIndex={-1}
       class={`call-card state-${call.state}${compact ? " compact" : ""}`}
       aria-label={ringingHere ? m.incomingFrom(who) : m.callWith(who)}
       data-testid="call"
@@ -204,7 +242,10 @@ export function CallCard({
             </span>
           ))}
         <div class="call-who">
-          <span class="call-name">{name}</span>
+          {/* A long name is cut in the bar and the side panel: its tooltip has it whole; the full page wraps it. */}
+          <span class="call-name" title={name}>
+            {name}
+          </span>
           {number && <span class="call-number">{number}</span>}
         </div>
         {/* In the bar a ringing queue call shows its queue and wait where its state and ring time go. */}
@@ -315,7 +356,8 @@ export function CallCard({
               ref={answerRef}
               class="call-action answer"
               aria-label={m.answer}
-              title={compact ? m.answer : undefined}
+              title={tip("answer", m.answer)}
+              aria-keyshortcuts={shortcutOf("answer") || undefined}
               onClick={safe("answer", () => act(actions.answer(call.id)))}
             >
               <PhoneIcon />
