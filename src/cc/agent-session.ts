@@ -1,4 +1,5 @@
 import { getUser, getUserQueueNames, type PlatformClient, type User } from "../api";
+import type { AgentStateCall } from "../api/cc";
 import {
   memoryStorage,
   type KeyValueStorage,
@@ -10,7 +11,7 @@ import {
   type SettingsStore,
 } from "../session";
 import { isLive, type IncomingCall, type IncomingCallDecision, type PageEventTarget, type Phone } from "../softphone";
-import { createAfterCallWork } from "./after-call-work";
+import { createAfterCallWork, type AfterCallWork } from "./after-call-work";
 import { createAgentContext } from "./agent-context";
 import {
   createAgentStore,
@@ -105,25 +106,29 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   const store = createAgentStore();
   const ctx = createAgentContext({ store, calls: phone.callsStore, settings, now });
   const handovers = createHandovers(ctx);
+  // The parts are built in the order they need each other. Where two need each other both ways,
+  // they are joined in a second step once both are built (below), never by a closure that works
+  // only because the later one happens to be declared further down: agent-sync with what reads
+  // agent_state through it (click-to-dial, handovers, the recovery), and the status commands with
+  // after-call work (a status chosen during it waits for it; it applies the next one).
+  const readers: Array<(platformCall: AgentStateCall | null, askedAt: number) => void> = [];
   const sync = createAgentSync({
     ctx,
     feed: deps.feed,
     deviceStorage: deps.deviceStorage,
-    onRead: (platformCall, askedAt) => {
-      const label = labelFromAgentState(platformCall, phone.callsStore.getState().calls.filter(isLive));
-      if (label) phone.decorate(label.id, label.context);
-      clickToDial.follow(platformCall, askedAt);
-      handovers.note(platformCall);
-      recovery.onRead(platformCall);
-    },
+    onRead: (platformCall, askedAt) => readers.forEach((read) => read(platformCall, askedAt)),
     confirmTimeoutMs: deps.confirmTimeoutMs ?? 10_000,
     pollMs: deps.pollMs ?? POLL_MS,
   });
   const clickToDial = createClickToDial({ ctx, sync });
+  const joined: { afterCall?: AfterCallWork } = {};
   const status = createStatusCommands({
     ctx,
     sync,
-    afterCall: { active: () => afterCall.active(), chooseNext: (next) => afterCall.chooseNext(next) },
+    afterCall: {
+      active: () => joined.afterCall?.active() ?? false,
+      chooseNext: async (next) => joined.afterCall?.chooseNext(next),
+    },
   });
   const notes = createCallNotes({ store, storage: deps.deviceStorage, now });
   const afterCall = createAfterCallWork({
@@ -136,6 +141,17 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
   const stories = createCallerStories({ ctx, deviceStorage: deps.deviceStorage });
   const day = createMyDay({ ctx, deviceStorage: deps.deviceStorage });
   const recovery = createCallRecovery({ ctx, tabStorage: deps.tabStorage ?? memoryStorage(), afterCall });
+  // The second step: the parts that need each other both ways, joined now that all are built.
+  joined.afterCall = afterCall;
+  readers.push(
+    (platformCall) => {
+      const label = labelFromAgentState(platformCall, phone.callsStore.getState().calls.filter(isLive));
+      if (label) phone.decorate(label.id, label.context);
+    },
+    (platformCall, askedAt) => clickToDial.follow(platformCall, askedAt),
+    (platformCall) => handovers.note(platformCall),
+    (platformCall) => recovery.onRead(platformCall),
+  );
   const page = deps.page === null ? undefined : (deps.page ?? (globalThis as { document?: PageEventTarget }).document);
   const phoneWatch = createPhoneWatch({
     ctx,
