@@ -5,7 +5,8 @@ import { queueCaller, statusOf } from "./toolbar-support";
 /**
  * Pictures of the call-center toolbar in the three layouts and both languages
  * (`npm run screenshots` writes them to docs/screenshots/toolbar-*.png): Ready with the queues, a queue call ringing, in the call,
- * after-call work. The bar gets a taller window where a panel hangs under it, as a CRM gives its
+ * after-call work, the same customer again with its story on the ringing card, notes during the call and
+ * the agent's day. The bar gets a taller window where a panel hangs under it, as a CRM gives its
  * iframe room for it.
  */
 const viewports = screenshotViewports;
@@ -24,6 +25,9 @@ const words = {
     note: "Wants the March invoice again, by post.",
     status: /^Status/,
     transfer: "Transfer",
+    done: "Done",
+    callNotes: "Call notes",
+    callNote: "Invoice arrived; asks about the April one.",
   },
   "zh-CN": {
     answer: "接听",
@@ -35,6 +39,9 @@ const words = {
     note: "需要重新邮寄三月份的发票。",
     status: /^状态/,
     transfer: "转接",
+    done: "完成",
+    callNotes: "通话备注",
+    callNote: "发票已收到；询问四月份的发票。",
   },
 } as const;
 
@@ -90,6 +97,23 @@ for (const language of ["en", "zh-CN"] as const) {
         if (layout === "bar") await page.setViewportSize({ width: 1280, height: 420 });
         await page.getByRole("button", { name: w.status }).click();
         await shot(page, `${p}-menu`);
+      }
+
+      // The same customer calls again: the ringing card tells the earlier call, its outcome and
+      // notes; notes typed during the call; the agent's day (full and side) counts the calls.
+      if (layout !== "side") await page.keyboard.press("Escape");
+      await page.getByTestId("wrap-up").getByRole("button", { name: w.done }).click();
+      await expect(page.getByTestId("wrap-up")).toHaveCount(0);
+      if (layout === "bar") await page.setViewportSize(viewports.bar);
+      await queueCaller(platform.url, { number: "5550142", name: w.customer, toneHz: 660 });
+      await expect(alice.card("ringing").getByTestId("caller-story")).toHaveAttribute("data-status", "ready");
+      await shot(page, `${p}-story`);
+      await alice.card("ringing").getByRole("button", { name: w.answer }).click();
+      await expect(alice.card("active")).toBeVisible();
+      if (layout !== "bar") {
+        await alice.card().getByLabel(w.callNotes).fill(w.callNote);
+        await expect(page.getByTestId("my-day-calls")).toHaveText("1");
+        await shot(page, `${p}-notes-day`);
       }
     });
   }
