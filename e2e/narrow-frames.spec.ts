@@ -89,9 +89,14 @@ test("in the bar 800 px wide a second call rings in brief with Answer, Reject an
   const second = await s.call("1002", 900, "5550192", "Wes Waiting");
   const waiting = bob.card("ringing");
   await expect(waiting).toContainText("Wes Waiting");
-  // Icon buttons, each named and with a tooltip.
-  for (const name of ["Answer", "Reject", "Busy"])
-    await expect(waiting.getByRole("button", { name, exact: true })).toHaveAttribute("title", name);
+  // Icon buttons, each named and with a tooltip (Answer's says its shortcut too).
+  const tooltips: [string, string][] = [
+    ["Answer", "Answer (Alt+A)"],
+    ["Reject", "Reject"],
+    ["Busy", "Busy"],
+  ];
+  for (const [name, title] of tooltips)
+    await expect(waiting.getByRole("button", { name, exact: true })).toHaveAttribute("title", title);
   // The call talking keeps every control beside it.
   for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"])
     await expect(bob.card("active").getByRole("button", { name, exact: true })).toBeVisible();
