@@ -1,3 +1,4 @@
+import type { SupervisionWord } from "../../shared/supervision-mode";
 import { timestamp } from "../store/db";
 import type { Channel, Switch } from "../switch/types";
 import type { Agent } from "./agent";
@@ -50,10 +51,10 @@ export interface AgentStateRecord {
   call: AgentStateCall | null;
   /**
    * The local platform's addition, present only when it tells agents (tellMonitoredAgents): a
-   * supervisor's leg on this agent's call and what it does (listen, whisper, whisper-partner,
-   * three-way), or null.
+   * supervisor's leg on this agent's call and what it does, in the platform's documented words
+   * (`listen`, `whisper`, `whisper-partner`, `three-way`: shared/supervision-mode.ts), or null.
    */
-  supervision?: { mode: string; by: string; by_name: string } | null;
+  supervision?: { mode: SupervisionWord; by: string; by_name: string } | null;
 }
 
 export function agentStateRecord(o: {
@@ -147,7 +148,7 @@ function currentCall(
     const customer = supervision.call.peer;
     return {
       callstate:
-        supervision.leg.state !== "answered" ? "RINGING" : supervision.mode === "three-way" ? "TALKING" : "MONITORING",
+        supervision.leg.state !== "answered" ? "RINGING" : supervision.mode === "barge" ? "TALKING" : "MONITORING",
       record: {
         uuid: supervision.leg.uuid,
         kind: supervision.purpose,

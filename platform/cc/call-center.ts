@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { randomUUID } from "node:crypto";
+import type { SupervisionWord } from "../../shared/supervision-mode";
 import type { Channel, HangupCause, Switch } from "../switch/types";
 import type { Agent, AgentCall, Member, Offer } from "./agent";
 import { ccEvent, epochSeconds, type CcAction, type CcEvent } from "./cc-event";
@@ -586,10 +587,11 @@ export class CallCenter {
   }
 
   /**
-   * Tells an agent what a supervisor's leg does on its call (`none`: it left), when the platform
-   * tells agents. Only the agent (and supervisors, who see every event) get it: it names no queue.
+   * Tells an agent what a supervisor's leg does on its call, in the event's documented words
+   * (`none`: it left), when the platform tells agents. Only the agent (and supervisors, who see
+   * every event) get it: it names no queue.
    */
-  supervisionChanged(call: AgentCall, mode: string, by: string): void {
+  supervisionChanged(call: AgentCall, mode: SupervisionWord | "none", by: string): void {
     this.emit("agent-supervision", {
       "CC-Agent": call.agent.number,
       "CC-Agent-UUID": call.leg.uuid,

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Channel, EavesdropMode, HangupCause, OriginateTarget, Switch } from "../switch/types";
+import type { Channel, HangupCause, OriginateTarget, Switch } from "../switch/types";
+import {
+  supervisionModeOfKey,
+  supervisionWordOf,
+  type SupervisionMode,
+  type SupervisionWord,
+} from "../../shared/supervision-mode";
 import type { Agent, AgentCall } from "./agent";
 import { controlLegHeaders } from "./agent-leg-headers";
 import { sipHeaderVariablesOf } from "../switch/sip-header-variables";
@@ -11,8 +17,8 @@ export type Party = { extension: string } | { number: string };
 
 /** A supervisor's (or a PSTN number's) leg listening to, or talking in, an agent's call. */
 export interface SupervisionLeg {
-  /** What the leg does now; DTMF on the leg changes it (see eavesdropModeForDigit). */
-  mode: EavesdropMode;
+  /** What the leg does now; the eavesdrop keys pressed on the leg change it (supervisionModeOfKey). */
+  mode: SupervisionMode;
   /** What it was asked for: ccMonitor or ccThreeWay. */
   readonly purpose: "monitor" | "three-way";
   readonly leg: Channel;
@@ -23,7 +29,7 @@ export interface SupervisionLeg {
   /** A supervisor watching the agent (ccMonitor, or barging in from its own phone), not a party the agent asked in. */
   readonly supervising: boolean;
   /** The mode the agent was last told; undefined: not told anything (the platform does not tell, or not yet). */
-  told?: EavesdropMode | "none";
+  told?: SupervisionMode | "none";
   /** The call's agent leg is now `to` (a take-back): the supervision goes on there. */
   follow(from: Channel, to: Channel): void;
   stop(): void;
@@ -32,14 +38,6 @@ export interface SupervisionLeg {
 export interface CallControlEngineOptions {
   /** Agents are told when a supervisor listens, whispers or joins (the platform's tellMonitoredAgents). */
   tellAgents: boolean;
-}
-
-/**
- * FreeSWITCH's eavesdrop keys, pressed on the listening leg: `2` speaks with the monitored channel
- * (the agent: whisper), `1` with its partner (the customer), `3` with both (barge), `0` listens again.
- */
-export function eavesdropModeForDigit(digit: string): EavesdropMode | undefined {
-  return ({ "0": "listen", "1": "whisper-partner", "2": "whisper", "3": "three-way" } as const)[digit as "0"];
 }
 
 const targetOf = (p: Party): OriginateTarget => ("extension" in p ? { extension: p.extension } : { number: p.number });
@@ -332,27 +330,27 @@ export class CallControlEngine {
 
   /** ccThreeWay: the party joins the call; all three hear each other. `supervising`: a supervisor barging in. */
   threeWay(call: AgentCall, party: Party, by: string, autoAnswer: boolean, supervising = false): SupervisionLeg {
-    return this.supervise(call, party, by, "three-way", autoAnswer, supervising);
+    return this.supervise(call, party, by, "barge", autoAnswer, supervising);
   }
 
   /** ccMonitor: the party hears the agent and the customer; neither hears it. */
   monitor(call: AgentCall, party: Party, by: string): SupervisionLeg {
-    return this.supervise(call, party, by, "listen", true, true);
+    return this.supervise(call, party, by, "monitor", true, true);
   }
 
   /** What the agent of `call` is told a supervisor does on it now, when the platform tells agents. */
-  toldSupervisionOf(call: AgentCall | undefined): { mode: EavesdropMode; by: string; by_name: string } | null {
+  toldSupervisionOf(call: AgentCall | undefined): { mode: SupervisionWord; by: string; by_name: string } | null {
     const s = call ? this.supervisionsOf(call).find((x) => x.told && x.told !== "none") : undefined;
     if (!s || !s.told || s.told === "none") return null;
-    return { mode: s.told, by: s.by, by_name: this.cc.directory.agent(s.by)?.name ?? s.by };
+    return { mode: supervisionWordOf(s.told), by: s.by, by_name: this.cc.directory.agent(s.by)?.name ?? s.by };
   }
 
   /** Tells the agent the supervisor's leg's mode, if the platform tells agents and it changed. */
-  private tell(s: SupervisionLeg, mode: EavesdropMode | "none") {
+  private tell(s: SupervisionLeg, mode: SupervisionMode | "none") {
     if (!this.options.tellAgents || !s.supervising || s.told === mode || (mode === "none" && s.told === undefined))
       return;
     s.told = mode;
-    this.cc.supervisionChanged(s.call, mode, s.by);
+    this.cc.supervisionChanged(s.call, mode === "none" ? mode : supervisionWordOf(mode), s.by);
   }
 
   /**
@@ -473,17 +471,17 @@ export class CallControlEngine {
     call: AgentCall,
     party: Party,
     by: string,
-    mode: EavesdropMode,
+    mode: SupervisionMode,
     autoAnswer: boolean,
     supervising: boolean,
   ): SupervisionLeg {
     this.requireAnswered(call);
-    const leg = this.originateFor(call, party, by, mode === "listen" ? "monitor" : "three-way", autoAnswer);
+    const leg = this.originateFor(call, party, by, mode === "monitor" ? "monitor" : "three-way", autoAnswer);
     // The listener goes when the call it listens to ends (eavesdrop ends with its target).
     const endWithCall = () => leg.hangup("NORMAL_CLEARING");
     const supervision: SupervisionLeg = {
       mode,
-      purpose: mode === "listen" ? "monitor" : "three-way",
+      purpose: mode === "monitor" ? "monitor" : "three-way",
       leg,
       call,
       by,
@@ -512,7 +510,7 @@ export class CallControlEngine {
     });
     // The keys of FreeSWITCH's eavesdrop switch the mode without dropping anyone.
     const onDigit = (digit: string) => {
-      const next = eavesdropModeForDigit(digit);
+      const next = supervisionModeOfKey(digit);
       if (!next || next === supervision.mode || !this.supervisions.has(supervision) || leg.state !== "answered") return;
       if (call.ended || call.leg.state === "hungup") return;
       supervision.mode = next;

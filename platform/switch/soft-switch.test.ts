@@ -220,13 +220,13 @@ describe("consult, as the call-center engine does it", () => {
 });
 
 describe("eavesdropping", () => {
-  it("listen, whisper and three-way", async () => {
+  it("monitor, whisper, whisper to the customer and barge", async () => {
     const agent = await party(440);
     const customer = await party(1000);
     const supervisor = await party(1300);
     sw.bridge(agent, customer);
 
-    sw.eavesdrop(supervisor, agent, "listen");
+    sw.eavesdrop(supervisor, agent, "monitor");
     runTicks(plane, 400);
     expect(hears(supervisor, 440) && hears(supervisor, 1000)).toBe(true);
     expect(hears(agent, 1300) || hears(customer, 1300)).toBe(false);
@@ -236,12 +236,12 @@ describe("eavesdropping", () => {
     expect(hears(agent, 1300)).toBe(true);
     expect(hears(customer, 1300)).toBe(false);
 
-    sw.eavesdrop(supervisor, agent, "whisper-partner");
+    sw.eavesdrop(supervisor, agent, "whisper-customer");
     runTicks(plane, 400);
     expect(hears(customer, 1300)).toBe(true);
     expect(hears(agent, 1300)).toBe(false);
 
-    sw.eavesdrop(supervisor, agent, "three-way");
+    sw.eavesdrop(supervisor, agent, "barge");
     runTicks(plane, 400);
     expect(hears(agent, 1300) && hears(customer, 1300)).toBe(true);
 

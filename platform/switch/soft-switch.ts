@@ -17,12 +17,12 @@ import type { MediaFileStore } from "../cdr/media-files";
 import type { Log } from "../log";
 import { timestamp } from "../store/db";
 import type { ExtensionRow, UserStore } from "../store/users";
+import { supervisionWordOf, type SupervisionMode } from "../../shared/supervision-mode";
 import { sipHeaderVariablesOf } from "./sip-header-variables";
 import type { ChannelBase } from "./channel";
 import { type ChannelHost, type ChannelInit } from "./channel";
 import type {
   Channel,
-  EavesdropMode,
   HangupCause,
   OriginateOptions,
   OriginateTarget,
@@ -396,7 +396,7 @@ export class SoftSwitch implements Switch, ChannelHost {
 
   // ---------------------------------------------------------------- Switch: eavesdrop, transfer
 
-  eavesdrop(listener: Channel, target: Channel, mode: EavesdropMode): void {
+  eavesdrop(listener: Channel, target: Channel, mode: SupervisionMode): void {
     const l = listener as ChannelBase;
     const t = target as ChannelBase;
     if (l === t) throw new Error("a channel cannot eavesdrop on itself");
@@ -411,13 +411,13 @@ export class SoftSwitch implements Switch, ChannelHost {
       this.place(t, this.media.createRoom(`call of ${t.uuid.slice(0, 8)}`));
       placement = this.placements.get(t)!;
     }
-    const whispered = mode === "whisper" ? t : mode === "whisper-partner" ? this.partners.get(t) : undefined;
+    const whispered = mode === "whisper" ? t : mode === "whisper-customer" ? this.partners.get(t) : undefined;
     const role: RoomRole =
-      mode === "three-way" ? "talker" : whispered?.endpoint ? { whisperTo: [whispered.endpoint] } : "listener";
+      mode === "barge" ? "talker" : whispered?.endpoint ? { whisperTo: [whispered.endpoint] } : "listener";
     this.place(l, placement.room, role);
     this.eavesdrops.set(l, t);
     l.variables.set("eavesdrop_target", t.uuid);
-    l.variables.set("eavesdrop_mode", mode);
+    l.variables.set("eavesdrop_mode", supervisionWordOf(mode));
   }
 
   transfer(ch: Channel, destination: string): void {

@@ -1,3 +1,5 @@
+import type { SupervisionMode } from "../../shared/supervision-mode";
+
 /**
  * The soft-switch core of the local platform, modelled on FreeSWITCH: calls are made of
  * channels (one per leg, each terminating in the platform with its media), which the switch
@@ -113,17 +115,6 @@ export interface OriginateOptions {
   uuid?: string;
 }
 
-/** How a listener joins another channel's call (FreeSWITCH eavesdrop / three_way). */
-export type EavesdropMode =
-  /** Hears both sides, is heard by nobody (ccMonitor). */
-  | "listen"
-  /** Hears both sides, is heard by the target only (FreeSWITCH eavesdrop DTMF `2`). */
-  | "whisper"
-  /** Hears both sides, is heard by the target's partner only (eavesdrop DTMF `1`). */
-  | "whisper-partner"
-  /** Hears both sides and is heard by both (ccThreeWay, barge). */
-  | "three-way";
-
 export interface SwitchEvents {
   "channel-create": (ch: Channel) => void;
   /** An outbound channel rings (180/183 from the phone, a simulated party ringing) or an inbound one got early media. */
@@ -159,8 +150,11 @@ export interface Switch {
   playMusic(ch: Channel): void;
   /** Plays a tone/ringback/silence to a channel, replacing what it heard. */
   playTone(ch: Channel, tone: "ringback" | "busy" | "silence" | { frequency: number }): void;
-  /** `listener` joins `target`'s call in the given mode (both legs of target's bridge are heard). */
-  eavesdrop(listener: Channel, target: Channel, mode: EavesdropMode): void;
+  /**
+   * `listener` joins `target`'s call as FreeSWITCH's eavesdrop (and three_way) does: it hears
+   * both legs of target's bridge, and `mode` says who hears it (shared/supervision-mode.ts).
+   */
+  eavesdrop(listener: Channel, target: Channel, mode: SupervisionMode): void;
   /** Sends a channel to a new destination through the dialplan (uuid_transfer); it leaves its bridge. */
   transfer(ch: Channel, destination: string): void;
   /** Claims destinations in the dialplan (the call-center engine claims queue names and numbers). */

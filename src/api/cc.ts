@@ -51,8 +51,9 @@ const AgentStateRecordSchema = v.object({
   call: v.optional(v.nullable(AgentStateCallSchema), null),
   /**
    * The local platform's addition, present only where the platform tells agents they are
-   * supervised: what a supervisor's leg does on the agent's call (listen, whisper,
-   * whisper-partner, three-way), or null. Absent: the platform does not say.
+   * supervised: what a supervisor's leg does on the agent's call, in the platform's words
+   * (listen, whisper, whisper-partner, three-way; agent-sync.ts reads them as the app's modes),
+   * or null. Absent: the platform does not say.
    */
   supervision: v.optional(v.nullable(v.object({ mode: text, by: text, by_name: text }))),
 });

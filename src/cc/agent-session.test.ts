@@ -844,8 +844,9 @@ describe("calls through the call center", () => {
       "CC-Supervisor": "1010",
       "CC-Supervisor-Name": "Sam Supervisor",
     });
-    expect(t.store.getState().supervised).toEqual({ mode: "listen", by: "Sam Supervisor", callId: "leg-1" });
-    expect(card()).toEqual({ mode: "listen", by: "Sam Supervisor" });
+    // The platform's word `listen` is read as the app's `monitor`.
+    expect(t.store.getState().supervised).toEqual({ mode: "monitor", by: "Sam Supervisor", callId: "leg-1" });
+    expect(card()).toEqual({ mode: "monitor", by: "Sam Supervisor" });
     // Another agent's supervision is not this agent's; another call of this agent's is not this card's.
     t.fcc.emit({
       "CC-Action": "agent-supervision",
@@ -854,7 +855,7 @@ describe("calls through the call center", () => {
       "CC-Supervision-Mode": "whisper",
       "CC-Supervisor": "1010",
     });
-    expect(card()).toEqual({ mode: "listen", by: "Sam Supervisor" });
+    expect(card()).toEqual({ mode: "monitor", by: "Sam Supervisor" });
     t.fcc.emit({
       "CC-Action": "agent-supervision",
       "CC-Agent": "1001",

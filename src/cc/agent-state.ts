@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
+import type { SupervisionMode } from "../../shared/supervision-mode";
 import type { AgentStateCall } from "../api/cc";
 import type { CallId } from "../softphone";
 import type { AgentView } from "./agent-status";
@@ -92,12 +93,14 @@ export interface QueueView {
   waiting: number | null;
 }
 
-/**
- * What a supervisor does on the agent's call: FreeSWITCH's eavesdrop modes (`listen`, `whisper`
- * to the agent, `whisper-partner` to the customer, `three-way`), as the platform names them.
- */
+/** What a supervisor does on the agent's call, as the platform tells the agent. */
 export interface Supervised {
-  mode: string;
+  /**
+   * The supervisor's leg's mode (`monitor`, `whisper` to the agent, `whisper-customer`, `barge`:
+   * shared/supervision-mode.ts, read from the platform's words in agent-sync.ts); a word of the
+   * platform's that names none of them is kept as it was said.
+   */
+  mode: SupervisionMode | (string & {});
   /** The supervisor's name (else its number). */
   by: string;
   /** The agent's call it is on (its callID); "" when not said. */

@@ -1,7 +1,8 @@
+import { supervisionModeOfWord } from "../../shared/supervision-mode";
 import { getAgentState, type AgentStateCall, type AgentStateRecord } from "../api/cc";
 import type { KeyValueStorage } from "../session";
 import type { AgentContext } from "./agent-context";
-import { namedQueue, type AgentState } from "./agent-state";
+import { namedQueue, type AgentState, type Supervised } from "./agent-state";
 import {
   agentViewOf,
   eventTime,
@@ -111,7 +112,7 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
         before && tracking.statusEventAt > askedAt
           ? store.getState().supervised
           : told
-            ? { mode: told.mode, by: told.by_name || told.by, callId: platformCall?.uuid ?? "" }
+            ? { mode: modeOf(told.mode), by: told.by_name || told.by, callId: platformCall?.uuid ?? "" }
             : null;
       store.setState({ agent, platformCall, supervised });
       deps.onRead(platformCall, askedAt);
@@ -199,11 +200,15 @@ export function createAgentSync(deps: AgentSyncDeps): AgentSync {
         store.setState({ agent: { ...agent, state: e["CC-Agent-State"] ?? agent.state }, tracking });
         break;
       case "agent-supervision": {
-        const mode = e["CC-Supervision-Mode"] ?? "none";
+        const word = e["CC-Supervision-Mode"] ?? "none";
         const supervised =
-          mode === "none"
+          word === "none"
             ? null
-            : { mode, by: e["CC-Supervisor-Name"] || e["CC-Supervisor"] || "", callId: e["CC-Agent-UUID"] ?? "" };
+            : {
+                mode: modeOf(word),
+                by: e["CC-Supervisor-Name"] || e["CC-Supervisor"] || "",
+                callId: e["CC-Agent-UUID"] ?? "",
+              };
         store.setState({ supervised, tracking });
         break;
       }
@@ -291,4 +296,13 @@ function askedStatus(command: string): string | undefined {
       string
     >
   )[command];
+}
+
+/**
+ * A supervisor's mode from the platform's word for it (its agent-supervision event and
+ * agent_state's `supervision.mode`): the one place the app reads those words. A word that names
+ * no mode is kept as it was said, so that the agent still sees that a supervisor is on the call.
+ */
+function modeOf(word: string): Supervised["mode"] {
+  return supervisionModeOfWord(word) ?? word;
 }

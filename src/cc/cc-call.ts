@@ -1,7 +1,7 @@
 import type { AgentStateCall } from "../api/cc";
 import { isLive, type Call, type CallId } from "../softphone";
 import type { AgentContext } from "./agent-context";
-import { track, type AgentState } from "./agent-state";
+import { track, type AgentState, type Supervised } from "./agent-state";
 import type { CallCenterEventData } from "./agent-status";
 import { CC, ccLabelsOf } from "./queue-calls";
 
@@ -19,7 +19,7 @@ export interface CcCall {
   party: { name: string; number: string } | null;
   callstate: string;
   /** A supervisor on this call, when the platform tells the agent (see AgentState's `supervised`). */
-  supervised: { mode: string; by: string } | null;
+  supervised: Pick<Supervised, "mode" | "by"> | null;
   /** The supervisor's own leg listening to, whispering in or joining an agent's call (see supervisionOf). */
   supervising: LegSupervision | null;
 }

@@ -10,7 +10,7 @@ import { until } from "./sip-phone";
 /**
  * The switch's primitives used the way the call-center engine uses them (as mod_callcenter uses
  * FreeSWITCH): a route claims a queue, the customer waits with music, an agent leg is originated
- * with auto-answer and X- headers and bridged; then hold, eavesdrop (listen, whisper, three-way),
+ * with auto-answer and X- headers and bridged; then hold, eavesdrop (monitor, whisper, barge),
  * intercept, transfer through the dialplan and park-after-bridge.
  *
  * Tones: customer 660 Hz (simulated), agent 1001 440 Hz, agent 1002 1000 Hz, supervisor 1010 1300 Hz.
@@ -148,7 +148,7 @@ describe("supervision", () => {
     await new Promise<void>((resolve) => monitor.once("answer", () => resolve()));
     const supCall = await supervisor.incoming();
 
-    sw().eavesdrop(monitor, leg, "listen");
+    sw().eavesdrop(monitor, leg, "monitor");
     await supCall.waitHears(660, "the supervisor hears the customer");
     await supCall.waitHears(440, "the supervisor hears the agent");
     await call.waitSilentOn(1300, "the agent does not hear a listening supervisor");
@@ -161,8 +161,8 @@ describe("supervision", () => {
       () => !customerHears(member.uuid, 1300) && customerHears(member.uuid, 440),
     );
 
-    sw().eavesdrop(monitor, leg, "three-way");
-    await until("the customer hears the supervisor in three-way", () => customerHears(member.uuid, 1300));
+    sw().eavesdrop(monitor, leg, "barge");
+    await until("the customer hears the supervisor barging in", () => customerHears(member.uuid, 1300));
     await call.waitHears(1300);
 
     // The agent leaves: the supervisor's listening leg goes with the call it listened to.

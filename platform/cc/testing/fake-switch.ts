@@ -5,7 +5,6 @@ import type {
   ChannelDirection,
   ChannelEvents,
   ChannelState,
-  EavesdropMode,
   HangupCause,
   OriginateOptions,
   OriginateTarget,
@@ -13,6 +12,7 @@ import type {
   Switch,
   SwitchEvents,
 } from "../../switch/types";
+import type { SupervisionMode } from "../../../shared/supervision-mode";
 
 /**
  * An in-memory Switch for the call-center engine's unit tests. It keeps channels, bridges, holds
@@ -29,7 +29,7 @@ export class FakeSwitch extends EventEmitter implements Switch {
   /** What a channel hears when not bridged: music, a tone, or silence. */
   readonly playing = new Map<string, "music" | "ringback" | "busy" | "silence" | number>();
   readonly held = new Set<string>();
-  readonly eavesdrops: { listener: FakeChannel; target: FakeChannel; mode: EavesdropMode }[] = [];
+  readonly eavesdrops: { listener: FakeChannel; target: FakeChannel; mode: SupervisionMode }[] = [];
   readonly transfers: { channel: FakeChannel; destination: string }[] = [];
   readonly phoneEvents: { channel: FakeChannel; event: string }[] = [];
 
@@ -139,7 +139,7 @@ export class FakeSwitch extends EventEmitter implements Switch {
     this.playing.set(ch.uuid, typeof tone === "string" ? tone : tone.frequency);
   }
 
-  eavesdrop(listener: Channel, target: Channel, mode: EavesdropMode): void {
+  eavesdrop(listener: Channel, target: Channel, mode: SupervisionMode): void {
     this.stopEavesdrop(listener as FakeChannel);
     this.eavesdrops.push({ listener: listener as FakeChannel, target: target as FakeChannel, mode });
   }
@@ -200,7 +200,7 @@ export class FakeSwitch extends EventEmitter implements Switch {
       const targetSide = e.target.uuid === ch.uuid;
       const otherSide = this.partnerOf(e.target)?.uuid === ch.uuid;
       const heard =
-        e.mode === "three-way" || (targetSide && e.mode === "whisper") || (otherSide && e.mode === "whisper-partner");
+        e.mode === "barge" || (targetSide && e.mode === "whisper") || (otherSide && e.mode === "whisper-customer");
       if ((targetSide || otherSide) && heard) out.push(e.listener.uuid);
     }
     return out;

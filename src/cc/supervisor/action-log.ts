@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
+import type { SupervisionMode } from "../../../shared/supervision-mode";
 import { browserStorage, readJson, type KeyValueStorage, type SessionStore } from "../../session";
 
 /**
@@ -6,8 +7,7 @@ import { browserStorage, readJson, type KeyValueStorage, type SessionStore } fro
  * browser's localStorage per supervisor and platform, so that it survives a reload, newest first
  * and bounded (LOG_SIZE entries, none older than LOG_DAYS). The platform has no place for it.
  */
-export type SupervisorCommand =
-  "monitor" | "whisper" | "whisper-customer" | "barge" | "intercept" | "stop" | "agent-status";
+export type SupervisorCommand = SupervisionMode | "intercept" | "stop" | "agent-status";
 
 export interface SupervisorLogEntry {
   at: number;

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { EAVESDROP_KEYS, type SupervisionMode } from "../../../shared/supervision-mode";
 import { cc, type PlatformClient } from "../../api";
 import type { SessionStore } from "../../session";
 import type { Call, CallId, Phone } from "../../softphone";
@@ -15,23 +16,15 @@ import type { WallboardStore } from "./wallboard-store";
  * What a supervisor does to agents and their calls: listen in, whisper to the agent, barge in,
  * take the customer, and set an agent's status. The platform's functions where the spec has them
  * (ccMonitor, ccThreeWay, ccIntercept, ccGoReady/ccGoBreak/ccLogout), and where it has none
- * (whisper, switching modes) the keys of FreeSWITCH's eavesdrop on the supervisor's own leg:
- * `2` speaks to the agent, `1` to the customer, `3` to both, `0` listens again — so switching
- * never drops the call.
+ * (whisper, switching modes) the keys of FreeSWITCH's eavesdrop on the supervisor's own leg
+ * (EAVESDROP_KEYS: `2` speaks to the agent, `1` to the customer, `3` to both, `0` listens again)
+ * — so switching never drops the call.
  */
 
-/** What the supervisor's leg does now: listen, speak to the agent only, to the customer only, to both. */
-export type SupervisionMode = "monitor" | "whisper" | "whisper-customer" | "barge";
+/** What the supervisor's leg does now (shared/supervision-mode.ts): listen, speak to the agent only, to the customer only, to both. */
+export type { SupervisionMode } from "../../../shared/supervision-mode";
 
 export type { SupervisorCommand, SupervisorLogEntry } from "./action-log";
-
-/** The digit of FreeSWITCH's eavesdrop that puts a listening leg in each mode. */
-export const MODE_DIGITS: Record<SupervisionMode, string> = {
-  monitor: "0",
-  whisper: "2",
-  "whisper-customer": "1",
-  barge: "3",
-};
 
 export interface Supervising {
   /** The agent whose call it is. */
@@ -276,7 +269,7 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     const current = store.getState().current;
     if (!current?.phoneCall) return;
     // By SIP INFO: a key in the audio could be lost in what the supervisor is saying.
-    if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, MODE_DIGITS[mode], "info");
+    if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, EAVESDROP_KEYS[mode], "info");
     store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
     label(current.phoneCall, mode);
     return current.leg;

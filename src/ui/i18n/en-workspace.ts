@@ -324,10 +324,10 @@ export const enWorkspace = {
     heldByPlatform: "On hold: the customer hears music",
     /** A supervisor on the agent's call, as the platform tells it (when it tells agents). */
     supervised: {
-      listen: (by: string) => `${by} is listening to this call`,
+      monitor: (by: string) => `${by} is listening to this call`,
       whisper: (by: string) => `${by} is speaking to you; the customer does not hear`,
-      "whisper-partner": (by: string) => `${by} is speaking to the customer; you do not hear`,
-      "three-way": (by: string) => `${by} has joined this call`,
+      "whisper-customer": (by: string) => `${by} is speaking to the customer; you do not hear`,
+      barge: (by: string) => `${by} has joined this call`,
     } as Record<string, ((by: string) => string) | undefined>,
     supervisedOther: (by: string, mode: string) => `${by} is on this call (${mode})`,
     supervisorLeft: "The supervisor has left the call.",

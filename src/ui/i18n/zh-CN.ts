@@ -397,10 +397,10 @@ export const zhCN: Messages = {
     consultRinging: (who: string) => `${who} 振铃中；客户听到等待音乐`,
     heldByPlatform: "保持中：客户听到等待音乐",
     supervised: {
-      listen: (by: string) => `${by} 正在监听本通话`,
+      monitor: (by: string) => `${by} 正在监听本通话`,
       whisper: (by: string) => `${by} 正在对您密语，客户听不到`,
-      "whisper-partner": (by: string) => `${by} 正在与客户讲话，您听不到`,
-      "three-way": (by: string) => `${by} 已加入本通话`,
+      "whisper-customer": (by: string) => `${by} 正在与客户讲话，您听不到`,
+      barge: (by: string) => `${by} 已加入本通话`,
     } as Record<string, ((by: string) => string) | undefined>,
     supervisedOther: (by: string, mode: string) => `${by} 在本通话中（${mode}）`,
     supervisorLeft: "主管已离开通话。",
