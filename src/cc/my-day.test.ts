@@ -60,7 +60,8 @@ const records = [
   ...r,
 }));
 
-function setup(o: { storage?: ReturnType<typeof memoryStorage>; fail?: boolean } = {}) {
+function setup(o: { storage?: ReturnType<typeof memoryStorage>; fail?: boolean; records?: typeof records } = {}) {
+  const data = o.records ?? records;
   let clock = new Date(2031, 4, 6, 12, 0).getTime();
   const asked: URL[] = [];
   const fetch = (async (input: string | URL | Request) => {
@@ -68,7 +69,7 @@ function setup(o: { storage?: ReturnType<typeof memoryStorage>; fail?: boolean }
     asked.push(url);
     return o.fail
       ? json(404, { code: 404, text: "Not Found" })
-      : json(200, { rowCount: records.length, page: 1, pageCount: 1, data: records });
+      : json(200, { rowCount: data.length, page: 1, pageCount: 1, data });
   }) as typeof globalThis.fetch;
   const client = new PlatformClient({ baseUrl: "http://pbx.test", fetch });
   client.setCredentials({ token: "tok", expires: Date.now() / 1000 + 3600 });
@@ -97,6 +98,24 @@ describe("the agent's own day", () => {
     const call = { id: "x", state: "active" } as Call;
     day.onCalls([{ ...call, state: "ended" }], [call]);
     await vi.waitFor(() => expect(asked).toHaveLength(2));
+  });
+
+  it("counts a call answered and hung up within half a second (billsec 0) as handled, in the mean too", async () => {
+    const quick = {
+      ...records[1]!,
+      uuid: "a4",
+      other_uuid: "c4",
+      answer_stamp: stamp(11, 30),
+      end_stamp: stamp(11, 30),
+      billsec: 0,
+    };
+    const { store, day } = setup({
+      records: [...records, { ...records[0]!, uuid: "c4", bleg_uuid: "a4", other_uuid: "a4" }, quick],
+    });
+    day.begin("1001");
+    await vi.waitFor(() => expect(store.getState().day.records).toBe("ready"));
+    // 60 s, 120 s, 30 s and 0 s.
+    expect(store.getState().day).toMatchObject({ calls: 4, handleSec: 52.5 });
   });
 
   it("says when the records are not available", async () => {

@@ -90,7 +90,9 @@ export function createMyDay(o: { ctx: AgentContext; deviceStorage: KeyValueStora
     try {
       const records = await readDayRecords(client, { startDate, endDate });
       if (mine !== reading || run !== ctx.run) return;
-      const handled = conversationsOf(records, me).filter((c) => c.answeredAt !== null && c.talkSec > 0);
+      // Every answered call, as the supervisor's board counts them: one answered and hung up
+      // within half a second has a billsec of 0 and was handled all the same.
+      const handled = conversationsOf(records, me).filter((c) => c.answeredAt !== null);
       set({
         records: "ready",
         calls: handled.length,
