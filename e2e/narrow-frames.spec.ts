@@ -65,7 +65,11 @@ for (const { layout, viewport } of narrowFrames) {
     await alice.card().getByRole("button", { name: "Transfer" }).click();
     await expect(page.getByRole("button", { name: "Three-way" })).toBeVisible();
     await expectNothingCut(page, "transfer panel");
+    // Escape from the panel's first control (the keyboard is there) closes it and goes back to Transfer.
+    await expect(page.getByLabel("To", { exact: true })).toBeFocused();
     await page.keyboard.press("Escape");
+    await expect(page.getByRole("button", { name: "Three-way" })).toHaveCount(0);
+    await expect(alice.card().getByRole("button", { name: "Transfer" })).toBeFocused();
     await alice.card().getByRole("button", { name: "Hang up" }).click();
     const wrapUp = page.getByTestId("wrap-up");
     await expect(wrapUp).toBeVisible();

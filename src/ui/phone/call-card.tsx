@@ -165,6 +165,11 @@ export function CallCard({
   const muted = call.muted && call.state !== "ended" && call.state !== "ringing";
 
   const label = (text: string) => (compact ? undefined : <span>{text}</span>);
+  /** Closes the open panel (Escape in it, or its action taken): the keyboard goes back to the control that opened it. */
+  const closePanel = () => {
+    cardRef.current?.querySelector<HTMLElement>(".call-actions [aria-expanded=true]")?.focus();
+    setPanel(null);
+  };
   const button = (
     control: CallControl,
     text: string,
@@ -449,8 +454,8 @@ export function CallCard({
         <CallNotes call={call} agent={agent} />
       )}
       {panel === "keypad" && <DtmfPanel call={call} compact={compact} />}
-      {panel === "transfer" && <TransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
-      {panel === "cc-transfer" && <CcTransferPanel call={call} compact={compact} onDone={() => setPanel(null)} />}
+      {panel === "transfer" && <TransferPanel call={call} compact={compact} onDone={closePanel} />}
+      {panel === "cc-transfer" && <CcTransferPanel call={call} compact={compact} onDone={closePanel} />}
     </article>
   );
 }

@@ -64,6 +64,7 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
       class={`call-panel transfer-panel cc-transfer${compact ? " popover-panel" : ""}`}
       role="group"
       aria-label={m.transferTitle}
+      onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), onDone())}
     >
       <label for={`${id}-k`}>{m.targetKind}</label>
       <select id={`${id}-k`} ref={first} value={kind} onChange={(e) => setKind(e.currentTarget.value as TargetKind)}>
@@ -123,7 +124,7 @@ export function CcTransferPanel({ call, compact, onDone }: { call: Call; compact
           </Field>
         </>
       )}
-      <div class="call-actions" onKeyDown={(e) => e.key === "Escape" && onDone()}>
+      <div class="call-actions">
         <button type="button" class="primary" onClick={() => go("transfer")}>
           {m.transferNow}
         </button>

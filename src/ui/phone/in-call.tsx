@@ -59,7 +59,10 @@ export function TransferPanel({ call, compact, onDone }: { call: Call; compact: 
   };
 
   return (
-    <div class={`call-panel transfer-panel${compact ? " popover-panel" : ""}`}>
+    <div
+      class={`call-panel transfer-panel${compact ? " popover-panel" : ""}`}
+      onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), onDone())}
+    >
       <Field id={id} label={m.transferTo} problem={problem} bare>
         {(control) => (
           <input
@@ -75,7 +78,6 @@ export function TransferPanel({ call, compact, onDone }: { call: Call; compact: 
             }}
             onKeyDown={(e) => {
               if (e.key === "Enter") go("blind");
-              if (e.key === "Escape") onDone();
             }}
           />
         )}
