@@ -15,6 +15,11 @@
  *   answered as soon as they ring and for calls answered after an agent's pause (2 s), with the
  *   breakdown of each step on both sides: the page's (instrumented in the page) and the local
  *   platform's (it runs in this process: platform-call-steps.ts), on one clock;
+ * - the other half, Answer click to the caller hearing the agent: from the click to the first
+ *   frame over -40 dBFS that the simulated caller hears from the bridge on (the agent's
+ *   microphone, a 620 Hz tone), in the platform's mix; its steps are in the same breakdown (200 OK
+ *   sent and received, ACK, ICE and DTLS on both sides, the phone's first audio out of the
+ *   platform's decoder, the caller hearing it);
  * - the page's heap (after garbage collection) and its RTCPeerConnections after 200 calls,
  *   against after 20: a leak shows as growth.
  * Every time is taken inside the page (event time stamps, performance.now) or the platform, so
@@ -36,6 +41,8 @@ const TIMED = option("timed", 20);
 /** How long the agent of the second timed series lets the call ring before Answer. */
 const PAUSE_MS = option("pause", 2000);
 const SIGN_INS = 5;
+/** The agent's microphone: a tone the caller tells apart from the platform's ringback (450 Hz) in a 10 ms frame. */
+const MICROPHONE_HZ = 620;
 const PASSWORD = "Agentbar@2026";
 
 buildApp();
@@ -47,9 +54,9 @@ const loadAtStart = load();
 const platformSteps = watchPlatformCallSteps();
 const dataDir = mkdtempSync(join(tmpdir(), "agentbar-phone-bench-"));
 const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
-platformSteps.watchSwitch(platform.ctx.switch);
+platformSteps.watchSwitch(platform.ctx.switch, MICROPHONE_HZ);
 
-const browser = await launchChromium(440);
+const browser = await launchChromium(MICROPHONE_HZ);
 
 /** In the page before the app: time stamps of what the bench measures, and a count of peer connections. */
 function instrument() {
@@ -370,6 +377,8 @@ const allSteps: Step[] = [
   ...b.steps.map(([n, t]): Step => [`browser   ${n}`, t]),
   ...platformSteps.steps.map(([n, t]): Step => [`platform  ${n}`, t - pageOrigin]),
 ].sort((x, y) => x[1] - y[1]);
+/** The other half of the first words: the caller (simulated, in the platform) hears the agent's microphone. */
+const CALLER_HEARS = "platform  the caller hears the phone";
 /**
  * Answer to first audio for the calls `from` to `to` (indexes), and when each step of their
  * media setup happened: while the call rang (after its INVITE reached the page, before the
@@ -382,6 +391,7 @@ function answerToAudio(from: number, to: number) {
   for (let i = from; i < to; i++) if (b.playedOut[i] !== undefined) played.push(b.playedOut[i]! - b.answerClicks[i]!);
   const ringing = new Map<string, number[]>();
   const answered = new Map<string, number[]>();
+  const heard: number[] = [];
   for (let i = from; i < to; i++) {
     const invite = b.invites[i]!;
     const click = b.answerClicks[i]!;
@@ -391,6 +401,7 @@ function answerToAudio(from: number, to: number) {
       seen.add(name);
       const [list, value] = at < click ? [ringing, at - invite] : [answered, at - click];
       list.set(name, [...(list.get(name) ?? []), value]);
+      if (name === CALLER_HEARS && at >= click) heard.push(at - click);
     }
   }
   /** Steps seen in more than half of the calls, by median time. */
@@ -399,7 +410,14 @@ function answerToAudio(from: number, to: number) {
       .filter(([, v]) => v.length > (to - from) / 2)
       .map(([name, v]) => ({ name, ...stats(v) }))
       .sort((x, y) => x.median - y.median);
-  return { audio, played: stats(played), ringing: summary(ringing), answered: summary(answered), calls: to - from };
+  return {
+    audio,
+    played: stats(played),
+    heard: stats(heard),
+    ringing: summary(ringing),
+    answered: summary(answered),
+    calls: to - from,
+  };
 }
 const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MB`;
 
@@ -425,6 +443,9 @@ for (const [label, from, to] of [
     );
   console.log(
     `  the same audio noticed by the page through a Web Audio analyser: median ${ms(r.audio.median)}, p95 ${ms(r.audio.p95)}`,
+  );
+  console.log(
+    `Answer click to the caller hearing the agent's microphone (its first frame over -40 dBFS in the platform's mix), calls ${label}: median ${ms(r.heard.median)}, p95 ${ms(r.heard.p95)} (${r.heard.n} calls; target: median ≤ 60 ms)`,
   );
   console.log(
     `  while the call rang (median ms after its INVITE reached the page): ${r.ringing.map((s) => `${s.name.replace(/ +/, ": ")} ${s.median.toFixed(0)}`).join(", ") || "nothing"}`,

@@ -1,24 +1,55 @@
 /**
  * The local platform's side of a call's media setup, seen from inside its process (the bench runs
- * the platform in-process): when its WebSocket hands it the phone's 200 OK, when its peer
- * connection has the answer set, when its ICE and DTLS connect, and when the caller is bridged to
- * the phone's leg. (Its first RTP packet is not among them: libwebrtc's statistics are cached for
- * 50 ms, so polling them says too late when it left; the page's statistics say when it arrived.) Times are wall-clock milliseconds
- * (performance.timeOrigin + performance.now()): the page's clock reads the same system clock,
- * so both sides' steps go on one timeline.
+ * the platform in-process): when its WebSocket hands it the phone's 200 OK and sends the ACK,
+ * when its peer connection has the answer set, when its ICE and DTLS connect, when the caller is
+ * bridged to the phone's leg, when the phone's first audio over -40 dBFS comes out of its decoder,
+ * and when the simulated caller first hears the phone's tone (the other half of the first words).
+ * (Its first RTP packet is not among them: libwebrtc's statistics are cached for 50 ms, so polling
+ * them says too late when it left; the page's statistics say when it arrived.) Times are
+ * wall-clock milliseconds (performance.timeOrigin + performance.now()): the page's clock reads the
+ * same system clock, so both sides' steps go on one timeline.
  *
  * Install before the platform makes its first peer connection: it wraps the RTCPeerConnection
  * global the platform's sip.js uses, and listens to the messages of the `ws` sockets.
  */
 import wrtc from "@roamhq/wrtc";
 import { WebSocket } from "ws";
+import { SAMPLE_RATE, type Frame } from "../platform/media";
+import type { SimChannel } from "../platform/sim/sim-channel";
 import type { Switch } from "../platform/switch/types";
 
 export type Step = [name: string, at: number];
 
 const now = () => performance.timeOrigin + performance.now();
 
-export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switch): void } {
+/** Whether 16-bit samples are over -40 dBFS (RMS). */
+const audible = (samples: Int16Array) => {
+  let sum = 0;
+  for (const s of samples) sum += s * s;
+  return Math.sqrt(sum / Math.max(1, samples.length)) / 32768 > 0.01;
+};
+
+/**
+ * Whether most of a 10 ms frame is a tone of `hz` (Goertzel: the tone's amplitude against the
+ * frame's RMS level). Another tone 150 Hz or more away (ringback's 450 Hz beside 620 Hz) keeps
+ * under a fifth of it in so short a frame.
+ */
+function mostlyTone(frame: Frame, hz: number): boolean {
+  const w = (2 * Math.PI * hz) / SAMPLE_RATE;
+  let re = 0;
+  let im = 0;
+  let energy = 0;
+  for (let i = 0; i < frame.length; i++) {
+    re += frame[i]! * Math.cos(w * i);
+    im -= frame[i]! * Math.sin(w * i);
+    energy += frame[i]! * frame[i]!;
+  }
+  const amplitude = (2 * Math.hypot(re, im)) / frame.length;
+  const rms = Math.sqrt(energy / frame.length);
+  return amplitude > 0.7 * Math.SQRT2 * rms;
+}
+
+export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switch, phoneHz: number): void } {
   const steps: Step[] = [];
   const step = (name: string) => steps.push([name, now()]);
 
@@ -29,6 +60,24 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
     }
     return emit.call(this, event, ...args);
   } as typeof emit;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+    if (typeof data === "string" && data.startsWith("ACK ")) step("ACK sent");
+    return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+  } as typeof send;
+
+  // The phone's audio as the platform's decoder hands it over (each leg's sink; silence until RTP comes).
+  const Sink = wrtc.nonstandard.RTCAudioSink;
+  (wrtc.nonstandard as { RTCAudioSink: typeof Sink }).RTCAudioSink = function (track: MediaStreamTrack) {
+    const sink = new Sink(track);
+    const listener = (e: Event) => {
+      if (!audible((e as Event & { samples: Int16Array }).samples)) return;
+      step("first audio from the phone over -40 dBFS");
+      sink.removeEventListener("data", listener);
+    };
+    sink.addEventListener("data", listener);
+    return sink;
+  } as unknown as typeof Sink;
 
   const Native = wrtc.RTCPeerConnection;
   (globalThis as Record<string, unknown>).RTCPeerConnection = class extends Native {
@@ -57,8 +106,23 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
 
   return {
     steps,
-    watchSwitch(sw: Switch) {
-      sw.on("channel-bridge", () => step("caller bridged"));
+    /** `phoneHz`: the tone the phone's microphone says, told apart from anything else the caller may hear. */
+    watchSwitch(sw: Switch, phoneHz: number) {
+      sw.on("channel-bridge", (a, b) => {
+        step("caller bridged");
+        // What the simulated caller hears from the bridge on: the first frame with sound that is
+        // the phone's tone, its onset included (a frame in which the tone begins is not mostly
+        // the tone, the next one is; the first frame after the bridge may still fade out ringback).
+        const caller = [a, b].find((ch): ch is SimChannel => ch.kind === "sim");
+        let onset: number | undefined;
+        const stop = caller?.party.onHeard((frame: Frame) => {
+          const at = now();
+          if (!audible(frame)) return void (onset = undefined);
+          if (!mostlyTone(frame, phoneHz)) return void (onset = at);
+          steps.push(["the caller hears the phone", onset ?? at]);
+          stop?.();
+        });
+      });
     },
   };
 }
