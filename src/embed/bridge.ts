@@ -100,25 +100,6 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
       }
     | undefined;
 
-  const update = () => {
-    const s = states();
-    const user = userOf(s.session);
-    const registration = registrationOf(s);
-    const agent = agentOf(s.agent);
-    const wrapUp = wrapUpOf(s.agent, (id) => callOfPlatformId.get(id));
-    if (!last) {
-      last = { user, registration, agent, calls: new Map(), wrapUp };
-      for (const c of s.calls.filter(isLive)) last.calls.set(c.id, infoOf(c, s));
-      return;
-    }
-    if (!same(user, last.user)) emit("session", { user });
-    if (!same(registration, last.registration)) emit("registration", { registration });
-    if (!same(agent, last.agent)) emit("agent", { agent });
-    last = { ...last, user, registration, agent };
-    updateCalls(s);
-    updateWrapUp(s, wrapUp);
-  };
-
   const updateCalls = (s: AppStates) => {
     const known = last!.calls;
     for (const call of s.calls) {
@@ -170,6 +151,27 @@ export function createBridge(deps: BridgeDeps): EmbedApp & { dispose(): void } {
     }
     if (wrapUp && before?.callId !== wrapUp.callId) emit("wrapup.started", { wrapUp });
     else if (wrapUp && !same(before, wrapUp)) emit("wrapup.updated", { wrapUp });
+  };
+
+  // What changed since the last look, told to the hosts: the session, the phone, the agent, then
+  // the calls and the after-call work (their parts above).
+  const update = () => {
+    const s = states();
+    const user = userOf(s.session);
+    const registration = registrationOf(s);
+    const agent = agentOf(s.agent);
+    const wrapUp = wrapUpOf(s.agent, (id) => callOfPlatformId.get(id));
+    if (!last) {
+      last = { user, registration, agent, calls: new Map(), wrapUp };
+      for (const c of s.calls.filter(isLive)) last.calls.set(c.id, infoOf(c, s));
+      return;
+    }
+    if (!same(user, last.user)) emit("session", { user });
+    if (!same(registration, last.registration)) emit("registration", { registration });
+    if (!same(agent, last.agent)) emit("agent", { agent });
+    last = { ...last, user, registration, agent };
+    updateCalls(s);
+    updateWrapUp(s, wrapUp);
   };
 
   const unsubscribe = [

@@ -122,6 +122,11 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
   /** A handover the owner agreed to: if the asking tab does not take the lock, the phone comes back here. */
   let handover: ReturnType<typeof setTimeout> | undefined;
 
+  // The election's moves call each other in circles (a lost lock queues again and a queued one can
+  // be lost; a message can take the lock, and stopping unhooks the message handler): those called
+  // above where they are written (wait, steal, standAlone, stopTalking) are function declarations,
+  // so that all are defined before any runs, whatever order they are written in. Every one of them
+  // reads only the state above, which is set before the first runs.
   const post = (m: ElectionMessage) => channel?.postMessage(m);
   const role = () => store.getState().role;
 
@@ -208,7 +213,7 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
   };
 
   /** Takes a place in the lock's queue: the phone comes here when the tabs before this one are gone. */
-  const wait = (myRun: number) => {
+  function wait(myRun: number) {
     const locks = deps.locks;
     if (!locks || queued || myRun !== run) return;
     const place = new AbortController();
@@ -227,16 +232,16 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
           if (!place.signal.aborted) lost(myRun, e);
         },
       );
-  };
+  }
 
   /** Takes the lock from the tab that holds it. */
-  const steal = (myRun: number) => {
+  function steal(myRun: number) {
     const locks = deps.locks;
     if (!locks || myRun !== run) return;
     queued?.abort();
     queued = undefined;
     locks.request(lockName(key), { steal: true }, () => hold(myRun)).catch((e: unknown) => lost(myRun, e));
-  };
+  }
 
   /** A tab without the phone asks the owner every second; an owner silent for a few seconds is taken over. */
   const check = (myRun: number) => {
@@ -271,13 +276,13 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
   };
 
   /** Leaves the election and has a phone of its own. */
-  const standAlone = () => {
+  function standAlone() {
     stopTalking();
     store.setState({ role: "alone", others: 0, move: null });
-  };
+  }
 
   /** Stops everything of the current run: timers, the place in the queue, the hold, the channel. */
-  const stopTalking = () => {
+  function stopTalking() {
     run++;
     clearInterval(checkTimer);
     clearTimeout(handover);
@@ -292,7 +297,7 @@ export function createPhoneOwner(deps: PhoneOwnerDeps): PhoneOwner {
     channel?.close();
     channel = undefined;
     seen.clear();
-  };
+  }
 
   return {
     store,

@@ -126,24 +126,15 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
   let lastRenewalAt = 0;
   let started: { server: string; iceServers: Settings["iceServers"] } | null = null;
   let dialer: Dialer | undefined;
-  const owner = createPhoneOwner({
-    locks: deps.tabs?.locks,
-    openChannel: deps.tabs?.openChannel,
-    ...(deps.tabs?.livenessMs ? { livenessMs: deps.tabs.livenessMs } : {}),
-    ...(deps.tabs?.document ? { document: deps.tabs.document } : {}),
-    canRelease: () => !phone.callsStore.getState().calls.some(isLive),
-    release: async () => {
-      if (store.getState().status === "off") return;
-      run++;
-      clearTimers();
-      started = null;
-      store.setState({ status: "elsewhere", problem: null, restartPending: false });
-      await phone.stop().catch((e: unknown) => console.warn("agentbar: stopping the phone failed", e));
-    },
-  });
-  /** The phone runs in this tab: it has the phone, or tabs are not coordinated. */
-  const mine = () => owner.store.getState().role === "owner" || owner.store.getState().role === "alone";
 
+  const clearTimers = () => {
+    clearTimeout(renewTimer);
+    clearTimeout(retryTimer);
+    renewTimer = retryTimer = undefined;
+  };
+
+  // The parts in the order they need each other: the phone session's store, then the tabs' election
+  // (handing the phone to another tab stops it here and says so in the store).
   const store = createStore<PhoneSessionState>()((set, get) => ({
     status: "off",
     problem: null,
@@ -169,11 +160,23 @@ export function createPhoneSession(deps: PhoneSessionDeps): PhoneSession {
     },
   }));
 
-  const clearTimers = () => {
-    clearTimeout(renewTimer);
-    clearTimeout(retryTimer);
-    renewTimer = retryTimer = undefined;
-  };
+  const owner = createPhoneOwner({
+    locks: deps.tabs?.locks,
+    openChannel: deps.tabs?.openChannel,
+    ...(deps.tabs?.livenessMs ? { livenessMs: deps.tabs.livenessMs } : {}),
+    ...(deps.tabs?.document ? { document: deps.tabs.document } : {}),
+    canRelease: () => !phone.callsStore.getState().calls.some(isLive),
+    release: async () => {
+      if (store.getState().status === "off") return;
+      run++;
+      clearTimers();
+      started = null;
+      store.setState({ status: "elsewhere", problem: null, restartPending: false });
+      await phone.stop().catch((e: unknown) => console.warn("agentbar: stopping the phone failed", e));
+    },
+  });
+  /** The phone runs in this tab: it has the phone, or tabs are not coordinated. */
+  const mine = () => owner.store.getState().role === "owner" || owner.store.getState().role === "alone";
 
   const fetchToken = async (): Promise<{ token: string; domain: string }> => {
     if (!client || !user) throw new Error("not signed in");

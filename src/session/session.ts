@@ -161,134 +161,8 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
   let systemRoles: string[] = stored?.systemRoles ?? [];
   const signOutSteps = new Set<(client: PlatformClient) => Promise<void>>();
 
-  const keep = (platformUrl: string, credentials: Credentials | null) => {
-    if (credentials)
-      deps.tabStorage.setItem(
-        SESSION_KEY,
-        JSON.stringify({ platformUrl, ...credentials, role, systemRoles } satisfies StoredSession),
-      );
-    else deps.tabStorage.removeItem(SESSION_KEY);
-  };
-
-  const makeClient = (platformUrl: string, withSession: boolean): PlatformClient => {
-    const client: PlatformClient = new PlatformClient({
-      baseUrl: platformUrl,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-      ...(withSession
-        ? {
-            // The client renews the JWT before it expires; each renewal is kept for the next reload.
-            refresh: refreshSession,
-            onCredentialsChange: (credentials) => {
-              if (current === client) keep(platformUrl, credentials);
-            },
-            onSessionExpired: () => expire(client),
-          }
-        : {}),
-    });
-    return client;
-  };
-
-  const forget = (client: PlatformClient) => {
-    client.dispose();
-    if (current === client) current = null;
-    deps.tabStorage.removeItem(SESSION_KEY);
-  };
-
-  const expire = (client: PlatformClient) => {
-    // A token refused while signing in with it is a failed sign-in (its catch says so), not an ended session.
-    if (current !== client || store.getState().status === "signing-in") return;
-    forget(client);
-    deps.tabStorage.setItem(SESSION_ENDED_KEY, "1");
-    store.setState({ status: "session-expired", user: null, client: null, error: null, captcha: null });
-  };
-
-  const failures = {
-    all: (): Record<string, number> => {
-      const kept = readJson(deps.deviceStorage, SIGN_IN_FAILURES_KEY);
-      return kept && typeof kept === "object" ? (kept as Record<string, number>) : {};
-    },
-    of: (login: string): number => {
-      const n = failures.all()[login];
-      return typeof n === "number" && Number.isFinite(n) ? n : 0;
-    },
-    set(login: string, n: number) {
-      const { [login]: _, ...others } = failures.all();
-      deps.deviceStorage.setItem(SIGN_IN_FAILURES_KEY, JSON.stringify(n > 0 ? { ...others, [login]: n } : others));
-    },
-  };
-
-  const signedIn = (client: PlatformClient, platformUrl: string, info: User) => {
-    role = roleOf(info, role);
-    if (failures.of(info.login)) failures.set(info.login, 0);
-    keep(platformUrl, client.session);
-    deps.tabStorage.removeItem(SESSION_ENDED_KEY);
-    deps.deviceStorage.setItem(LOGIN_KEY, info.login);
-    deps.settings.getState().change({ platformUrl });
-    const user: SessionUser = {
-      id: info.id,
-      login: info.login,
-      name: info.name || info.login,
-      extension: info.extn,
-      domain: info.domain,
-      role,
-      isAdmin: info.is_admin === 1,
-      systemRoles,
-    };
-    store.setState({ status: "signed-in", user, client, platformUrl, login: info.login, error: null, captcha: null });
-  };
-
-  const loadCaptcha = async (platformUrl: string, login: string): Promise<CaptchaChallenge> => {
-    const client = makeClient(platformUrl, false);
-    try {
-      return { login, pictureUrl: captchaPictureUrl(client, await getCaptcha(client, login)) };
-    } catch (e) {
-      console.warn("agentbar: could not fetch a captcha", e);
-      return { login, pictureUrl: null };
-    }
-  };
-
-  /**
-   * Signs in: `authenticate` gives the client its credentials, then the user is read. A failure is
-   * shown on the sign-in screen, or (`quiet`) only thrown.
-   */
-  const establish = async (
-    platformUrl: string,
-    login: string,
-    captcha: string,
-    authenticate: (client: PlatformClient) => Promise<void>,
-    quiet = false,
-  ) => {
-    store.setState({ status: "signing-in", platformUrl, login });
-    const client = makeClient(platformUrl, true);
-    current = client;
-    try {
-      await authenticate(client);
-      const info = await getCurrentUser(client);
-      if (current !== client) return;
-      signedIn(client, platformUrl, info);
-    } catch (e) {
-      if (current !== client) return;
-      forget(client);
-      const errorContext = {
-        address: displayAddress(platformUrl, pageOrigin),
-        sentCaptcha: Boolean(captcha),
-        failuresBefore: failures.of(login),
-      };
-      const error = signInErrorOf(e, errorContext);
-      if (error.kind === "wrong-credentials" || error.kind === "wrong-credentials-or-captcha")
-        failures.set(login, errorContext.failuresBefore + 1);
-      logFailure("sign-in", e);
-      if (quiet) {
-        store.setState({ status: "signed-out" });
-        throw new SignInError(error);
-      }
-      // The platform checks each captcha once, so every refusal that wants one needs a new picture.
-      const next =
-        captchaWanted(e, errorContext) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
-      store.setState({ status: "signed-out", error, captcha: next });
-    }
-  };
-
+  // The store first: every step below reads and writes it, and its actions are those steps, which
+  // run only once it exists (the store's initial state calls none of them).
   const store = createStore<SessionState>()((set, get) => ({
     status: stored ? "restoring" : deps.tabStorage.getItem(SESSION_ENDED_KEY) ? "session-expired" : "signed-out",
     user: null,
@@ -399,6 +273,135 @@ export function createSessionStore(deps: SessionDeps): SessionStore {
       if (get().captcha === captcha) set({ captcha: next });
     },
   }));
+
+  const keep = (platformUrl: string, credentials: Credentials | null) => {
+    if (credentials)
+      deps.tabStorage.setItem(
+        SESSION_KEY,
+        JSON.stringify({ platformUrl, ...credentials, role, systemRoles } satisfies StoredSession),
+      );
+    else deps.tabStorage.removeItem(SESSION_KEY);
+  };
+
+  const forget = (client: PlatformClient) => {
+    client.dispose();
+    if (current === client) current = null;
+    deps.tabStorage.removeItem(SESSION_KEY);
+  };
+
+  const expire = (client: PlatformClient) => {
+    // A token refused while signing in with it is a failed sign-in (its catch says so), not an ended session.
+    if (current !== client || store.getState().status === "signing-in") return;
+    forget(client);
+    deps.tabStorage.setItem(SESSION_ENDED_KEY, "1");
+    store.setState({ status: "session-expired", user: null, client: null, error: null, captcha: null });
+  };
+
+  const makeClient = (platformUrl: string, withSession: boolean): PlatformClient => {
+    const client: PlatformClient = new PlatformClient({
+      baseUrl: platformUrl,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(withSession
+        ? {
+            // The client renews the JWT before it expires; each renewal is kept for the next reload.
+            refresh: refreshSession,
+            onCredentialsChange: (credentials) => {
+              if (current === client) keep(platformUrl, credentials);
+            },
+            onSessionExpired: () => expire(client),
+          }
+        : {}),
+    });
+    return client;
+  };
+
+  const failures = {
+    all: (): Record<string, number> => {
+      const kept = readJson(deps.deviceStorage, SIGN_IN_FAILURES_KEY);
+      return kept && typeof kept === "object" ? (kept as Record<string, number>) : {};
+    },
+    of: (login: string): number => {
+      const n = failures.all()[login];
+      return typeof n === "number" && Number.isFinite(n) ? n : 0;
+    },
+    set(login: string, n: number) {
+      const { [login]: _, ...others } = failures.all();
+      deps.deviceStorage.setItem(SIGN_IN_FAILURES_KEY, JSON.stringify(n > 0 ? { ...others, [login]: n } : others));
+    },
+  };
+
+  const signedIn = (client: PlatformClient, platformUrl: string, info: User) => {
+    role = roleOf(info, role);
+    if (failures.of(info.login)) failures.set(info.login, 0);
+    keep(platformUrl, client.session);
+    deps.tabStorage.removeItem(SESSION_ENDED_KEY);
+    deps.deviceStorage.setItem(LOGIN_KEY, info.login);
+    deps.settings.getState().change({ platformUrl });
+    const user: SessionUser = {
+      id: info.id,
+      login: info.login,
+      name: info.name || info.login,
+      extension: info.extn,
+      domain: info.domain,
+      role,
+      isAdmin: info.is_admin === 1,
+      systemRoles,
+    };
+    store.setState({ status: "signed-in", user, client, platformUrl, login: info.login, error: null, captcha: null });
+  };
+
+  const loadCaptcha = async (platformUrl: string, login: string): Promise<CaptchaChallenge> => {
+    const client = makeClient(platformUrl, false);
+    try {
+      return { login, pictureUrl: captchaPictureUrl(client, await getCaptcha(client, login)) };
+    } catch (e) {
+      console.warn("agentbar: could not fetch a captcha", e);
+      return { login, pictureUrl: null };
+    }
+  };
+
+  /**
+   * Signs in: `authenticate` gives the client its credentials, then the user is read. A failure is
+   * shown on the sign-in screen, or (`quiet`) only thrown.
+   */
+  const establish = async (
+    platformUrl: string,
+    login: string,
+    captcha: string,
+    authenticate: (client: PlatformClient) => Promise<void>,
+    quiet = false,
+  ) => {
+    store.setState({ status: "signing-in", platformUrl, login });
+    const client = makeClient(platformUrl, true);
+    current = client;
+    try {
+      await authenticate(client);
+      const info = await getCurrentUser(client);
+      if (current !== client) return;
+      signedIn(client, platformUrl, info);
+    } catch (e) {
+      if (current !== client) return;
+      forget(client);
+      const errorContext = {
+        address: displayAddress(platformUrl, pageOrigin),
+        sentCaptcha: Boolean(captcha),
+        failuresBefore: failures.of(login),
+      };
+      const error = signInErrorOf(e, errorContext);
+      if (error.kind === "wrong-credentials" || error.kind === "wrong-credentials-or-captcha")
+        failures.set(login, errorContext.failuresBefore + 1);
+      logFailure("sign-in", e);
+      if (quiet) {
+        store.setState({ status: "signed-out" });
+        throw new SignInError(error);
+      }
+      // The platform checks each captcha once, so every refusal that wants one needs a new picture.
+      const next =
+        captchaWanted(e, errorContext) && error.kind !== "locked" ? await loadCaptcha(platformUrl, login) : null;
+      store.setState({ status: "signed-out", error, captcha: next });
+    }
+  };
+
   return store;
 }
 

@@ -83,9 +83,15 @@ export class Phone {
 
   /**
    * Builds its parts in the order they need each other; the callbacks they are given run only
-   * once the phone is started (devices, page events) or a call is under way.
+   * once the phone is started (devices, page events) or a call is under way. Where two need each
+   * other both ways, they are joined in a second step once both are built (`joined`), never by a
+   * closure that works only because the later one is assigned further down: the devices with the
+   * microphone recovery (a device list checks the calls' microphones; the recovery opens devices),
+   * and every call's context with the outgoing calls (an accepted REFER places a call; a placed
+   * call's session is given the context).
    */
   constructor(private readonly env: PhoneEnvironment = {}) {
+    const joined: { microphones?: MicrophoneRecovery; outgoing?: OutgoingCalls } = {};
     this.now = env.now ?? Date.now;
     this.random = env.random ?? Math.random;
     this.sipTrace = new SipTrace(this.now);
@@ -98,7 +104,7 @@ export class Phone {
       canChooseOutput: browser.canChooseOutput,
       onState: (devices) => {
         this.phoneStore.setState({ devices });
-        this.microphones.check(devices.microphones);
+        joined.microphones?.check(devices.microphones);
       },
       onNotice: (n) => this.notice(n),
       onSelectionChange: (role, deviceId) => this.onDeviceSelected(role, deviceId),
@@ -111,14 +117,6 @@ export class Phone {
     this.remoteAudio.setSink(this.devices.selected("speaker"));
     this.sessions = new CallSessions(this.callsStore, this.now);
     this.microphones = new MicrophoneRecovery(this.sessions, this.devices, (n) => this.notice(n));
-    this.outgoing = new OutgoingCalls({
-      sessions: this.sessions,
-      calls: this.callsStore,
-      settings: () => this.requireSettings(),
-      connection: () => this.requireConnection(),
-      openMicrophone: (callId) => this.openMicrophone(callId),
-      newSession: (id, inviter) => new CallSession(this.callContext, id, inviter, "outbound"),
-    });
     this.callContext = {
       calls: this.callsStore,
       remoteAudio: this.remoteAudio,
@@ -128,10 +126,18 @@ export class Phone {
       random: this.random,
       notice: (n) => this.notice(n),
       release: (id) => this.sessions.release(id),
-      followReferral: (from, referral) => this.outgoing.followReferral(from, referral),
+      followReferral: (from, referral) => joined.outgoing!.followReferral(from, referral),
       microphoneEnded: (id, track) => this.microphones.lostOn(id, track),
       watchQuality: (call) => this.watchQuality(call),
     };
+    this.outgoing = new OutgoingCalls({
+      sessions: this.sessions,
+      calls: this.callsStore,
+      settings: () => this.requireSettings(),
+      connection: () => this.requireConnection(),
+      openMicrophone: (callId) => this.openMicrophone(callId),
+      newSession: (id, inviter) => new CallSession(this.callContext, id, inviter, "outbound"),
+    });
     this.incoming = new IncomingCalls({
       sessions: this.sessions,
       calls: this.callsStore,
@@ -153,6 +159,9 @@ export class Phone {
       onUnload: () => this.unload(),
       onRestore: () => this.restore(),
     });
+    // The second step: the parts that need each other both ways, joined now that all are built.
+    joined.microphones = this.microphones;
+    joined.outgoing = this.outgoing;
   }
 
   // ---- lifecycle ----

@@ -206,6 +206,40 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     });
   };
 
+  /** Writes what the leg does into the phone call, for the supervisor's call card. */
+  const label = (id: CallId, mode: string, agentName?: string) => {
+    try {
+      phone.decorate(id, { [SUPERVISION.mode]: mode, ...(agentName ? { [SUPERVISION.agent]: agentName } : {}) });
+    } catch {
+      // The call has gone meanwhile: nothing to label.
+    }
+  };
+
+  const nameParty = (id: CallId, name: string, number: string) => {
+    try {
+      phone.decorate(id, { [PARTY.name]: name, [PARTY.number]: number });
+    } catch {
+      // The call has gone meanwhile.
+    }
+  };
+
+  const switchMode = async (mode: SupervisionMode) => {
+    const current = store.getState().current;
+    if (!current?.phoneCall) return;
+    // By SIP INFO: a key in the audio could be lost in what the supervisor is saying.
+    if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, EAVESDROP_KEYS[mode], "info");
+    store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
+    label(current.phoneCall, mode);
+    return current.leg;
+  };
+
+  const stopCurrent = async () => {
+    const current = store.getState().current;
+    if (!current) return;
+    store.setState({ current: null });
+    if (current.phoneCall) await phone.hangup(current.phoneCall).catch(() => undefined);
+  };
+
   const startSupervising = async (
     agent: string,
     mode: SupervisionMode,
@@ -246,40 +280,6 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
       label(leg.id, mode);
     }
     return legUuid;
-  };
-
-  /** Writes what the leg does into the phone call, for the supervisor's call card. */
-  const label = (id: CallId, mode: string, agentName?: string) => {
-    try {
-      phone.decorate(id, { [SUPERVISION.mode]: mode, ...(agentName ? { [SUPERVISION.agent]: agentName } : {}) });
-    } catch {
-      // The call has gone meanwhile: nothing to label.
-    }
-  };
-
-  const nameParty = (id: CallId, name: string, number: string) => {
-    try {
-      phone.decorate(id, { [PARTY.name]: name, [PARTY.number]: number });
-    } catch {
-      // The call has gone meanwhile.
-    }
-  };
-
-  const switchMode = async (mode: SupervisionMode) => {
-    const current = store.getState().current;
-    if (!current?.phoneCall) return;
-    // By SIP INFO: a key in the audio could be lost in what the supervisor is saying.
-    if (current.mode !== mode) await phone.sendDtmf(current.phoneCall, EAVESDROP_KEYS[mode], "info");
-    store.setState((s) => ({ current: s.current && { ...s.current, mode } }));
-    label(current.phoneCall, mode);
-    return current.leg;
-  };
-
-  const stopCurrent = async () => {
-    const current = store.getState().current;
-    if (!current) return;
-    store.setState({ current: null });
-    if (current.phoneCall) await phone.hangup(current.phoneCall).catch(() => undefined);
   };
 
   const supervise = (mode: SupervisionMode) => (agent: string) => {
