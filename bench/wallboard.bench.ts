@@ -1,6 +1,7 @@
 /**
  * The supervisor's wallboard in Chromium: 2,000 agents, 200 changes a second, a day of 20,000 call
- * records (10,000 callers and the agents' legs they were bridged to, across the two queues).
+ * records (10,526 callers, nine in ten answered, and the agents' legs they were bridged to, across
+ * the two queues), written into the platform's own store and read through its `GET /api/cdrs`.
  * - today's figures: from the sign-in to the board's 2,000 agents, and to every queue's figures
  *   read from the records (`--records`, default 20,000);
  * - frame time: the interval between the page's animation frames while the changes stream in
@@ -11,16 +12,23 @@
  * - the page's JS heap after a garbage collection, each minute, for `--minutes` (default 10, the
  *   figure reported; CI does not run benchmarks): flat, not growing.
  * Timings are kept in fixed histograms in the page, so that measuring adds nothing to the heap.
- * The supervisor signs in to the local platform; `GET /api/cc/agent_state` answers 2,000 agents and
+ * The supervisor signs in to the local platform; `GET /api/cc/agent_state` answers 2,000 agents (or a
+ * queue's, as the platform does) and
  * the event channel is a stand-in in the page that speaks mod_verto's login and subscribe and
  * pushes mod_callcenter's events at the rate asked for.
  *
- * Run: npm run bench -- wallboard   (or npx tsx bench/wallboard.bench.ts [--minutes 10] [--agents 2000] [--rate 200])
+ * Run: npm run bench -- wallboard   (or npx tsx bench/wallboard.bench.ts [--minutes 10] [--agents 2000] [--rate 200]
+ * [--records 20000]; `--rate 2000` makes batches of 200 changes)
+ * `--profile <folder>` also writes the page's CPU profiles there: from the sign-in to every queue's
+ * figures (open.cpuprofile) and the first minute of changes (changes.cpuprofile), for Chromium's
+ * DevTools or any .cpuprofile reader.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CdrStore, NewCdr } from "../platform/cdr/cdr-store";
 import { startPlatform } from "../platform/platform";
+import type { Db } from "../platform/store/db";
 import { idleAgentRecords } from "../src/cc/supervisor/testing/agent-records";
 import { buildApp, initScript, launchChromium, option } from "./chromium-page";
 
@@ -29,14 +37,16 @@ const AGENTS = option("agents", 2000);
 const RATE = option("rate", 200);
 const RECORDS = option("records", 20_000);
 const BATCH_MS = 100;
+const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 
-const QUEUES = [
-  { id: "1", name: "support" },
-  { id: "2", name: "sales" },
-];
+const QUEUE_NAMES = ["support", "sales"];
 
-/** A day's call records of each queue (`groupValue`), newest first as the platform gives them. */
-function dayRecords(total: number): Map<string, unknown[]> {
+/**
+ * A day's call records of each queue, written into the platform's own store as its switch writes
+ * them (every column, the call center's variables): the board reads them through the platform's
+ * `GET /api/cdrs`, its query and its paging, as it would in a centre.
+ */
+function writeDayRecords(cdrs: CdrStore, db: Db, total: number): void {
   const midnight = new Date();
   midnight.setHours(0, 0, 0, 0);
   const span = Date.now() - midnight.getTime() - 60_000;
@@ -45,61 +55,93 @@ function dayRecords(total: number): Map<string, unknown[]> {
     const d = new Date(ms);
     return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   };
-  const out = new Map<string, unknown[]>();
-  const callers = Math.floor(total / 2);
-  for (const [qi, q] of QUEUES.entries()) {
-    const rows: { at: number; row: unknown }[] = [];
-    for (let i = qi; i < callers; i += QUEUES.length) {
+  const epoch = (ms: number) => String(Math.floor(ms / 1000));
+  const leg = (o: Partial<NewCdr> & Pick<NewCdr, "uuid" | "variables">): NewCdr => ({
+    bleg_uuid: "",
+    other_uuid: "",
+    caller_id_name: "",
+    caller_id_number: "",
+    destination_number: "",
+    start_stamp: "",
+    ring_stamp: "",
+    answer_stamp: "",
+    end_stamp: "",
+    duration: 0,
+    billsec: 0,
+    account_code: "",
+    hangup_cause: "NORMAL_CLEARING",
+    sip_hangup_disposition: "recv_bye",
+    network_addr: "127.0.0.1",
+    network_port: "5060",
+    context: "default",
+    direction: "inbound",
+    realm: "agentbar.local",
+    external_tracking_id: "",
+    caller_source: "sip",
+    digits_dialed: "",
+    sip_call_id: "",
+    xui_route_ids: "",
+    abs_path: "",
+    rel_path: "",
+    rtp_use_codec_name: "opus",
+    xui_hangup_cause: "",
+    media_file_id: null,
+    extn: "",
+    user_id: null,
+    ...o,
+  });
+  // Nine callers in ten answered have two legs (theirs and the agent's): `total` legs in all.
+  const callers = Math.round(total / 1.9);
+  db.transaction(() => {
+    for (let i = 0; i < callers; i++) {
+      const queue = QUEUE_NAMES[i % QUEUE_NAMES.length]!;
       const joined = midnight.getTime() + Math.floor((span * i) / callers);
       const agent = String(10000 + ((i * 7) % 2000));
       const abandoned = i % 10 === 0;
       const answered = joined + 5_000 + (i % 40) * 1000;
       const ended = abandoned ? joined + 30_000 : answered + 120_000 + (i % 300) * 1000;
-      const epoch = (ms: number) => String(Math.floor(ms / 1000));
-      const common = { caller_id_name: `Caller ${i}`, caller_id_number: `555${i}`, hangup_cause: "NORMAL_CLEARING" };
-      rows.push({
-        at: joined,
-        row: {
-          ...common,
-          uuid: `m-${q.id}-${i}`,
-          other_uuid: abandoned ? "" : `a-${q.id}-${i}`,
-          destination_number: q.name,
-          direction: "inbound",
+      const caller = { caller_id_name: `Caller ${i}`, caller_id_number: `555${i}`, sip_call_id: `call-${i}` };
+      cdrs.insert(
+        leg({
+          ...caller,
+          uuid: `m-${i}`,
+          other_uuid: abandoned ? "" : `a-${i}`,
+          destination_number: queue,
           start_stamp: stamp(joined),
           answer_stamp: stamp(joined),
           end_stamp: stamp(ended),
-          variables: {
+          duration: Math.round((ended - joined) / 1000),
+          billsec: Math.round((ended - joined) / 1000),
+          variables: JSON.stringify({
             cc_side: "member",
-            cc_queue: q.name,
+            cc_queue: queue,
             cc_queue_joined_epoch: epoch(joined),
             ...(abandoned
               ? { cc_queue_canceled_epoch: epoch(ended) }
               : { cc_queue_answered_epoch: epoch(answered), cc_agent: agent, cc_queue_terminated_epoch: epoch(ended) }),
-          },
-        },
-      });
+          }),
+        }),
+      );
       if (!abandoned)
-        rows.push({
-          at: answered,
-          row: {
-            ...common,
-            uuid: `a-${q.id}-${i}`,
-            other_uuid: `m-${q.id}-${i}`,
+        cdrs.insert(
+          leg({
+            ...caller,
+            uuid: `a-${i}`,
+            other_uuid: `m-${i}`,
             destination_number: agent,
             direction: "outbound",
+            extn: agent,
             start_stamp: stamp(answered - 3000),
+            ring_stamp: stamp(answered - 3000),
             answer_stamp: stamp(answered),
             end_stamp: stamp(ended),
-            variables: { cc_side: "agent", cc_queue: q.name, cc_agent: agent },
-          },
-        });
+            duration: Math.round((ended - answered + 3000) / 1000),
+            billsec: Math.round((ended - answered) / 1000),
+            variables: JSON.stringify({ cc_side: "agent", cc_queue: queue, cc_agent: agent }),
+          }),
+        );
     }
-    out.set(
-      q.id,
-      rows.sort((a, b) => b.at - a.at).map((r) => r.row),
-    );
-  }
-  return out;
+  })();
 }
 
 /** In the page before the app: the events stand-in and the timing of the board's batches. */
@@ -315,45 +357,56 @@ async function main() {
       `window.__benchConfig = ${JSON.stringify({ agents: AGENTS, rate: RATE, batchMs: BATCH_MS })};`,
     );
     await page.addInitScript(initScript(instrument));
-    const body = JSON.stringify(
-      idleAgentRecords(AGENTS).map((a) => ({ ...a, queue_id: QUEUES.find((q) => q.name === a.group_id)!.id })),
+    const queueIds = new Map(
+      (platform.ctx.db.prepare("SELECT id, name FROM queues").all() as { id: number; name: string }[]).map((q) => [
+        q.name,
+        String(q.id),
+      ]),
     );
+    writeDayRecords(platform.ctx.cdrs, platform.ctx.db, RECORDS);
+    const agents = idleAgentRecords(AGENTS).map((a) => ({ ...a, queue_id: queueIds.get(a.group_id)! }));
+    // Every agent, or one queue's (`?queue=`), as the platform answers.
+    const bodies = new Map([
+      ["", JSON.stringify(agents)],
+      ...QUEUE_NAMES.map((q) => [q, JSON.stringify(agents.filter((a) => a.group_id === q))] as const),
+    ]);
     await page.route("**/api/cc/agent_state**", (route) =>
-      route.fulfill({ status: 200, contentType: "application/json", body }),
-    );
-    const records = dayRecords(RECORDS);
-    await page.route("**/api/cdrs?**", (route) => {
-      const q = new URL(route.request().url()).searchParams;
-      const all = records.get(q.get("groupValue") ?? "") ?? [];
-      const perPage = Number(q.get("perPage") ?? 1000);
-      const n = Number(q.get("page") ?? 1);
-      return route.fulfill({
+      route.fulfill({
         status: 200,
         contentType: "application/json",
-        body: JSON.stringify({
-          rowCount: all.length,
-          page: n,
-          pageCount: Math.max(1, Math.ceil(all.length / perPage)),
-          data: all.slice((n - 1) * perPage, n * perPage),
-        }),
-      });
-    });
+        body: bodies.get(new URL(route.request().url()).searchParams.get("queue") ?? "") ?? "[]",
+      }),
+    );
     await page.goto(platform.url);
     await page.getByLabel("Login name").fill("supervisor");
     await page.getByLabel("Password", { exact: true }).fill("Agentbar@2026");
+    const cdp = await context.newCDPSession(page);
+    const profile = async (name: string, during: () => Promise<void>) => {
+      if (!PROFILE) return during();
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+      await during();
+      const { profile: p } = await cdp.send("Profiler.stop");
+      mkdirSync(PROFILE, { recursive: true });
+      writeFileSync(join(PROFILE, `${name}.cpuprofile`), JSON.stringify(p));
+    };
     const signIn = Date.now();
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page
-      .getByTestId("wallboard-count")
-      .filter({ hasText: String(AGENTS) })
-      .waitFor({ timeout: 30_000 });
-    const agentsShown = Date.now() - signIn;
-    for (const q of QUEUES)
+    let agentsShown = 0;
+    await profile("open", async () => {
+      await page.getByRole("button", { name: "Sign in" }).click();
       await page
-        .locator(`.queue-tile[data-queue=${q.name}]`)
-        .getByTestId("queue-day-source")
-        .filter({ hasText: /^Today since/ })
-        .waitFor({ timeout: 60_000 });
+        .getByTestId("wallboard-count")
+        .filter({ hasText: String(AGENTS) })
+        .waitFor({ timeout: 30_000 });
+      agentsShown = Date.now() - signIn;
+      for (const q of QUEUE_NAMES)
+        await page
+          .locator(`.queue-tile[data-queue=${q}]`)
+          .getByTestId("queue-day-source")
+          .filter({ hasText: /^Today since/ })
+          .waitFor({ timeout: 60_000 });
+    });
     const figuresShown = Date.now() - signIn;
     const offered = await page
       .locator(".queue-tile [data-testid=queue-offered]")
@@ -361,7 +414,6 @@ async function main() {
     console.log(
       `sign-in to the board's ${AGENTS} agents: ${agentsShown} ms; to today's figures of every queue from ${RECORDS} records: ${figuresShown} ms (${figuresShown - agentsShown} ms after the agents; ${offered} callers offered)`,
     );
-    const cdp = await context.newCDPSession(page);
     const heap = async () => {
       await cdp.send("HeapProfiler.collectGarbage");
       return ((await cdp.send("Runtime.getHeapUsage")) as { usedSize: number }).usedSize / 1024 / 1024;
@@ -373,7 +425,8 @@ async function main() {
     await page.waitForTimeout(2_000);
     await page.evaluate(() => (window as unknown as { __bench: { reset(): void } }).__bench.reset());
     for (let minute = 1; minute <= MINUTES; minute++) {
-      await page.waitForTimeout(60_000);
+      if (minute === 1) await profile("changes", () => page.waitForTimeout(60_000));
+      else await page.waitForTimeout(60_000);
       // Each reading's garbage collection stalls the page: the frames are read and counted again around it.
       const r = await page.evaluate(() => (window as unknown as { __bench: { read(): Reading } }).__bench.read());
       readings.push(r);
@@ -382,6 +435,7 @@ async function main() {
       await page.evaluate(() => (window as unknown as { __bench: { reset(): void } }).__bench.reset());
       console.log(`heap after ${minute} min: ${heaps.at(-1)!.toFixed(1)} MB`);
     }
+    if (!readings.length) return;
     const frames = merge(readings.map((r) => r.frames));
     const batches = merge(readings.map((r) => r.batches));
     const f = quantiles(frames);

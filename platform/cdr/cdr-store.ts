@@ -72,16 +72,25 @@ export interface CdrQuery {
   perPage: number;
 }
 
-/** The CDR as the API shows it: the spec's fields; variables as an object. */
+/**
+ * The CDR as the API shows it: the spec's fields; variables as an object. Built field by field
+ * (not spread from the database's row): a page of a thousand is a few milliseconds, not tens.
+ */
 export function cdrJson(row: CdrRow) {
-  const { id: _id, variables, ...rest } = row;
+  const out: Record<string, unknown> = {};
+  for (const c of COLUMNS) out[c] = row[c];
   let vars: Record<string, string> = {};
   try {
-    vars = JSON.parse(variables) as Record<string, string>;
+    vars = JSON.parse(row.variables) as Record<string, string>;
   } catch {
     vars = {};
   }
-  return { ...rest, media_file_id: row.media_file_id === null ? "" : String(row.media_file_id), variables: vars };
+  out.media_file_id = row.media_file_id === null ? "" : String(row.media_file_id);
+  out.variables = vars;
+  return out as Omit<CdrRow, "id" | "media_file_id" | "variables"> & {
+    media_file_id: string;
+    variables: Record<string, string>;
+  };
 }
 
 const COLUMNS = [
@@ -193,9 +202,19 @@ export class CdrStore {
     }
     const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const rowCount = (this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${whereSql}`).get(...args) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM cdrs ${whereSql} ORDER BY start_stamp DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...args, q.perPage, (q.page - 1) * q.perPage) as CdrRow[];
+    // Read as arrays and made into rows here: SQLite's rows as objects of 35 columns cost about
+    // twice as much (a page of a thousand records is what a supervisor's board reads).
+    const read = this.db
+      .prepare(
+        `SELECT id, ${COLUMNS.join(", ")} FROM cdrs ${whereSql} ORDER BY start_stamp DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .raw(true)
+      .all(...args, q.perPage, (q.page - 1) * q.perPage) as unknown as unknown[][];
+    const rows = read.map((values) => {
+      const row: Record<string, unknown> = { id: values[0] };
+      for (let i = 0; i < COLUMNS.length; i++) row[COLUMNS[i]!] = values[i + 1];
+      return row as unknown as CdrRow;
+    });
     return { rowCount, rows };
   }
 

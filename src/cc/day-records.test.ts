@@ -1,100 +1,128 @@
 import { describe, expect, it } from "vitest";
 import { PlatformClient } from "../api/client";
+import { parseStamp } from "../api/cdrs";
 import { platformDay, readDayRecords } from "./day-records";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-const record = (uuid: string) => ({
-  uuid,
-  caller_id_number: "5550100",
-  destination_number: "support",
-  start_stamp: "2031-05-06 09:00:00",
-  direction: "inbound",
-});
+const DAY = { startDate: "2031-05-06 00:00:00", endDate: "2031-05-06 23:59:59" };
+const at = (h: number, m = 0, s = 0) => new Date(2031, 4, 6, h, m, s).getTime();
+const pad = (n: number) => String(n).padStart(2, "0");
+const stamp = (ms: number) => {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+};
+
+interface Row {
+  uuid: string;
+  start: number;
+}
 
 /**
- * A platform holding `total` records newest first; `onRequest` may add newer ones between pages,
- * as a busy centre writes records while they are read.
+ * A platform holding `rows` (each begun at `start`), answering as the local platform does: the
+ * records whose start is within `startDate`..`endDate` (both inclusive), newest start first (or
+ * as written, `ordered: false`), paged by offset. Each answer waits a macrotask, so that requests
+ * overlap; `onRequest` may write records meanwhile, as a busy centre does.
  */
-function platformWith(total: number, onRequest: (page: number, rows: string[]) => void = () => {}) {
-  const rows = Array.from({ length: total }, (_, i) => `r${total - i}`);
+function platformWith(rows: Row[], options: { ordered?: boolean; onRequest?: (url: URL, rows: Row[]) => void } = {}) {
   const asked: URL[] = [];
+  let inFlight = 0;
+  let mostAtOnce = 0;
   const fetch = (async (input: string | URL | Request) => {
     const url = new URL(String(input));
     asked.push(url);
-    const page = Number(url.searchParams.get("page"));
-    const perPage = Number(url.searchParams.get("perPage"));
-    onRequest(page, rows);
+    mostAtOnce = Math.max(mostAtOnce, ++inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    inFlight--;
+    options.onRequest?.(url, rows);
+    const q = url.searchParams;
+    const from = parseStamp(q.get("startDate")!)!;
+    const to = parseStamp(q.get("endDate")!)!;
+    const page = Number(q.get("page"));
+    const perPage = Number(q.get("perPage"));
+    const within = rows.filter((r) => r.start >= from && r.start <= to);
+    if (options.ordered !== false) within.sort((a, b) => b.start - a.start);
     return json(200, {
-      rowCount: rows.length,
+      rowCount: within.length,
       page,
-      pageCount: Math.ceil(rows.length / perPage),
-      data: rows.slice((page - 1) * perPage, page * perPage).map(record),
+      pageCount: Math.max(1, Math.ceil(within.length / perPage)),
+      data: within.slice((page - 1) * perPage, page * perPage).map((r) => ({
+        uuid: r.uuid,
+        caller_id_number: "5550100",
+        destination_number: "support",
+        start_stamp: stamp(r.start),
+        direction: "inbound",
+      })),
     });
   }) as typeof globalThis.fetch;
   const client = new PlatformClient({ baseUrl: "http://pbx.test", fetch });
   client.setCredentials({ token: "tok", expires: Date.now() / 1000 + 3600 });
-  return { client, asked, rows };
+  return { client, asked, rows, mostAtOnce: () => mostAtOnce };
 }
 
+/** `n` records through the day from 08:00, one every `gapSeconds`. */
+const dayOf = (n: number, gapSeconds = 7) =>
+  Array.from({ length: n }, (_, i) => ({ uuid: `r${i}`, start: at(8) + i * gapSeconds * 1000 }));
+
 describe("a day's call records", () => {
-  it("reads every page of the day, of one queue, pausing between pages", async () => {
-    const p = platformWith(25);
-    let pauses = 0;
-    const pages: number[] = [];
+  it("reads every record of the day once, newest first, several requests at once, cut by time", async () => {
+    const p = platformWith(dayOf(95));
+    const progress: { read: number; total: number }[] = [];
     const got = await readDayRecords(
       p.client,
-      { startDate: "2031-05-06 00:00:00", endDate: "2031-05-06 23:59:59", groupValue: "3" },
-      { perPage: 10, pause: async () => void pauses++, onPage: (r, { page }) => pages.push(page * 100 + r.length) },
+      { ...DAY, groupValue: "3" },
+      { perPage: 10, parallel: 3, onPage: (_, pr) => progress.push({ ...pr }) },
     );
-    expect(got.map((r) => r.uuid)).toEqual(p.rows);
-    expect(pages).toEqual([110, 210, 305]);
-    expect(pauses).toBe(2);
-    expect(Object.fromEntries(p.asked[0]!.searchParams)).toEqual({
-      page: "1",
-      perPage: "10",
-      startDate: "2031-05-06 00:00:00",
-      endDate: "2031-05-06 23:59:59",
-      groupValue: "3",
-    });
+    expect(got.map((r) => r.uuid)).toEqual([...p.rows].reverse().map((r) => r.uuid));
+    expect(p.mostAtOnce()).toBe(3);
+    // The whole day's first page, then spans of the day by time, never a page by offset.
+    expect(Object.fromEntries(p.asked[0]!.searchParams)).toEqual({ page: "1", perPage: "10", ...DAY, groupValue: "3" });
+    expect(p.asked.slice(1).every((u) => u.searchParams.get("page") === "1")).toBe(true);
+    expect(p.asked.every((u) => u.searchParams.get("groupValue") === "3")).toBe(true);
+    expect(progress[0]).toEqual({ read: 10, total: 95 });
+    expect(progress.at(-1)).toEqual({ read: 95, total: 95 });
   });
 
-  it("keeps each record once and skips none when records are written while it reads", async () => {
-    let added = 0;
-    const p = platformWith(25, (page, rows) => {
-      // Three new records land on the first page while the second and third are read.
-      if (page > 1 && added < 3) rows.unshift(`new${++added}`, ...(page === 2 ? [`new${++added}`] : []));
+  it("skips none and keeps each once when records are written while it reads, old starts and new", async () => {
+    let written = 0;
+    const p = platformWith(dayOf(200, 3), {
+      onRequest: (_, rows) => {
+        // A long call that began early in the day ends (its record is written now), and a short one just now.
+        if (written < 20)
+          rows.push({ uuid: `late${written}`, start: at(8, 1, written) }, { uuid: `new${written++}`, start: at(22) });
+      },
     });
-    const got = await readDayRecords(
-      p.client,
-      { startDate: "2031-05-06", endDate: "2031-05-06" },
-      { perPage: 10, pause: async () => {} },
-    );
+    const before = new Set(p.rows.map((r) => r.uuid));
+    const got = await readDayRecords(p.client, DAY, { perPage: 10 });
     const uuids = got.map((r) => r.uuid);
     expect(new Set(uuids).size).toBe(uuids.length);
-    // Every record there was when the read began is in it.
-    for (let i = 1; i <= 25; i++) expect(uuids).toContain(`r${i}`);
+    for (const uuid of before) expect(uuids).toContain(uuid);
   });
 
-  it("catches up: stops at the first page it already knows", async () => {
-    const p = platformWith(30);
-    const known = new Set(p.rows.slice(5));
-    p.rows.unshift("n2", "n1");
-    const got = await readDayRecords(
-      p.client,
-      { startDate: "2031-05-06", endDate: "2031-05-06" },
-      { perPage: 10, pause: async () => {}, known: (u) => known.has(u) },
-    );
-    expect(got.map((r) => r.uuid)).toEqual(["n2", "n1", "r30", "r29", "r28", "r27", "r26"]);
-    expect(p.asked).toHaveLength(2);
+  it("reads a second that holds more than a page page after page", async () => {
+    const p = platformWith([
+      ...Array.from({ length: 25 }, (_, i) => ({ uuid: `same${i}`, start: at(9) })),
+      ...dayOf(12),
+    ]);
+    const got = await readDayRecords(p.client, DAY, { perPage: 10 });
+    expect(new Set(got.map((r) => r.uuid)).size).toBe(37);
+    expect(got).toHaveLength(37);
+  });
+
+  it("reads page after page a platform that does not give the newest start first", async () => {
+    const p = platformWith(dayOf(45), { ordered: false });
+    const got = await readDayRecords(p.client, DAY, { perPage: 10 });
+    expect(got).toHaveLength(45);
+    expect(p.asked.map((u) => u.searchParams.get("page"))).toEqual(["1", "2", "3", "4", "5"]);
+    expect(p.asked.every((u) => u.searchParams.get("startDate") === DAY.startDate)).toBe(true);
   });
 
   it("names the browser's day in the platform's local time, shifted by the platform's clock offset", () => {
-    const at = new Date(2031, 4, 6, 15, 30).getTime();
-    expect(platformDay(at, null)).toMatchObject({ startDate: "2031-05-06 00:00:00", endDate: "2031-05-06 23:59:59" });
+    const t = new Date(2031, 4, 6, 15, 30).getTime();
+    expect(platformDay(t, null)).toMatchObject({ startDate: "2031-05-06 00:00:00", endDate: "2031-05-06 23:59:59" });
     // A platform 8 hours ahead: the browser's midnight is 08:00 there.
-    expect(platformDay(at, 8 * 3600_000)).toMatchObject({
+    expect(platformDay(t, 8 * 3600_000)).toMatchObject({
       startDate: "2031-05-06 08:00:00",
       endDate: "2031-05-07 07:59:59",
     });

@@ -65,7 +65,10 @@ export interface DayReading {
   from: number;
   /** `reading` while pages come in; `read` once every queue's records are in; `failed` with the reason. */
   status: "waiting" | "reading" | "read" | "failed";
+  /** Records read so far, of every queue. */
   records: number;
+  /** The records the day holds, as far as the queues' first pages said (0: not known yet). */
+  total: number;
   error: string | null;
 }
 
@@ -115,6 +118,8 @@ export interface Wallboard {
   dispose(): void;
 }
 
+/** Requests for the day's records under way at once, of every queue (the browser opens 6 to a host; live reads need some). */
+const DAY_READS = 4;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
@@ -142,7 +147,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     serviceLevelSeconds: deps.serviceLevelSeconds ?? DEFAULT_SERVICE_LEVEL_SECONDS,
     clockOffset: null,
     membersListed: null,
-    day: { from: midnightOf(now()), status: "waiting", records: 0, error: null },
+    day: { from: midnightOf(now()), status: "waiting", records: 0, total: 0, error: null },
     dayVersion: 0,
   }));
 
@@ -179,7 +184,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       days = new Map();
       recordsAsked = new Set();
       dayChanged = true;
-      patch = { ...patch, day: { from: midnightOf(t), status: "waiting", records: 0, error: null } };
+      patch = { ...patch, day: { from: midnightOf(t), status: "waiting", records: 0, total: 0, error: null } };
       queueMicrotask(() => void readDay());
     }
     if (dayChanged) patch = { ...patch, dayVersion: store.getState().dayVersion + 1 };
@@ -360,9 +365,9 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   };
 
   /**
-   * Today's call records of every queue whose id the board knows (`groupValue`), one queue after
-   * the other, page by page in the background: the live board goes on meanwhile, and each page
-   * adds to the figures at once. A queue whose id is learnt later is read when it is.
+   * Today's call records of every queue whose id the board knows (`groupValue`), every queue at
+   * once, in the background (see `readDayRecords`): the live board goes on meanwhile, and each
+   * page adds to the figures as it comes. A queue whose id is learnt later is read when it is.
    */
   const readDay = async (): Promise<void> => {
     const c = client;
@@ -374,26 +379,33 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     for (const q of queues) recordsAsked.add(q.name);
     const range = platformDay(day.from, clock.offset());
     store.setState((s) => ({ day: { ...s.day, status: "reading", error: null } }));
+    // Each queue's count of the day, once its first page said it.
+    const totals = new Map<string, number>();
     try {
-      for (const q of queues) {
-        const queueDay = queueDayOf(q.name);
-        await readDayRecords(
-          c,
-          { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
-          {
-            onPage: (records) => {
-              if (myRun !== run || queueDay !== days.get(q.name)) return;
-              queueDay.addRecords(records, clock.offset() ?? 0);
-              store.setState((s) => ({
-                day: { ...s.day, records: s.day.records + records.length },
-                dayVersion: s.dayVersion + 1,
-              }));
+      await Promise.all(
+        queues.map(async (q) => {
+          const queueDay = queueDayOf(q.name);
+          await readDayRecords(
+            c,
+            { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
+            {
+              parallel: Math.max(1, Math.floor(DAY_READS / queues.length)),
+              onPage: (records, progress) => {
+                if (myRun !== run || queueDay !== days.get(q.name)) return;
+                queueDay.addRecords(records, clock.offset() ?? 0);
+                const added = progress.total - (totals.get(q.name) ?? 0);
+                totals.set(q.name, progress.total);
+                store.setState((s) => ({
+                  day: { ...s.day, records: s.day.records + records.length, total: s.day.total + added },
+                  dayVersion: s.dayVersion + 1,
+                }));
+              },
             },
-          },
-        );
-        queueDay.recordsRead();
-        if (myRun !== run) return;
-      }
+          );
+          queueDay.recordsRead();
+        }),
+      );
+      if (myRun !== run) return;
       store.setState((s) => ({ day: { ...s.day, status: "read" } }));
     } catch (e) {
       if (myRun !== run) return;
@@ -482,7 +494,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     agentDays = new AgentDays(midnightOf(now()));
     store.setState({
       board: emptyWallboard(now()),
-      day: { from: midnightOf(now()), status: "waiting", records: 0, error: null },
+      day: { from: midnightOf(now()), status: "waiting", records: 0, total: 0, error: null },
       dayVersion: 0,
       loading: true,
       readError: null,

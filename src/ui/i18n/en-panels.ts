@@ -132,7 +132,10 @@ export const enPanels = {
     aht: "AHT",
     ahtLong: "Average handle time: the mean time an agent was connected to a caller today (talk and hold)",
     todayFromRecords: (since: string) => `Today since ${since}, from the platform's call records and live events`,
-    readingRecords: (n: number) => (n ? `Reading today's call records… (${n})` : "Reading today's call records…"),
+    readingRecords: (n: number, total: number) =>
+      total
+        ? `Reading today's call records… ${n.toLocaleString("en")} of ${total.toLocaleString("en")}; the figures count them as they come`
+        : "Reading today's call records…",
     recordsFailed: (message: string) =>
       `Today's call records could not be read (${message}): figures count only what the board saw`,
     day: "Day",

@@ -520,7 +520,8 @@ export const zhCN: Messages = {
     aht: "平均处理",
     ahtLong: "平均处理时长：今天坐席与来电接通的平均时长（通话与保持）",
     todayFromRecords: (since: string) => `今天自 ${since} 起，来自平台通话记录与实时事件`,
-    readingRecords: (n: number) => (n ? `正在读取今天的通话记录…（${n}）` : "正在读取今天的通话记录…"),
+    readingRecords: (n: number, total: number) =>
+      total ? `正在读取今天的通话记录…（${n} / ${total}），数字随读随计` : "正在读取今天的通话记录…",
     recordsFailed: (message: string) => `无法读取今天的通话记录（${message}）：数字只包含墙板看到的`,
     day: "当天",
     dayFor: (name: string) => `${name} 的当天`,

@@ -11,6 +11,23 @@ export function formatDuration(totalSec: number): string {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
+const formats = new WeakMap<Intl.DateTimeFormatOptions, Map<Language, Intl.DateTimeFormat>>();
+
+/**
+ * The formatter of moments in `language` with `options` (a constant: formatters are kept by it),
+ * made once: making one costs far more than using it, and a board formats hundreds a second.
+ */
+export function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let byLanguage = formats.get(options);
+  if (!byLanguage) formats.set(options, (byLanguage = new Map()));
+  let format = byLanguage.get(language);
+  if (!format) byLanguage.set(language, (format = new Intl.DateTimeFormat(language, options)));
+  return format;
+}
+
+const TIME: Intl.DateTimeFormatOptions = { timeStyle: "short" };
+const DATE_TIME: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short" };
+
 /**
  * A moment in the user's language: the time alone when it is today, else date and time
  * ("14:35" / "下午2:35", "May 6, 2031, 2:35 PM").
@@ -18,8 +35,5 @@ export function formatDuration(totalSec: number): string {
 export function formatMoment(ms: number, language: Language, now: number = Date.now()): string {
   const when = new Date(ms);
   const today = when.toDateString() === new Date(now).toDateString();
-  const style: Intl.DateTimeFormatOptions = today
-    ? { timeStyle: "short" }
-    : { dateStyle: "medium", timeStyle: "short" };
-  return new Intl.DateTimeFormat(language, style).format(when);
+  return dateFormat(language, today ? TIME : DATE_TIME).format(when);
 }

@@ -2,10 +2,11 @@ import { useMemo } from "preact/hooks";
 import { INTERVAL_MS, type QueueDay } from "../../cc/supervisor";
 import type { Language } from "../i18n";
 import { useModel } from "../model/model";
+import { dateFormat } from "../shared/format";
 import { scaleTop, serviceLevelSteps, shownIntervals } from "./chart-scale";
 
 const clock = (ms: number, language: Language) =>
-  new Intl.DateTimeFormat(language, { hour: "numeric", minute: "2-digit" }).format(ms);
+  dateFormat(language, { hour: "numeric", minute: "2-digit" }).format(ms);
 
 /**
  * A queue's day by quarter hour: offered calls as bars (answered, abandoned and still waiting

@@ -174,7 +174,7 @@ function QueueTiles() {
                 ? m.recordsFailed(b.day.error ?? "")
                 : b.day.status === "read"
                   ? m.todayFromRecords(formatMoment(b.day.from, language.value, now))
-                  : m.readingRecords(b.day.records)}
+                  : m.readingRecords(b.day.records, b.day.total)}
             </p>
             {b.membersListed === false && <p class="muted small">{m.waitingNotListed}</p>}
             <ThresholdsEditor queue={name} />
