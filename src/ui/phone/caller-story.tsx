@@ -6,7 +6,7 @@ import { storyWords } from "../words/story-words";
 /**
  * The caller's story on a ringing or answered card (caller-story.ts reads it as the call rings):
  * how often the number called before, the last time and its outcome and notes, and a button that
- * shows its calls in the history. The bar has one line for it, read in full in its tooltip.
+ * shows its calls in the history. The bar has two lines for it, read in full in its tooltip.
  */
 export function CallerStoryLine({ call, agent, compact }: { call: Call; agent: AgentUi; compact: boolean }) {
   const { t, language, layout } = useModel();
