@@ -174,6 +174,8 @@ export default tseslint.config(
           "../shell/*",
           "../sign-in",
           "../sign-in/*",
+          "../supervisor",
+          "../supervisor/*",
         ],
         message: "model/, words/ and shared/ are below the components.",
       },

@@ -6,7 +6,7 @@ import { Announcer } from "./ui/announcer";
 import { completeEnglish } from "./ui/i18n";
 import { enWorkspace } from "./ui/i18n/en-workspace";
 import { ModelContext, type UiModel } from "./ui/model/model";
-import { createBoardView } from "./ui/supervisor/supervisor-ui";
+import { createBoardView } from "./ui/model/supervisor-ui";
 import { WallView, type WallKey } from "./ui/supervisor/wall-view";
 
 /** Where the wall screen keeps its developer key: the TV signs in again by itself after any loss. */

@@ -1,6 +1,5 @@
 import { Core, EmitterImpl, TransportState, type NameAddrHeader, type Transport, type UserAgentOptions } from "sip.js";
 import { Md5 } from "sip.js/lib/core/messages/md5.js";
-import type { ServerCall } from "./server-call";
 
 type Message = Core.IncomingRequestMessage | Core.IncomingResponseMessage;
 
@@ -39,6 +38,15 @@ export function parse(raw: string): Message {
 }
 
 /**
+ * A dialog the server itself takes part in (a `ServerCall`, in server-call.ts): it is handed the
+ * requests and responses of its Call-ID.
+ */
+export interface ServerDialog {
+  onRequest(req: Core.IncomingRequestMessage): void;
+  onResponse(res: Core.IncomingResponseMessage): void;
+}
+
+/**
  * A SIP-over-WebSocket server in memory, for unit tests: a registrar with digest authentication
  * and a stateless proxy between the user agents connected to it (routing by socket, as a real
  * WebSocket proxy must, since sip.js contacts are `*.invalid`). It records every message each
@@ -69,7 +77,7 @@ export class FakeSipServer {
   private readonly contacts = new Map<string, SwitchTransport>();
   private readonly proxied = new Map<string, SwitchTransport>();
   readonly userOf = new Map<SwitchTransport, string>();
-  readonly serverCalls = new Map<string, ServerCall>();
+  readonly serverCalls = new Map<string, ServerDialog>();
   private readonly silenced = new Set<SwitchTransport>();
   /** Sockets whose incoming messages wait, in order, until released. */
   private readonly gated = new Map<SwitchTransport, string[]>();

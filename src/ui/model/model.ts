@@ -8,7 +8,7 @@ import { signInErrorText } from "../words/sign-in-words";
 import type { AgentUi } from "./agent-ui";
 import type { PhoneUi } from "./phone-ui";
 import { storeSignal } from "./store-signal";
-import type { SupervisorUi } from "../supervisor/supervisor-ui";
+import type { SupervisorUi } from "./supervisor-ui";
 
 /** What components see: the stores as signals, the language and its messages, announcements. */
 export interface UiModel {

@@ -1,5 +1,5 @@
 import type { Supervision, Wallboard } from "../../cc/supervisor";
-import { createSupervisorUi } from "../supervisor/supervisor-ui";
+import { createSupervisorUi } from "./supervisor-ui";
 import type { UiModel } from "./model";
 
 /** The wallboard region's model: the signed-in screen's, with the supervisor's board and actions. */

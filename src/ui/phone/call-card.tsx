@@ -31,7 +31,7 @@ import {
 } from "../words/call-words";
 import { act } from "./act";
 import { CallNotes } from "./call-notes";
-import { CallerStoryLine } from "./caller-story";
+import { CallerStoryLine } from "./story-line";
 import { inCall } from "./in-call-parts";
 import { QueueLine } from "./queue-line";
 

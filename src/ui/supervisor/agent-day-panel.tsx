@@ -2,7 +2,7 @@ import { useMemo } from "preact/hooks";
 import { agentCalls, type AgentSegment } from "../../cc/supervisor";
 import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
-import type { SupervisorUi } from "./supervisor-ui";
+import type { SupervisorUi } from "../model/supervisor-ui";
 
 const percent = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 

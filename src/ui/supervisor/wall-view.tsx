@@ -6,7 +6,7 @@ import { useModel } from "../model/model";
 import { formatDuration, formatMoment } from "../shared/format";
 import { signInErrorText } from "../words/sign-in-words";
 import { IntradayChart } from "./intraday-chart";
-import { alertText, type BoardView } from "./supervisor-ui";
+import { alertText, type BoardView } from "../model/supervisor-ui";
 
 export interface WallKey {
   value: string;

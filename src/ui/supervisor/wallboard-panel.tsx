@@ -18,7 +18,7 @@ import { formatDuration, formatMoment } from "../shared/format";
 import { storeSignal } from "../model/store-signal";
 import { AgentDayPanel } from "./agent-day-panel";
 import { IntradayChart } from "./intraday-chart";
-import { alertText, supervisorErrorText, type SupervisorUi } from "./supervisor-ui";
+import { alertText, supervisorErrorText, type SupervisorUi } from "../model/supervisor-ui";
 
 function useSupervisor(): SupervisorUi {
   const { supervisor } = useModel();

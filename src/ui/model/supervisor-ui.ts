@@ -18,7 +18,7 @@ import {
 } from "../../cc/supervisor";
 import { browserStorage, type KeyValueStorage, type SessionState, type SettingsState } from "../../session";
 import type { Messages } from "../i18n";
-import { storeSignal } from "../model/store-signal";
+import { storeSignal } from "./store-signal";
 
 /** The board as any surface shows it (the supervisor's page, the wall screen). */
 export interface BoardView {

@@ -4,7 +4,7 @@ import { useModel } from "../model/model";
 import { storyWords } from "../words/story-words";
 
 /**
- * The caller's story on a ringing or answered card (caller-story.ts reads it as the call rings):
+ * The caller's story on a ringing or answered card (src/cc/caller-story.ts reads it as the call rings):
  * how often the number called before, the last time and its outcome and notes, and a button that
  * shows its calls in the history. The bar has two lines for it, read in full in its tooltip.
  */
