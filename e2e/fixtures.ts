@@ -6,6 +6,7 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Locator,
   type Page,
 } from "@playwright/test";
 import { spawn } from "node:child_process";
@@ -296,13 +297,14 @@ export const screenshotViewports: Record<Layout, { width: number; height: number
 };
 
 /**
- * Writes `<name>.png` to `test-results/screenshots/` (ignored by git), or to the folder
- * `AGENTBAR_SCREENSHOTS_DIR` names: `npm run screenshots` refreshes `docs/screenshots/` so.
+ * Writes a picture of the page (or of one element) as `<name>.png` to `test-results/screenshots/`
+ * (ignored by git), or to the folder `AGENTBAR_SCREENSHOTS_DIR` names: `npm run screenshots`
+ * refreshes `docs/screenshots/` so.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(target: Page | Locator, name: string): Promise<void> {
   const dir = process.env.AGENTBAR_SCREENSHOTS_DIR ?? join(import.meta.dirname, "..", "test-results", "screenshots");
   await mkdir(dir, { recursive: true });
-  await page.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
+  await target.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
 }
 
 /** axe-core's WCAG 2.1 A and AA rules. */

@@ -1,8 +1,5 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import type { Locator, Page } from "@playwright/test";
-import { PASSWORD, expect, screenshot, signIn, test } from "./fixtures";
-import { hangUpCaller, queueCaller } from "./toolbar-support";
+import { expect, screenshot, signIn, test } from "./fixtures";
+import { hangUpCaller, keepLanguage, queueCaller, supervisorKey } from "./toolbar-support";
 
 /**
  * Pictures of the supervisor's board and of the wall screen at 1920x1080, with today's figures, an
@@ -12,26 +9,6 @@ import { hangUpCaller, queueCaller } from "./toolbar-support";
  * what these pictures show.
  */
 const FULL_HD = { width: 1920, height: 1080 };
-
-async function supervisorKey(baseUrl: string): Promise<string> {
-  const post = async (path: string, body: unknown, token?: string) =>
-    (
-      await fetch(baseUrl + path, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(token ? { "X-XTRA-AUTH-ID": token } : {}) },
-        body: JSON.stringify(body),
-      })
-    ).json() as Promise<Record<string, unknown>>;
-  const session = (await post("/api/sessions", { login: "supervisor", password: PASSWORD })) as {
-    token: string;
-    user_id: number;
-  };
-  return (
-    (await post(`/api/users/${session.user_id}/dev_keys`, { description: "wall" }, session.token)) as {
-      data: { k: string };
-    }
-  ).data.k;
-}
 
 test("the board and the wall screen at 1920x1080, en and zh-CN", async ({ newParty, platform }) => {
   test.setTimeout(120_000);
@@ -50,7 +27,7 @@ test("the board and the wall screen at 1920x1080, en and zh-CN", async ({ newPar
   for (const language of ["en", "zh-CN"] as const) {
     if (language !== "en") {
       for (const page of [sam.page, tv.page]) {
-        await inLanguage(page, language);
+        await keepLanguage(page, language);
         await page.reload();
       }
     }
@@ -59,24 +36,10 @@ test("the board and the wall screen at 1920x1080, en and zh-CN", async ({ newPar
     await expect(support.getByTestId("intraday").locator("tbody tr")).toHaveCount(1);
     await expect(sam.page.getByTestId("alerts").locator("li").first()).toBeVisible();
     await screenshot(sam.page, `supervisor-${language}-board-1920`);
-    await elementShot(support.getByTestId("intraday"), `supervisor-${language}-chart`);
+    await screenshot(support.getByTestId("intraday"), `supervisor-${language}-chart`);
 
     await expect(tv.page.locator(".wall-queue[data-queue=support]").getByTestId("wall-waiting")).toHaveText("2");
     await expect(tv.page.getByTestId("wall-alerts").locator("li").first()).toBeVisible();
     await screenshot(tv.page, `wall-${language}`);
   }
 });
-
-async function inLanguage(page: Page, language: string): Promise<void> {
-  await page.evaluate((lang) => {
-    const settings = JSON.parse(localStorage.getItem("agentbar.settings") ?? "{}") as Record<string, unknown>;
-    localStorage.setItem("agentbar.settings", JSON.stringify({ ...settings, language: lang }));
-  }, language);
-}
-
-/** A picture of one element, where `screenshot` writes the page's. */
-async function elementShot(element: Locator, name: string): Promise<void> {
-  const dir = process.env.AGENTBAR_SCREENSHOTS_DIR ?? join(import.meta.dirname, "..", "test-results", "screenshots");
-  await mkdir(dir, { recursive: true });
-  await element.screenshot({ animations: "disabled", path: join(dir, `${name}.png`) });
-}

@@ -2,7 +2,15 @@ import { readFile } from "node:fs/promises";
 import { expect, expectAccessible, screenshot, screenshotViewports, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { agent, expectSimHears, heard, sim } from "./phone-support";
-import { admin, chooseStatus, hangUpCaller, queueCaller, statusOf } from "./toolbar-support";
+import {
+  admin,
+  chooseStatus,
+  hangUpCaller,
+  keepLanguage,
+  queueCaller,
+  statusOf,
+  supervisorKey,
+} from "./toolbar-support";
 
 /**
  * A supervisor's story on the local platform, with tones proving who hears whom. The board is
@@ -76,30 +84,6 @@ async function expectRowsWhole(page: Page, what: string): Promise<void> {
     return out;
   });
   expect(problems, `${what}: wallboard rows`).toEqual([]);
-}
-
-/** A supervisor's developer key (the spec's `POST /api/users/<id>/dev_keys`), made as an administrator would. */
-async function supervisorKey(baseUrl: string): Promise<string> {
-  const post = async (path: string, body: unknown, token?: string) =>
-    (
-      await fetch(baseUrl + path, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(token ? { "X-XTRA-AUTH-ID": token } : {}) },
-        body: JSON.stringify(body),
-      })
-    ).json() as Promise<Record<string, unknown>>;
-  const session = (await post("/api/sessions", { login: "supervisor", password: "Agentbar@2026" })) as {
-    token: string;
-    user_id: number;
-  };
-  const created = (await post(
-    `/api/users/${session.user_id}/dev_keys`,
-    { description: "wall screen" },
-    session.token,
-  )) as {
-    data: { k: string };
-  };
-  return created.data.k;
 }
 
 /**
@@ -445,10 +429,7 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
     ["bar", "zh-CN"],
   ] as const) {
     await sam.page.setViewportSize(layout === "bar" ? { width: 1280, height: 420 } : screenshotViewports[layout]);
-    await sam.page.evaluate((lang) => {
-      const settings = JSON.parse(localStorage.getItem("agentbar.settings") ?? "{}") as Record<string, unknown>;
-      localStorage.setItem("agentbar.settings", JSON.stringify({ ...settings, language: lang }));
-    }, language);
+    await keepLanguage(sam.page, language);
     await sam.page.goto(`/?layout=${layout}`);
     const summary =
       layout === "bar" ? sam.page.getByTestId("wallboard-summary") : sam.page.getByTestId("wallboard-count");

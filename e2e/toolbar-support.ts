@@ -3,8 +3,9 @@ import { PASSWORD, expect } from "./fixtures";
 import type { sim } from "./phone-support";
 
 /**
- * What the toolbar tests need besides the phone's: the status control, simulated customers in a
- * queue (/sim/queue-callers), and the platform's own view of an agent (REST, as an administrator).
+ * What the toolbar tests need besides the phone's: the status control, the language kept in the
+ * settings, simulated customers in a queue (/sim/queue-callers), the platform's own view of an
+ * agent (REST, as an administrator) and a supervisor's developer key for the wall screen.
  */
 
 /** The status control's platform status (`data-status`), once the toolbar works. */
@@ -116,6 +117,38 @@ export async function admin(baseUrl: string) {
       return Object.fromEntries(Object.keys(info).map((key) => [key, String(user.agent_info[key] ?? "")]));
     },
   };
+}
+
+/** A supervisor's developer key (the spec's `POST /api/users/<id>/dev_keys`), made as the supervisor would for a wall screen. */
+export async function supervisorKey(baseUrl: string): Promise<string> {
+  const post = async (path: string, body: unknown, token?: string) =>
+    (
+      await fetch(baseUrl + path, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { "X-XTRA-AUTH-ID": token } : {}) },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<Record<string, unknown>>;
+  const session = (await post("/api/sessions", { login: "supervisor", password: PASSWORD })) as {
+    token: string;
+    user_id: number;
+  };
+  const created = (await post(
+    `/api/users/${session.user_id}/dev_keys`,
+    { description: "wall screen" },
+    session.token,
+  )) as {
+    data: { k: string };
+  };
+  return created.data.k;
+}
+
+/** Keeps `language` in the page's settings (the other settings as they were): it applies from the next load. */
+export async function keepLanguage(page: Page, language: string): Promise<void> {
+  await page.evaluate((lang) => {
+    const settings = JSON.parse(localStorage.getItem("agentbar.settings") ?? "{}") as Record<string, unknown>;
+    localStorage.setItem("agentbar.settings", JSON.stringify({ ...settings, language: lang }));
+  }, language);
 }
 
 /** A held customer hears music on hold and no longer the agent, who says `agentHz`. */

@@ -1,5 +1,5 @@
 import type { Session } from "sip.js";
-import { isLive, type Call, type CallId } from "./call";
+import { isLive, newCall, type Call, type CallId } from "./call";
 import type { CallSession } from "./call-session";
 import { findCall, updateCall, type CallsStore } from "./calls-store";
 import { PhoneError } from "./phone-error";
@@ -52,19 +52,7 @@ export class CallSessions {
 
   /** The store record of a call about to enter it. */
   newCall(id: CallId, direction: Call["direction"], remote: Call["remote"]): Call {
-    return {
-      id,
-      direction,
-      state: "ringing",
-      remote,
-      startedAt: this.now(),
-      muted: false,
-      held: false,
-      remoteHeld: false,
-      holdPending: false,
-      context: {},
-      dtmf: { sent: "" },
-    };
+    return newCall(id, direction, remote, this.now());
   }
 
   /** The store's calls that are not over. */

@@ -133,6 +133,23 @@ export interface Call {
   end?: CallEnd;
 }
 
+/** The record of a call as it enters the store: ringing, nothing muted, held, labelled or sent yet. */
+export function newCall(id: CallId, direction: CallDirection, remote: Call["remote"], startedAt: number): Call {
+  return {
+    id,
+    direction,
+    state: "ringing",
+    remote,
+    startedAt,
+    muted: false,
+    held: false,
+    remoteHeld: false,
+    holdPending: false,
+    context: {},
+    dtmf: { sent: "" },
+  };
+}
+
 /** Calls that are not over yet. */
 export function isLive(call: Call): boolean {
   return call.state !== "ended";
