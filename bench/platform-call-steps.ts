@@ -3,7 +3,9 @@
  * the platform in-process): when its WebSocket hands it the phone's 200 OK and sends the ACK,
  * when its peer connection has the answer set, when its ICE and DTLS connect, when the caller is
  * bridged to the phone's leg, when the phone's first audio over -40 dBFS comes out of its decoder,
- * and when the simulated caller first hears the phone's tone (the other half of the first words).
+ * and when the simulated caller first hears the phone's tone (the other half of the first words);
+ * when it makes an outbound leg, makes its offer, has its ICE candidates, sends its INVITE and
+ * the leg answers.
  * (Its first RTP packet is not among them: libwebrtc's statistics are cached for 50 ms, so polling
  * them says too late when it left; the page's statistics say when it arrived.) Times are
  * wall-clock milliseconds (performance.timeOrigin + performance.now()): the page's clock reads the
@@ -63,6 +65,8 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (this: WebSocket, data: unknown, ...rest: unknown[]) {
     if (typeof data === "string" && data.startsWith("ACK ")) step("ACK sent");
+    if (typeof data === "string" && data.startsWith("INVITE ") && !/^(To|t):[^\r\n]*;tag=/im.test(data))
+      step("INVITE sent");
     return (send as (...a: unknown[]) => void).call(this, data, ...rest);
   } as typeof send;
 
@@ -83,6 +87,12 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
   (globalThis as Record<string, unknown>).RTCPeerConnection = class extends Native {
     constructor(config?: RTCConfiguration) {
       super(config);
+      step("peer connection made");
+      this.addEventListener("icecandidate", (e) => {
+        if (!(e as RTCPeerConnectionIceEvent).candidate) step("ICE gathered");
+      });
+      const offer = this.createOffer.bind(this) as () => Promise<RTCSessionDescriptionInit>;
+      this.createOffer = (() => offer().then((o) => (step("offer made"), o))) as typeof this.createOffer;
       let ice = false;
       let dtls = false;
       this.addEventListener("iceconnectionstatechange", () => {
@@ -123,6 +133,8 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
           stop?.();
         });
       });
+      sw.on("channel-create", (ch) => ch.direction === "outbound" && step("leg made"));
+      sw.on("channel-answer", (ch) => ch.direction === "outbound" && step("leg answered"));
     },
   };
 }

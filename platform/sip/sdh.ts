@@ -1,6 +1,7 @@
 import "./node-webrtc";
 import { Web, type Session, type SessionDescriptionHandlerFactory } from "sip.js";
 import type { ImpairedLink, WebRtcLeg } from "../media";
+import { HostCandidates } from "./host-candidates";
 import { audioDirection, type MediaDirection } from "./media-direction";
 
 export interface LegMediaHooks {
@@ -23,12 +24,15 @@ type Logger = ConstructorParameters<typeof Web.SessionDescriptionHandler>[0];
  *   answer (488);
  * - close() stops the leg (sink, track) before the peer connection, the teardown order wrtc
  *   survives;
+ * - a description leaves once every network has its UDP host candidate (see HostCandidates),
+ *   not after libwebrtc's TCP candidates about 100 ms later;
  * - with an impaired link, the media goes through it: the phone is given the link's addresses
  *   and the peer connection none of the phone's (see ImpairedLink).
  */
 export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
   private attached = false;
   private codecReported = false;
+  private readonly hosts = new HostCandidates();
 
   constructor(
     logger: Logger,
@@ -53,6 +57,19 @@ export class WebRtcLegHandler extends Web.SessionDescriptionHandler {
       pc.onsignalingstatechange = null;
       pc.ontrack = (event) => this.setRemoteTrack(event.track);
     }
+    this.peerConnectionDelegate = {
+      onicecandidate: (event) => {
+        if (event.candidate && !this.hosts.complete() && this.hosts.add(event.candidate.candidate))
+          this.iceGatheringComplete();
+      },
+    };
+  }
+
+  protected override waitForIceGatheringComplete(restart = false, timeout = 0): Promise<void> {
+    // The candidates may all be in before sip.js starts waiting for them.
+    if (!restart && this.hosts.complete()) return Promise.resolve();
+    if (restart) this.hosts.reset();
+    return super.waitForIceGatheringComplete(restart, timeout);
   }
 
   protected override getLocalMediaStream(options?: Web.SessionDescriptionHandlerOptions): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SessionState } from "sip.js";
+import { SessionState, type Web } from "sip.js";
 import { recognizesHoldMusic } from "../../platform/media";
 import { sipFixture } from "./sip-fixture";
 import { until } from "./sip-phone";
@@ -25,6 +25,18 @@ describe("extension to extension", () => {
 
     await ringing.answer();
     await call.waitState(SessionState.Established);
+    // The platform's offer to bob and its answer to alice carry its UDP host candidates, sent as
+    // soon as it has them (as FreeSWITCH sends its RTP address): not after libwebrtc's TCP
+    // candidates, which come one allocation step (about 100 ms) later.
+    const descriptions = {
+      "offer to bob": ringing.session.request.body,
+      "answer to alice": (call.session.sessionDescriptionHandler as Web.SessionDescriptionHandler).peerConnection
+        ?.remoteDescription?.sdp,
+    };
+    for (const [what, sdp] of Object.entries(descriptions)) {
+      expect(sdp, what).toMatch(/^a=candidate:\S+ 1 udp \d+ \S+ \d+ typ host/m);
+      expect(sdp, what).not.toMatch(/^a=candidate:\S+ 1 tcp /m);
+    }
     await call.waitHears(1000, "alice hears bob");
     await ringing.waitHears(440, "bob hears alice");
     await call.waitSilentOn(450, "the ringback has stopped");
