@@ -15,16 +15,14 @@
  *
  * Run: npm run bench -- cc   (options: npx tsx bench/cc.bench.ts [--calls 50] [--step 5] [--max 60] [--measure 4])
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { hashPassword } from "../platform/auth/passwords";
 import { startPlatform, type Platform } from "../platform/platform";
 import { DEFAULT_AGENT_INFO } from "../platform/store/users";
 import { TestPhone, until } from "../test/integration/sip-phone";
-import type { PhoneReply, PhoneRequest } from "./cc-agent-phones";
+import { AgentPhones } from "./agent-phones";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -113,37 +111,6 @@ async function offerLatency(platform: Platform): Promise<void> {
   // Where the time goes: the engine's choice of agent, the rest is the SIP side making the leg
   // (its WebRTC offer, gathered before the INVITE is sent) and the WebSocket.
   console.log(`  of which the engine (member-queue-start -> agent-offering): ${figures(engineSamples)}`);
-}
-
-class AgentPhones {
-  private readonly child: ChildProcess;
-  private nextId = 0;
-  private readonly pending = new Map<number, (reply: PhoneReply) => void>();
-
-  constructor() {
-    const entry = fileURLToPath(new URL("./cc-agent-phones.ts", import.meta.url));
-    this.child = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    this.child.on("message", (reply: PhoneReply) => this.pending.get(reply.id)?.(reply));
-  }
-
-  request(
-    request: PhoneRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never,
-  ): Promise<PhoneReply> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (reply) => {
-        this.pending.delete(id);
-        if (reply.error) reject(new Error(reply.error));
-        else resolve(reply);
-      });
-      this.child.send({ ...request, id });
-    });
-  }
-
-  async close(): Promise<void> {
-    await this.request({ op: "close" }).catch(() => undefined);
-    this.child.kill();
-  }
 }
 
 interface BenchAgent {

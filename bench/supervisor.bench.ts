@@ -8,8 +8,9 @@
  * DTLS, the first audio frame played out, each tone first in its audio graph) and in the platform
  * (the leg made, its INVITE sent, the phone's 200 OK, the eavesdrop joined), on one clock, as
  * medians from the click.
- * The agent's phone is a sip.js phone with WebRTC in this process (the integration tests'
- * TestPhone) that answers by itself; the customer is the platform's simulated queue caller.
+ * The agent's phone is a sip.js phone with WebRTC (the integration tests' TestPhone) that answers
+ * by itself, in a child process as the call-center bench's are, so that the platform's process
+ * carries only the platform; the customer is the platform's simulated queue caller.
  * Hearing is the page's own: a Web Audio analyser on the leg's received track, each tone found by
  * its power at its frequency (Goertzel) in 10 ms blocks, its onset placed in the analyser's window
  * on the page's clock (the analyser's graph buffers a little: the received audio is played out a
@@ -18,7 +19,8 @@
  * Run: npm run bench -- supervisor   (or npx tsx bench/supervisor.bench.ts [--runs 12])
  */
 import type { Page } from "@playwright/test";
-import { TestPhone, closePhoneMedia, until } from "../test/integration/sip-phone";
+import { until } from "../test/integration/sip-phone";
+import { AgentPhones } from "./agent-phones";
 import { benchStage } from "./bench-stage";
 import { initScript, ms, option, stats } from "./chromium-page";
 import { watchPlatformCallSteps, type Step } from "./platform-call-steps";
@@ -43,7 +45,8 @@ function instrument() {
 
   const nativeFetch = window.fetch.bind(window);
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const func = /\/api\/cc\/ccc\/(\w+)/.exec(String(input instanceof Request ? input.url : input))?.[1];
+    const url = String(input instanceof Request ? input.url : input);
+    const func = /\/api\/cc\/ccc\/(\w+)/.exec(url)?.[1] ?? /\/api\/([\w/]+)/.exec(url)?.[1];
     if (!func) return nativeFetch(input, init);
     step(`${func} sent`);
     return nativeFetch(input, init).then((r) => (step(`${func} answered`), r));
@@ -186,7 +189,7 @@ interface Bench {
 const bench = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Bench }).__bench);
 
 const stage = benchStage("supervisor");
-let agentPhone: TestPhone | undefined;
+let agentPhones: AgentPhones | undefined;
 
 async function main(): Promise<void> {
   const platformSteps = watchPlatformCallSteps();
@@ -195,14 +198,13 @@ async function main(): Promise<void> {
   const { engine, queueCallers } = platform.callCenter;
 
   // The agent's queue call, which the supervisor monitors again and again.
-  agentPhone = await TestPhone.start({
+  agentPhones = new AgentPhones();
+  await agentPhones.request({
+    op: "start",
     url: platform.url,
-    extension: "1001",
-    password: "Extn1234Demo",
     domain: platform.ctx.users.defaultDomain(),
-    tone: AGENT_TONE,
+    phones: [{ extension: "1001", password: "Extn1234Demo", tone: AGENT_TONE }],
   });
-  agentPhone.incomingPolicy = "answer";
   const agent = engine.agent("1001")!;
   engine.signIn(agent, "1001", "support");
   engine.setStatus(agent, "Available");
@@ -213,7 +215,12 @@ async function main(): Promise<void> {
     toneHz: CUSTOMER,
   });
   await until("the agent talks to the customer", () => agent.call?.leg.state === "answered", 15_000);
-  await agentPhone.calls.at(-1)!.waitHears(CUSTOMER);
+  const agentHears = async () => (await agentPhones!.request({ op: "heard", extensions: ["1001"] })).heard![0];
+  const deadline = Date.now() + 15_000;
+  for (let hz = await agentHears(); hz == null || Math.abs(hz - CUSTOMER) > 10; hz = await agentHears()) {
+    if (Date.now() > deadline) throw new Error(`the agent hears ${hz} Hz, not the customer's ${CUSTOMER} Hz`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 
   const browser = await stage.chromium(SUPERVISOR_TONE);
   const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1280, height: 800 } });
@@ -287,7 +294,6 @@ async function main(): Promise<void> {
 }
 
 await runBench("supervisor", main, async () => {
-  await agentPhone?.stop().catch(() => undefined);
-  await closePhoneMedia().catch(() => undefined);
+  await agentPhones?.close();
   await stage.cleanUp();
 });

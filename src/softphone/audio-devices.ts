@@ -70,6 +70,8 @@ export class AudioDevices {
   private listening = false;
   private refreshing: Promise<void> | undefined;
   private readonly onDeviceChange = () => void this.refresh();
+  /** The microphone warmMicrophone opened for a call on its way: the device it is of, and when it is stopped unused. */
+  private warm: { stream: Promise<MediaStream>; device: string; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(private readonly options: AudioDevicesOptions) {
     this.preferences = loadDevicePreferences(options.storage, AUDIO_DEVICE_ROLES);
@@ -108,6 +110,12 @@ export class AudioDevices {
   stop(): void {
     if (this.listening) this.options.mediaDevices?.removeEventListener("devicechange", this.onDeviceChange);
     this.listening = false;
+    const warm = this.warm;
+    this.warm = undefined;
+    if (warm) {
+      clearTimeout(warm.timer);
+      void warm.stream.then(stopStream, () => {});
+    }
   }
 
   /** Re-reads the device list and re-resolves what each role uses. */
@@ -134,10 +142,44 @@ export class AudioDevices {
   }
 
   /**
-   * Opens the microphone in use. A chosen microphone that is gone falls back to the default one
-   * (with a notice) rather than failing the call.
+   * Opens the microphone now for a call expected within `forMs` (a leg the server will make and
+   * the phone answer by itself): the next openMicrophone() takes it, so that the answer does not
+   * wait for the browser to open it. Not taken in time, it is stopped. Asking again keeps the one
+   * open (or being opened) and counts the time afresh.
+   */
+  warmMicrophone(forMs: number): void {
+    if (!this.options.mediaDevices) return;
+    const warm = this.warm;
+    if (warm) clearTimeout(warm.timer);
+    const stream = warm?.stream ?? this.open();
+    stream.catch(() => {});
+    const timer = setTimeout(() => {
+      if (this.warm?.stream !== stream) return;
+      this.warm = undefined;
+      void stream.then(stopStream, () => {});
+    }, forMs);
+    this.warm = { stream, device: warm?.device ?? this.state.selected.microphone, timer };
+  }
+
+  /**
+   * Opens the microphone in use (or takes the one warmMicrophone opened, if it is still that
+   * device's and live). A chosen microphone that is gone falls back to the default one (with a
+   * notice) rather than failing the call.
    */
   async openMicrophone(): Promise<MediaStream> {
+    const warm = this.warm;
+    if (warm) {
+      this.warm = undefined;
+      clearTimeout(warm.timer);
+      const stream = await warm.stream.catch(() => undefined);
+      const live = stream?.getAudioTracks().some((t) => t.readyState === "live");
+      if (stream && live && warm.device === this.state.selected.microphone) return stream;
+      if (stream) stopStream(stream);
+    }
+    return this.open();
+  }
+
+  private async open(): Promise<MediaStream> {
     const md = this.options.mediaDevices;
     if (!md)
       throw new PhoneError({ kind: "microphone", detail: "media devices are not available (not a secure context?)" });
@@ -245,3 +287,5 @@ function microphoneError(e: unknown): PhoneError {
           : `${name || "error"}: ${(e as Error)?.message ?? String(e)}`;
   return new PhoneError({ kind: "microphone", detail });
 }
+
+const stopStream = (stream: MediaStream) => stream.getTracks().forEach((t) => t.stop());

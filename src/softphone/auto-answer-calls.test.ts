@@ -212,3 +212,31 @@ describe("the call-center layer's say", () => {
     expect(rig.sdh(id).senderTrack?.enabled).toBe(true);
   });
 });
+
+describe("a microphone opened ahead of a leg (warmMicrophone)", () => {
+  const marked = { headers: ["Call-Info: <sip:10.0.0.1>;answer-after=0"], requestUriParams: ";intercom=true" };
+
+  it("is the one the leg answered by itself takes: the answer does not wait for the browser to open one", async () => {
+    const { sw, rig } = await phoneWith("platform");
+    rig.phone.warmMicrophone(20_000);
+    await vi.waitFor(() => expect(rig.devices.opened).toHaveLength(1));
+    // From here on the browser would never open another: an answer that asked for one would hang.
+    rig.devices.holdNext = new Promise(() => {});
+    const { id } = await ring(rig, marked);
+    await sw.waitFor(okFromAlice);
+    await untilCall(rig.phone, id, (c) => c.state === "active");
+    expect(rig.devices.opened).toHaveLength(1);
+    expect(rig.devices.opened[0]!.getAudioTracks()[0]!.stopped).toBe(false);
+  });
+
+  it("is stopped when no call takes it in time, and the next call opens its own", async () => {
+    const { sw, rig } = await phoneWith("platform");
+    rig.phone.warmMicrophone(30);
+    await vi.waitFor(() => expect(rig.devices.opened[0]?.getAudioTracks()[0]?.stopped).toBe(true));
+    const { id } = await ring(rig, marked);
+    await sw.waitFor(okFromAlice);
+    await untilCall(rig.phone, id, (c) => c.state === "active");
+    expect(rig.devices.opened).toHaveLength(2);
+    expect(rig.devices.opened[1]!.getAudioTracks()[0]!.stopped).toBe(false);
+  });
+});

@@ -267,6 +267,15 @@ export class Phone {
     await cs.answer(microphone);
   }
 
+  /**
+   * Opens the microphone now for a call the server is about to make to this phone and the phone
+   * will answer by itself (a supervisor's listening leg): that answer then does not wait for the
+   * browser to open it. Stopped if no call takes it within `forMs`.
+   */
+  warmMicrophone(forMs: number): void {
+    this.devices.warmMicrophone(forMs);
+  }
+
   /** Turns a ringing call away: 603 Decline by default, or 486 Busy Here. */
   async reject(id: CallId, status: 486 | 603 = 603): Promise<void> {
     await this.sessions.get(id).reject(status);

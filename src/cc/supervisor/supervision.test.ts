@@ -124,7 +124,10 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
   wallboard.store.setState({ board: d.finish() });
   const dtmf: string[] = [];
   const hungUp: string[] = [];
+  /** Each time the microphone was opened ahead of a leg: how many requests had gone out by then. */
+  const warmed: { afterRequests: number; forMs: number }[] = [];
   const phone = {
+    warmMicrophone: (forMs: number) => void warmed.push({ afterRequests: asked.length, forMs }),
     callsStore: calls,
     sendDtmf: async (_id: string, tones: string, how?: string) => void dtmf.push(`${tones} ${how}`),
     hangup: async (id: string) => {
@@ -148,6 +151,7 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
     asked,
     dtmf,
     hungUp,
+    warmed,
     calls,
     wallboard,
     supervision,
@@ -164,6 +168,8 @@ describe("supervising a call", () => {
     const t = await setup();
     await t.a.monitor("1001");
     expect(t.asked.map((x) => x.func)).toEqual(["ccLogin", "ccMonitor", "ccLogout"]);
+    // The microphone of the leg to come opens before the first request: the leg's answer does not wait for it.
+    expect(t.warmed).toEqual([{ afterRequests: 0, forMs: 20_000 }]);
     expect(t.asked[0]!.body).toEqual({ agent: "1010", extn: "1010", queue: "support" });
     expect(t.asked[1]!.body).toEqual({ agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" });
     expect(t.asked[2]!.body).toEqual({ agent: "1010", queue: "support" });
@@ -276,12 +282,14 @@ describe("supervising a call", () => {
     updateCall(t.calls, t.s().current!.phoneCall!, { state: "ended" });
     expect(t.s().current).toBeNull();
 
+    const requestsBefore = t.asked.length;
     await t.a.barge("1001");
     expect(t.asked.at(-1)).toEqual({
       func: "ccThreeWay",
       body: { agent: "1001", callID: "leg-1001", destAgent: "1010", destExtn: "1010" },
     });
     expect(t.s().current).toMatchObject({ mode: "barge" });
+    expect(t.warmed.map((w) => w.afterRequests)).toEqual([0, requestsBefore]);
   });
 
   it("intercepts on the monitor leg, after which the supervisor's call is an ordinary one with the customer, named on it", async () => {

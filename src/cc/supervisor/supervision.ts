@@ -54,7 +54,7 @@ export interface SupervisionState {
 
 export type SupervisionStore = StoreApi<SupervisionState>;
 
-export type SupervisorPhone = Pick<Phone, "callsStore" | "sendDtmf" | "hangup" | "decorate">;
+export type SupervisorPhone = Pick<Phone, "callsStore" | "sendDtmf" | "hangup" | "decorate" | "warmMicrophone">;
 
 export interface SupervisionDeps {
   session: SessionStore;
@@ -249,6 +249,8 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     if (!call) throw commandError("unknown-call", mode, now());
     if (store.getState().current) await stopCurrent();
     const since = now();
+    // The leg comes and is answered by itself: its microphone opens while the platform makes it.
+    phone.warmMicrophone(legTimeoutMs);
     // Barge in: the agent's call, with the supervisor's own phone as the third party (it answers by itself).
     const made =
       mode === "barge"
