@@ -446,6 +446,10 @@ export const DEFAULT_QUERY: AgentQuery = { search: "", queue: "", status: "", so
 
 const STATUS_ORDER: Record<StatusKind, number> = { ready: 0, "on-demand": 1, break: 2, unknown: 3, "logged-out": 4 };
 
+/** `localeCompare`'s orders, made once (it makes one at each call: a board sorts 2,000 agents at every change). */
+const TEXT_ORDER = new Intl.Collator();
+const NUMBER_ORDER = new Intl.Collator(undefined, { numeric: true });
+
 /** The agent numbers the query keeps, in its order. */
 export function selectAgents(agents: ReadonlyMap<string, WallboardAgent>, q: AgentQuery): string[] {
   const needle = q.search.trim().toLowerCase();
@@ -458,10 +462,10 @@ export function selectAgents(agents: ReadonlyMap<string, WallboardAgent>, q: Age
     kept.push(a);
   }
   const byName = (a: WallboardAgent, b: WallboardAgent) =>
-    a.name.localeCompare(b.name) || a.number.localeCompare(b.number);
+    TEXT_ORDER.compare(a.name, b.name) || TEXT_ORDER.compare(a.number, b.number);
   const order: Record<AgentQuery["sort"], (a: WallboardAgent, b: WallboardAgent) => number> = {
     name: byName,
-    extension: (a, b) => a.number.localeCompare(b.number, undefined, { numeric: true }),
+    extension: (a, b) => NUMBER_ORDER.compare(a.number, b.number),
     // In a call first, then by status, the longest in it first.
     status: (a, b) =>
       Number(!!b.call) - Number(!!a.call) ||

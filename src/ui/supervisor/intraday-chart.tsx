@@ -1,6 +1,6 @@
 import { useMemo } from "preact/hooks";
-import { INTERVAL_MS, type QueueDay } from "../../cc/supervisor";
-import type { Language } from "../i18n";
+import { INTERVAL_MS, type QueueDay, type QueueInterval } from "../../cc/supervisor";
+import type { Language, Messages } from "../i18n";
 import { useModel } from "../model/model";
 import { dateFormat } from "../shared/format";
 import { scaleTop, serviceLevelSteps, shownIntervals } from "./chart-scale";
@@ -38,15 +38,29 @@ export function IntradayChart({
   wall?: boolean;
 }) {
   const { t, language } = useModel();
-  const m = t.value.supervisor;
   const slot = day ? Math.floor((now - day.from) / INTERVAL_MS) : 0;
-  // Recomputed when a caller changed or a quarter hour began, not at every tick of the clock.
-  const shown = useMemo(
-    () => (day ? shownIntervals(day.intervals(thresholdSeconds, now)) : []),
-    // `now` counts only through `slot`.
-    [day, version, thresholdSeconds, slot],
+  // Drawn again when a caller changed or a quarter hour began, not at every tick of the clock nor
+  // at every batch of the board's changes: the same picture is handed back, which Preact skips.
+  return useMemo(
+    () => {
+      const shown = day ? shownIntervals(day.intervals(thresholdSeconds, now)) : [];
+      return shown.length ? chart(shown, queue, thresholdSeconds, target, wall, t.value, language.value) : null;
+    },
+    // `now` counts only through `slot`; `version` says when the day changed in place.
+    [day, version, thresholdSeconds, slot, target, wall, queue, t.value, language.value],
   );
-  if (!shown.length) return null;
+}
+
+function chart(
+  shown: readonly QueueInterval[],
+  queue: string,
+  thresholdSeconds: number,
+  target: number | null,
+  wall: boolean,
+  words: Messages,
+  language: Language,
+) {
+  const m = words.supervisor;
   const top = scaleTop(Math.max(...shown.map((i) => i.offered)));
   const n = shown.length;
   const busy = shown.filter((i) => i.offered > 0);
@@ -97,7 +111,7 @@ export function IntradayChart({
         <div class="intraday-hours" aria-hidden="true">
           {labelled.map((h) => (
             <span key={h.from} style={{ left: `${(h.x / n) * 100}%` }}>
-              {clock(h.from, language.value)}
+              {clock(h.from, language)}
             </span>
           ))}
         </div>
@@ -136,7 +150,7 @@ export function IntradayChart({
             busy.map((i) => (
               <tr key={i.from}>
                 <th scope="row">
-                  {clock(i.from, language.value)}–{clock(i.from + INTERVAL_MS, language.value)}
+                  {clock(i.from, language)}–{clock(i.from + INTERVAL_MS, language)}
                 </th>
                 <td>{i.offered}</td>
                 <td>{i.answered}</td>

@@ -350,8 +350,18 @@ function AgentList({ compact }: { compact: boolean }) {
   const [query, setQuery] = useState<AgentQuery>(DEFAULT_QUERY);
   const agents = useComputed(() => s.board.value.board.agents);
   const queues = useComputed(() => [...s.board.value.board.queues.keys()].sort());
-  // The order is computed again when the board or the query changes, not on every tick.
-  const ids = useMemo(() => selectAgents(agents.value, query), [agents.value, query]);
+  // While the pointer is over the rows or the focus in them, rows keep their places (a row
+  // changes in place; newcomers join at the end): a click or a key meant for one agent never
+  // lands on another that moved under it. Otherwise the order follows the board.
+  const [held, setHeld] = useState({ pointer: false, focus: false });
+  const shown = useRef({ query, ids: [] as string[] });
+  const ids = useMemo(() => {
+    const fresh = selectAgents(agents.value, query);
+    // A new query orders afresh, whatever holds the rows.
+    const hold = (held.pointer || held.focus) && shown.current.query === query;
+    shown.current = { query, ids: hold ? keepPlaces(shown.current.ids, fresh, agents.value) : fresh };
+    return shown.current.ids;
+  }, [agents.value, query, held]);
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 600, width: Infinity });
   const twoLine = !compact && view.width < TWO_LINE_BELOW;
@@ -420,7 +430,18 @@ function AgentList({ compact }: { compact: boolean }) {
           {m.count(ids.length, agents.value.size)}
         </span>
       </div>
-      <div class="board-scroller" ref={scroller} onScroll={(e) => setView(viewOf(e.currentTarget))}>
+      <div
+        class="board-scroller"
+        ref={scroller}
+        onScroll={(e) => setView(viewOf(e.currentTarget))}
+        onPointerEnter={() => setHeld((h) => ({ ...h, pointer: true }))}
+        onPointerLeave={() => setHeld((h) => ({ ...h, pointer: false }))}
+        onFocusIn={() => setHeld((h) => (h.focus ? h : { ...h, focus: true }))}
+        onFocusOut={(e) => {
+          const to = e.relatedTarget;
+          if (!(to instanceof Node && e.currentTarget.contains(to))) setHeld((h) => ({ ...h, focus: false }));
+        }}
+      >
         {ids.length === 0 ? (
           <p class="muted">{m.empty}</p>
         ) : (
@@ -429,9 +450,10 @@ function AgentList({ compact }: { compact: boolean }) {
             aria-label={m.agents}
             style={{ height: `${ids.length * rowHeight}px` }}
           >
+            {/* Keyed by place: a row whose agent changed takes the next agent's words, not new elements. */}
             {ids.slice(first, last).map((id, i) => (
               <AgentRow
-                key={id}
+                key={first + i}
                 number={id}
                 index={first + i}
                 total={ids.length}
@@ -445,6 +467,21 @@ function AgentList({ compact }: { compact: boolean }) {
       </div>
     </div>
   );
+}
+
+/**
+ * The rows shown before in their places (an agent no longer on the board left out; one the query
+ * would no longer keep stays until the rows are let go), then the agents new to the list in
+ * `fresh`'s order.
+ */
+function keepPlaces(
+  before: readonly string[],
+  fresh: readonly string[],
+  board: ReadonlyMap<string, unknown>,
+): string[] {
+  const kept = before.filter((id) => board.has(id));
+  const had = new Set(kept);
+  return [...kept, ...fresh.filter((id) => !had.has(id))];
 }
 
 /** One agent: it re-renders when its own row changes (or the clock ticks), never for another's. */
@@ -553,7 +590,12 @@ function RowActions({ row }: { row: WallboardAgent }) {
           {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
           {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
           {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
-          <InterceptButton agent={row.number} agentName={row.name || row.number} customer={customerOf(row)} />
+          <InterceptButton
+            key={row.number}
+            agent={row.number}
+            agentName={row.name || row.number}
+            customer={customerOf(row)}
+          />
         </>
       )}
       <button
@@ -566,7 +608,8 @@ function RowActions({ row }: { row: WallboardAgent }) {
       >
         {m.day}
       </button>
-      <StatusChanger row={row} />
+      {/* Its question (which status, confirmed) is this agent's: a row that shows another agent starts afresh. */}
+      <StatusChanger key={row.number} row={row} />
     </div>
   );
 }
