@@ -1,3 +1,4 @@
+import { expect, vi } from "vitest";
 import type { CommandArgs } from "./host/commands";
 import { handshake, type Connection, type HostEvents } from "./host/connection";
 import type { CallInfo, CommandName, CommandResult, EventData, EventName, Scope, Snapshot } from "./host/protocol";
@@ -186,3 +187,30 @@ export async function connectPair(
   opened.push(connection);
   return { connection, events, app, win };
 }
+
+/** Waits for a condition the other end of the channel brings about (messages are delivered asynchronously). */
+export const until = (condition: () => boolean) =>
+  vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
+
+/** One valid message of every command. */
+export const validCommands: Record<string, Record<string, unknown>> = {
+  dial: { number: "+1 555 0100" },
+  answer: {},
+  reject: { callId: "c1", busy: true },
+  hangUp: { callId: "c1" },
+  hold: {},
+  resume: { callId: "c1" },
+  mute: {},
+  unmute: {},
+  sendDtmf: { digits: "12#" },
+  transfer: { destination: "1002", callId: "c1" },
+  consult: { destination: "1002" },
+  completeTransfer: {},
+  cancelConsultation: { callId: "c1" },
+  threeWay: { destination: "+1 555 0100", callId: "c1" },
+  setStatus: { status: "break", reason: "Lunch" },
+  getState: {},
+  setDisposition: { callId: "c1", outcome: "Sold", notes: "", done: true },
+  getDiagnostics: {},
+  getDiagnosticsFile: {},
+};

@@ -22,7 +22,7 @@ import { PhoneError } from "./phone-error";
 import { PhoneEvents, type PhoneEventHandler, type PhoneEventName } from "./phone-events";
 import { phoneDiagnostics, type PhoneDiagnostics } from "./phone-diagnostics";
 import { scrubSecrets } from "./redact";
-import type { CallQualityMonitor, WatchedCall } from "./quality-watchdog";
+import { lazyQualityMonitor } from "./quality-loader";
 import { RegistrationHistory } from "./registration-history";
 import { SipTrace } from "./sip-trace";
 import { createPhoneStore, dismissNotice, pushNotice, type PhoneStore } from "./phone-store";
@@ -77,9 +77,7 @@ export class Phone {
   private settings: ResolvedSettings | undefined;
   /** The page went into the back/forward cache while the phone ran: it starts again if it comes back. */
   private suspended = false;
-  /** The call-quality watchdogs, loaded with the first answered call (most of the page never needs them before). */
-  private quality: Promise<CallQualityMonitor> | undefined;
-  private qualityLoaded: CallQualityMonitor | undefined;
+  private readonly quality: ReturnType<typeof lazyQualityMonitor>;
 
   /**
    * Builds its parts in the order they need each other; the callbacks they are given run only
@@ -95,6 +93,7 @@ export class Phone {
     this.now = env.now ?? Date.now;
     this.random = env.random ?? Math.random;
     this.sipTrace = new SipTrace(this.now);
+    this.quality = lazyQualityMonitor(this.now);
     this.registrations = new RegistrationHistory(this.phoneStore, this.now);
     const browser = browserParts(env);
     this.instanceId = instanceId(browser.storage);
@@ -128,7 +127,7 @@ export class Phone {
       release: (id) => this.sessions.release(id),
       followReferral: (from, referral) => joined.outgoing!.followReferral(from, referral),
       microphoneEnded: (id, track) => this.microphones.lostOn(id, track),
-      watchQuality: (call) => this.watchQuality(call),
+      watchQuality: (call) => this.quality.watch(call),
     };
     this.outgoing = new OutgoingCalls({
       sessions: this.sessions,
@@ -452,31 +451,13 @@ export class Phone {
       state: this.phoneStore.getState(),
       calls: this.callsStore.getState().calls,
       registrations: this.registrations.list(),
-      callStats: this.qualityLoaded?.history() ?? [],
+      callStats: this.quality.history(),
       sipTrace: this.sipTrace.list(),
     });
     return scrubSecrets(report, [this.settings?.password]);
   }
 
   // ---- internals ----
-
-  private watchQuality(call: WatchedCall): () => void {
-    let stop: (() => void) | undefined;
-    let stopped = false;
-    this.quality ??= import("./quality-watchdog").then(
-      (m) => (this.qualityLoaded = new m.CallQualityMonitor(this.now)),
-    );
-    this.quality.then(
-      (monitor) => {
-        if (!stopped) stop = monitor.watch(call);
-      },
-      (e: unknown) => console.warn("softphone: the call-quality watchdog could not be loaded", e),
-    );
-    return () => {
-      stopped = true;
-      stop?.();
-    };
-  }
 
   /** The media path of a call broke while signalling may be fine: renegotiate it. */
   private onIceFailed(session: Session): void {

@@ -1,3 +1,4 @@
+import { afterEach, vi } from "vitest";
 import { createSessionStore, createSettingsStore, memoryStorage, type KeyValueStorage } from "../../session";
 import { alice, fakePlatform } from "../../session/test-support/fake-platform";
 import type { Call, IncomingCall, PageEventTarget } from "../../softphone";
@@ -91,6 +92,22 @@ export function agentRig(
 }
 
 export type AgentRig = ReturnType<typeof agentRig>;
+
+/**
+ * For a test file whose tests each build agent sessions: returns a `setup` whose rigs (and fake
+ * timers) are undone after each test, and `setup.endLast()` to end the last one sooner.
+ */
+export function agentRigs() {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+    vi.useRealTimers();
+  });
+  const setup = (o: Parameters<typeof agentRig>[1] = {}) => agentRig(cleanups, o);
+  /** Ends the rig built last, as a page that goes away (a reload, a crash). */
+  const endLast = async () => cleanups.pop()?.();
+  return Object.assign(setup, { endLast });
+}
 
 /** A call as the phone's store holds it, from Carla Customer unless `patch` says otherwise. */
 export const call = (patch: Partial<Call>): Call =>

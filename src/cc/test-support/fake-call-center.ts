@@ -80,6 +80,8 @@ export class FakeCallCenter {
       this.stateQueries.push(url.searchParams.toString());
       return json(200, [...this.others, ...(this.listed ? [this.specOnly ? this.specRecord() : this.record()] : [])]);
     }
+    // The platform's call records: none in this scripted call center (the agent's day reads them).
+    if (method === "GET" && path === "/api/cdrs") return json(200, { rowCount: 0, page: 1, pageCount: 1, data: [] });
     const func = /^\/api\/cc\/ccc\/(\w+)$/.exec(path)?.[1];
     if (method !== "POST" || !func) return undefined;
     this.commands.push({ func, body });
