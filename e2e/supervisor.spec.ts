@@ -52,10 +52,11 @@ async function expectDetects(page: Page, frequency: number, what: string): Promi
 
 /**
  * Every row of the wallboard keeps what it shows within its own cells: no label cut, no cell
- * running into the next or out of its row.
+ * running into the next or out of its row; with `nothingCut`, no words of a row end in "…" either
+ * (a wide screen has the room for the agent's activity and call).
  */
-async function expectRowsWhole(page: Page, what: string): Promise<void> {
-  const problems = await page.evaluate(() => {
+async function expectRowsWhole(page: Page, what: string, nothingCut = false): Promise<void> {
+  const problems = await page.evaluate((nothingCut) => {
     const out: string[] = [];
     const inside = (b: DOMRect, c: DOMRect) =>
       b.left >= c.left - 0.5 && b.right <= c.right + 0.5 && b.top >= c.top - 0.5 && b.bottom <= c.bottom + 0.5;
@@ -68,7 +69,10 @@ async function expectRowsWhole(page: Page, what: string): Promise<void> {
         for (const el of cell.querySelectorAll<HTMLElement>("*")) {
           const b = el.getBoundingClientRect();
           if (b.width > 0 && !inside(b, box)) out.push(`${agent}: “${el.textContent}” leaves ${cell.className}`);
-          if (el.tagName === "BUTTON" && el.scrollWidth > el.clientWidth + 1)
+          if (
+            (el.tagName === "BUTTON" || (nothingCut && el.parentElement === cell)) &&
+            el.scrollWidth > el.clientWidth + 1
+          )
             out.push(`${agent}: “${el.textContent}” cut`);
         }
       }
@@ -82,7 +86,7 @@ async function expectRowsWhole(page: Page, what: string): Promise<void> {
       }
     }
     return out;
-  });
+  }, nothingCut);
   expect(problems, `${what}: wallboard rows`).toEqual([]);
 }
 
@@ -285,6 +289,14 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   );
   await screenshot(sam.page, "supervisor-en-full-monitor");
   await expectRowsWhole(sam.page, "monitoring, full page 1280 px wide");
+  // A supervisor's 1920x1080 screen: the board takes its width, and no row cuts its words.
+  await sam.page.setViewportSize({ width: 1920, height: 1080 });
+  await expect
+    .poll(async () => (await board.boundingBox())?.width ?? 0, { message: "the board's width at 1920 px" })
+    .toBeGreaterThan(1400);
+  await screenshot(sam.page, "supervisor-en-full-monitor-1920");
+  await expectRowsWhole(sam.page, "monitoring, full page 1920 px wide", true);
+  await sam.page.setViewportSize(screenshotViewports.full);
   await expectAccessible(sam.page, "the wallboard while monitoring");
   await alice.hears(CUSTOMER, "the agent still hears the customer");
   expect((await heard(alice.page, SAM)).db, "the agent does not hear the supervisor").toBeLessThan(-70);

@@ -120,7 +120,8 @@ export function Shell({ layout, regions = {} }: { layout: Layout; regions?: Shel
           <SignOutButton />
         </div>
       </header>
-      <main class="full-regions">
+      {/* A supervisor's board takes the screen's whole width (a 1920 px screen is for the agents' rows). */}
+      <main class={`full-regions${regions.wallboard ? " with-board" : ""}`}>
         <div class="full-column">
           <AccountCard user={user} compact={!!regions.phone} />
           {regions.work}

@@ -332,7 +332,7 @@ function ThresholdsEditor({ queue }: { queue: string }) {
 
 const ROW_HEIGHT = { full: 64, twoLine: 88, compact: 140 };
 /** Below this width (px) of the list, a row of the full page puts its actions on a line of their own. */
-const TWO_LINE_BELOW = 880;
+const TWO_LINE_BELOW = 1100;
 
 /** What of the list is in view, and how wide it is. */
 const viewOf = (el: HTMLElement) => ({
