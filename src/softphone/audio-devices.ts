@@ -144,21 +144,24 @@ export class AudioDevices {
   /**
    * Opens the microphone now for a call expected within `forMs` (a leg the server will make and
    * the phone answer by itself): the next openMicrophone() takes it, so that the answer does not
-   * wait for the browser to open it. Not taken in time, it is stopped. Asking again keeps the one
-   * open (or being opened) and counts the time afresh.
+   * wait for the browser to open it. Not taken in time, or given up with the function returned
+   * (the call is not coming after all), it is stopped. Asking again keeps the one open (or being
+   * opened) and counts the time afresh.
    */
-  warmMicrophone(forMs: number): void {
-    if (!this.options.mediaDevices) return;
+  warmMicrophone(forMs: number): () => void {
+    if (!this.options.mediaDevices) return () => {};
     const warm = this.warm;
     if (warm) clearTimeout(warm.timer);
     const stream = warm?.stream ?? this.open();
     stream.catch(() => {});
-    const timer = setTimeout(() => {
+    const giveUp = () => {
       if (this.warm?.stream !== stream) return;
+      clearTimeout(this.warm.timer);
       this.warm = undefined;
       void stream.then(stopStream, () => {});
-    }, forMs);
-    this.warm = { stream, device: warm?.device ?? this.state.selected.microphone, timer };
+    };
+    this.warm = { stream, device: warm?.device ?? this.state.selected.microphone, timer: setTimeout(giveUp, forMs) };
+    return giveUp;
   }
 
   /**

@@ -229,6 +229,14 @@ describe("a microphone opened ahead of a leg (warmMicrophone)", () => {
     expect(rig.devices.opened[0]!.getAudioTracks()[0]!.stopped).toBe(false);
   });
 
+  it("is stopped at once when the call is given up", async () => {
+    const { rig } = await phoneWith("platform");
+    const giveUp = rig.phone.warmMicrophone(20_000);
+    await vi.waitFor(() => expect(rig.devices.opened).toHaveLength(1));
+    giveUp();
+    await vi.waitFor(() => expect(rig.devices.opened[0]!.getAudioTracks()[0]!.stopped).toBe(true));
+  });
+
   it("is stopped when no call takes it in time, and the next call opens its own", async () => {
     const { sw, rig } = await phoneWith("platform");
     rig.phone.warmMicrophone(30);

@@ -269,10 +269,11 @@ export class Phone {
   /**
    * Opens the microphone now for a call the server is about to make to this phone and the phone
    * will answer by itself (a supervisor's listening leg): that answer then does not wait for the
-   * browser to open it. Stopped if no call takes it within `forMs`.
+   * browser to open it. Stopped if no call takes it within `forMs`, or when the returned function
+   * says the call is not coming.
    */
-  warmMicrophone(forMs: number): void {
-    this.devices.warmMicrophone(forMs);
+  warmMicrophone(forMs: number): () => void {
+    return this.devices.warmMicrophone(forMs);
   }
 
   /** Turns a ringing call away: 603 Decline by default, or 486 Busy Here. */

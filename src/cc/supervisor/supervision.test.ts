@@ -52,7 +52,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStorage> } = {}) {
+async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStorage>; refuse?: string } = {}) {
   const told = o.told ?? false;
   const platform = fakePlatform([sam]);
   const asked: { func: string; body: Record<string, unknown> }[] = [];
@@ -61,6 +61,7 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
     const func = url.pathname.match(/^\/api\/cc\/ccc\/(\w+)$/)?.[1];
     if (method !== "POST" || !func) return undefined;
     asked.push({ func, body });
+    if (func === o.refuse) return json(200, { code: 500, message: "call is not connected yet" });
     // The platform calls the supervisor's phone, which answers by itself.
     if (
       func === "ccMonitor" ||
@@ -125,9 +126,13 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
   const dtmf: string[] = [];
   const hungUp: string[] = [];
   /** Each time the microphone was opened ahead of a leg: how many requests had gone out by then. */
-  const warmed: { afterRequests: number; forMs: number }[] = [];
+  const warmed: { afterRequests: number; forMs: number; givenUp: boolean }[] = [];
   const phone = {
-    warmMicrophone: (forMs: number) => void warmed.push({ afterRequests: asked.length, forMs }),
+    warmMicrophone: (forMs: number) => {
+      const w = { afterRequests: asked.length, forMs, givenUp: false };
+      warmed.push(w);
+      return () => void (w.givenUp = true);
+    },
     callsStore: calls,
     sendDtmf: async (_id: string, tones: string, how?: string) => void dtmf.push(`${tones} ${how}`),
     hangup: async (id: string) => {
@@ -169,7 +174,7 @@ describe("supervising a call", () => {
     await t.a.monitor("1001");
     expect(t.asked.map((x) => x.func)).toEqual(["ccLogin", "ccMonitor", "ccLogout"]);
     // The microphone of the leg to come opens before the first request: the leg's answer does not wait for it.
-    expect(t.warmed).toEqual([{ afterRequests: 0, forMs: 20_000 }]);
+    expect(t.warmed).toEqual([{ afterRequests: 0, forMs: 20_000, givenUp: false }]);
     expect(t.asked[0]!.body).toEqual({ agent: "1010", extn: "1010", queue: "support" });
     expect(t.asked[1]!.body).toEqual({ agent: "1010", extn: "1010", destAgent: "1001", destUUID: "leg-1001" });
     expect(t.asked[2]!.body).toEqual({ agent: "1010", queue: "support" });
@@ -326,6 +331,14 @@ describe("supervising a call", () => {
     expect(t.s().error).toMatchObject({ kind: "unknown-call" });
     expect(t.s().log[0]).toMatchObject({ command: "monitor", outcome: "failed" });
     expect(t.asked).toEqual([]);
+  });
+
+  it("stops the microphone it opened ahead of the leg when the platform refuses to make the leg", async () => {
+    const t = await setup({ refuse: "ccMonitor" });
+    await expect(t.a.monitor("1001")).rejects.toThrow();
+    expect(t.warmed).toEqual([{ afterRequests: 0, forMs: 20_000, givenUp: true }]);
+    // Signed out again all the same.
+    expect(t.asked.map((x) => x.func)).toEqual(["ccLogin", "ccMonitor", "ccLogout"]);
   });
 
   it("sets an agent's status and is done once the board shows it, not when the platform accepted it", async () => {

@@ -249,16 +249,22 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     if (!call) throw commandError("unknown-call", mode, now());
     if (store.getState().current) await stopCurrent();
     const since = now();
-    // The leg comes and is answered by itself: its microphone opens while the platform makes it.
-    phone.warmMicrophone(legTimeoutMs);
-    // Barge in: the agent's call, with the supervisor's own phone as the third party (it answers by itself).
-    const made =
-      mode === "barge"
-        ? await cc.threeWay(o.client, { agent, callID: call.uuid, destAgent: o.ext, destExtn: o.ext })
-        : await whileSignedIn(o.client, o.ext, o.row, () =>
-            cc.monitor(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid }),
-          );
-    const leg = await awaitLeg(call.uuid, made.uuid, since, mode);
+    // The leg comes and is answered by itself: its microphone opens while the platform makes it
+    // (and is stopped if the leg does not come).
+    const giveUpMicrophone = phone.warmMicrophone(legTimeoutMs);
+    const { made, leg } = await (async () => {
+      // Barge in: the agent's call, with the supervisor's own phone as the third party (it answers by itself).
+      const made =
+        mode === "barge"
+          ? await cc.threeWay(o.client, { agent, callID: call.uuid, destAgent: o.ext, destExtn: o.ext })
+          : await whileSignedIn(o.client, o.ext, o.row, () =>
+              cc.monitor(o.client, { agent: o.ext, extn: o.ext, destAgent: agent, destUUID: call.uuid }),
+            );
+      return { made, leg: await awaitLeg(call.uuid, made.uuid, since, mode) };
+    })().catch((e: unknown) => {
+      giveUpMicrophone();
+      throw e;
+    });
     const agentName = o.row?.name ?? "";
     const legUuid = made.uuid ?? leg.context[CC.callId] ?? "";
     store.setState({
