@@ -53,8 +53,7 @@ export function RowActions({ row }: { row: WallboardAgent }) {
       >
         {m.day}
       </button>
-      {/* Its question (which status, confirmed) is this agent's: a row that shows another agent starts afresh. */}
-      <StatusChanger key={row.number} row={row} />
+      <StatusChanger row={row} />
     </div>
   );
 }
@@ -136,7 +135,17 @@ function StatusChanger({ row }: { row: WallboardAgent }) {
   const { t } = useModel();
   const s = useSupervisor();
   const m = t.value.supervisor;
-  const asked = useSignal<StatusChoice | null>(null);
+  // The question (which status, confirmed) is this agent's: a row that shows another agent does not
+  // ask it (the menu itself stays, not made anew for every agent that passes through the row).
+  const question = useSignal<{ agent: string; choice: StatusChoice } | null>(null);
+  const asked = {
+    get value() {
+      return question.value?.agent === row.number ? question.value.choice : null;
+    },
+    set value(choice: StatusChoice | null) {
+      question.value = choice ? { agent: row.number, choice } : null;
+    },
+  };
   const choices: { value: string; label: string; choice: StatusChoice }[] = [
     { value: "ready", label: t.value.agent.status.ready, choice: { kind: "ready" } },
     ...s.breakReasons.value.map((reason) => ({
