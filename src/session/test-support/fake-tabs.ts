@@ -21,6 +21,8 @@ export class FakeBrowser {
   private readonly holders = new Map<string, Request>();
   private readonly queues = new Map<string, Request[]>();
   readonly channels = new Set<{ tab: FakeTab; name: string; listeners: Set<(e: { data: unknown }) => void> }>();
+  /** Every message posted on a channel, in the order the tabs posted them (delivery comes later). */
+  readonly posted: { tab: FakeTab; name: string; data: unknown }[] = [];
 
   tab(): FakeTab {
     return new FakeTab(this);
@@ -132,6 +134,7 @@ export class FakeTab {
       postMessage: (message) => {
         if (this.closed || this.frozen) return;
         const data = structuredClone(message);
+        this.browser.posted.push({ tab: this, name, data });
         for (const c of this.browser.channels) {
           if (c === entry || c.name !== name) continue;
           setTimeout(() => c.tab.deliver(() => c.listeners.forEach((l) => l({ data }))), 0);
