@@ -1,11 +1,18 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadAppConfig } from "./app-config";
 
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
 function dist(config?: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), "agentbar-app-config-")), "config.json");
+  const folder = mkdtempSync(join(tmpdir(), "agentbar-app-config-"));
+  folders.push(folder);
+  const file = join(folder, "config.json");
   if (config !== undefined) writeFileSync(file, typeof config === "string" ? config : JSON.stringify(config));
   return file;
 }

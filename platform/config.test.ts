@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { defaultOptions, optionsFromEnv } from "./config";
@@ -101,9 +101,16 @@ describe("AGENTBAR_EMBED_HOSTS and AGENTBAR_APP_CONFIG", () => {
   });
 
   it("a deployment's config.json must exist where AGENTBAR_APP_CONFIG says", () => {
-    const file = join(mkdtempSync(join(tmpdir(), "agentbar-config-")), "config.json");
-    expect(() => optionsFromEnv({ AGENTBAR_APP_CONFIG: file })).toThrow(/AGENTBAR_APP_CONFIG names .* does not exist/);
-    writeFileSync(file, "{}");
-    expect(optionsFromEnv({ AGENTBAR_APP_CONFIG: file }).appConfigFile).toBe(file);
+    const folder = mkdtempSync(join(tmpdir(), "agentbar-config-"));
+    const file = join(folder, "config.json");
+    try {
+      expect(() => optionsFromEnv({ AGENTBAR_APP_CONFIG: file })).toThrow(
+        /AGENTBAR_APP_CONFIG names .* does not exist/,
+      );
+      writeFileSync(file, "{}");
+      expect(optionsFromEnv({ AGENTBAR_APP_CONFIG: file }).appConfigFile).toBe(file);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
