@@ -21,7 +21,8 @@
  * [--records 20000]; `--rate 2000` makes batches of 200 changes)
  * `--profile <folder>` also writes the page's CPU profiles there: from the sign-in to every queue's
  * figures (open.cpuprofile) and the first minute of changes (changes.cpuprofile), for Chromium's
- * DevTools or any .cpuprofile reader.
+ * DevTools or any .cpuprofile reader; the app is then built without minifying, so that the profiles
+ * name its functions.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -346,7 +347,7 @@ function quantiles(h: Histogram): { median: number; p95: number } {
 }
 
 async function main() {
-  buildApp();
+  buildApp({ readable: !!PROFILE });
   const dataDir = mkdtempSync(join(tmpdir(), "agentbar-bench-"));
   const platform = await startPlatform({ port: 0, host: "127.0.0.1", dataDir, logLevel: "silent" });
   const browser = await launchChromium(440);

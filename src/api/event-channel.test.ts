@@ -180,9 +180,15 @@ describe("the event channel", () => {
     expect(sockets).toHaveLength(2);
   });
 
-  it("takes a connection with no frame for too long for dead, and connects again", async () => {
+  it("takes a connection with no frame for too long for dead, and connects again; frames arm no timer each", async () => {
     const { channel, last } = open({ silenceMs: 75_000 });
     await logIn(last());
+    // A busy channel's frames arm no timer each: the one timer compares the time of the last.
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    for (let i = 0; i < 1000; i++)
+      last().push({ jsonrpc: "2.0", method: "verto.event", params: { eventChannel: CALL_CENTER_CHANNEL, data: {} } });
+    expect(timers).not.toHaveBeenCalled();
+    timers.mockRestore();
     await vi.advanceTimersByTimeAsync(60_000);
     last().push({ jsonrpc: "2.0", id: 1, method: "verto.ping", params: {} });
     await vi.advanceTimersByTimeAsync(60_000);

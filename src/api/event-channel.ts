@@ -72,6 +72,8 @@ export class EventChannel {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private silenceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last frame came (or the connection opened), ms since epoch. */
+  private lastFrameAt = 0;
   private closed = false;
   private loggedIn = false;
   private state: EventChannelStatus = "connecting";
@@ -131,7 +133,7 @@ export class EventChannel {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.retryTimer);
-    clearTimeout(this.silenceTimer);
+    this.stopSilenceWatch();
     this.drop(new EventChannelError(-32002, "closed"));
     this.socket?.close(1000, "closed");
     this.socket = undefined;
@@ -163,7 +165,7 @@ export class EventChannel {
       if (socket !== this.socket) return;
       this.socket = undefined;
       this.loggedIn = false;
-      clearTimeout(this.silenceTimer);
+      this.stopSilenceWatch();
       this.drop(new EventChannelError(-32002, "connection closed"));
       if (!this.closed) this.scheduleReconnect(failure || (ev.reason ? `closed: ${ev.reason}` : `closed (${ev.code})`));
     };
@@ -232,17 +234,46 @@ export class EventChannel {
     }
   }
 
+  /**
+   * A frame came (or the connection opened): the silence counts from now. A busy channel brings
+   * thousands of frames a second: each notes the time, and one timer, armed again only when it
+   * fires, compares it with the clock.
+   */
   private armSilence(): void {
-    clearTimeout(this.silenceTimer);
+    this.lastFrameAt = this.now();
+    this.silenceTimer ??= setTimeout(() => this.checkSilence(), this.silenceMs);
+  }
+
+  private get silenceMs(): number {
+    return this.o.silenceMs ?? 75_000;
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+
+  private checkSilence(): void {
+    this.silenceTimer = undefined;
     const socket = this.socket;
-    this.silenceTimer = setTimeout(() => {
-      if (socket !== this.socket || !socket) return;
-      // Nothing came, not even the platform's ping: the connection is dead without knowing it.
-      this.socket = undefined;
-      socket.close(4001, "silent");
-      this.drop(new EventChannelError(-32002, "connection silent"));
-      this.scheduleReconnect("no message from the platform for too long");
-    }, this.o.silenceMs ?? 75_000);
+    if (!socket) return;
+    const t = this.now();
+    // A clock set back: the silence counts from now.
+    if (this.lastFrameAt > t) this.lastFrameAt = t;
+    const quiet = t - this.lastFrameAt;
+    if (quiet < this.silenceMs) {
+      this.silenceTimer = setTimeout(() => this.checkSilence(), this.silenceMs - quiet);
+      return;
+    }
+    // Nothing came, not even the platform's ping: the connection is dead without knowing it.
+    this.socket = undefined;
+    socket.close(4001, "silent");
+    this.drop(new EventChannelError(-32002, "connection silent"));
+    this.scheduleReconnect("no message from the platform for too long");
+  }
+
+  private stopSilenceWatch(): void {
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = undefined;
   }
 
   private scheduleReconnect(error: string): void {
@@ -253,7 +284,7 @@ export class EventChannel {
     this.attempt++;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), wait);
-    this.setStatus("reconnecting", { error, nextAttemptAt: (this.o.now ?? Date.now)() + wait });
+    this.setStatus("reconnecting", { error, nextAttemptAt: this.now() + wait });
   }
 
   private drop(e: Error): void {

@@ -3,7 +3,15 @@ import type { AgentStateRecord } from "../../api";
 import { createSessionStore, createSettingsStore, memoryStorage } from "../../session";
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { createEventFeed, type EventConnector } from "../event-feed";
-import { inWrapUp, statusSinceOf, summarizeQueue } from "./wallboard";
+import {
+  AgentOrder,
+  inWrapUp,
+  selectAgents,
+  statusSinceOf,
+  summarizeQueue,
+  type AgentQuery,
+  type WallboardAgent,
+} from "./wallboard";
 import { idleAgentRecords } from "./testing/agent-records";
 import { showsWallboard } from "./supervisor-role";
 import { createWallboard } from "./wallboard-store";
@@ -561,5 +569,83 @@ describe("the supervisor's wallboard", () => {
     const t = await setup({ agents: 5, user: alice });
     expect(t.state()).toMatchObject({ source: "off" });
     expect(t.center.reads).toBe(0);
+  });
+});
+
+describe("the board's order of agents, kept up to date batch by batch", () => {
+  /** A small generator with a seed, so that a failure is the same at every run. */
+  const random = (seed: number) => () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const KINDS = ["ready", "on-demand", "break", "logged-out", "unknown"] as const;
+  const agentRow = (n: number, pick: () => number, at: number): WallboardAgent => {
+    const kind = KINDS[Math.floor(pick() * KINDS.length)]!;
+    return {
+      number: String(10000 + n),
+      // Few names and few moments: many agents tie on them, and only the number tells them apart.
+      name: `Agent ${Math.floor(pick() * 40)}`,
+      extension: String(10000 + n),
+      status: kind,
+      kind,
+      reason: "",
+      state: "",
+      callstate: "",
+      call:
+        pick() < 0.3
+          ? { uuid: `c${n}`, number: "5550100", name: "", queue: "support", answeredAt: at, kind: "queue", member: "" }
+          : null,
+      statusSince: at - Math.floor(pick() * 5) * 1000,
+      statusSinceExact: true,
+      platformSince: "",
+      noAnswerCount: null,
+      queues: pick() < 0.5 ? ["support"] : ["sales", "support"],
+      wrapUpUntil: "",
+    };
+  };
+  const queries: AgentQuery[] = [
+    { search: "", queue: "", status: "", sort: "status" },
+    { search: "", queue: "sales", status: "", sort: "status" },
+    { search: "agent 1", queue: "", status: "", sort: "name" },
+    { search: "", queue: "", status: "break", sort: "time" },
+    { search: "", queue: "support", status: "in-call", sort: "extension" },
+  ];
+
+  it("equals a whole sort after every batch of random changes, arrivals and departures, for every order and filter", () => {
+    const pick = random(27);
+    let at = T0;
+    let agents = new Map(Array.from({ length: 500 }, (_, n) => [String(10000 + n), agentRow(n, pick, at)]));
+    const orders = queries.map(() => new AgentOrder());
+    let next = 500;
+    for (let batch = 0; batch < 200; batch++) {
+      at += 100;
+      const changed = new Map(agents);
+      for (let k = 0; k < 50; k++) {
+        const number = String(10000 + Math.floor(pick() * next));
+        const row = changed.get(number);
+        const dice = pick();
+        if (dice < 0.05) changed.delete(number);
+        else if (dice < 0.1 || !row) changed.set(number, agentRow(Number(number) - 10000, pick, at));
+        // A change of status (a new moment), of call, or of what the order does not look at (its state).
+        else if (dice < 0.6) changed.set(number, { ...row, kind: KINDS[Math.floor(pick() * 5)]!, statusSince: at });
+        else if (dice < 0.8) changed.set(number, { ...row, call: row.call ? null : agentRow(0, () => 0, at).call });
+        else changed.set(number, { ...row, state: row.state ? "" : "Waiting" });
+      }
+      if (pick() < 0.1) changed.set(String(10000 + next), agentRow(next++, pick, at));
+      agents = changed;
+      queries.forEach((q, i) => expect(orders[i]!.select(agents, q)).toEqual(selectAgents(agents, q)));
+    }
+  });
+
+  it("orders afresh for a new query, and answers the same list again when nothing changed", () => {
+    const pick = random(5);
+    const agents = new Map(Array.from({ length: 300 }, (_, n) => [String(10000 + n), agentRow(n, pick, T0)]));
+    const order = new AgentOrder();
+    const first = order.select(agents, queries[0]!);
+    expect(order.select(agents, queries[0]!)).toBe(first);
+    for (const q of [...queries, queries[0]!]) expect(order.select(agents, { ...q })).toEqual(selectAgents(agents, q));
+    // Sorted as the status order says: in a call first, then by status, the longest in it first.
+    const rows = first.map((n) => agents.get(n)!);
+    expect(rows.findIndex((a) => !a.call)).toBe(rows.filter((a) => a.call).length);
   });
 });

@@ -1,6 +1,6 @@
 import { useComputed } from "@preact/signals";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { DEFAULT_QUERY, inWrapUp, selectAgents, statusSinceOf, type AgentQuery } from "../../cc/supervisor";
+import { AgentOrder, DEFAULT_QUERY, inWrapUp, statusSinceOf, type AgentQuery } from "../../cc/supervisor";
 import { statusLabel } from "../words/agent-words";
 import { useModel } from "../model/model";
 import { formatDuration } from "../shared/format";
@@ -33,13 +33,15 @@ export function AgentList({ compact }: { compact: boolean }) {
   // lands on another that moved under it. Otherwise the order follows the board.
   const [held, setHeld] = useState({ pointer: false, focus: false });
   const shown = useRef({ query, ids: [] as string[] });
+  // The board's order, kept up to date batch by batch (only the agents that changed are placed again).
+  const order = useMemo(() => new AgentOrder(), []);
   const ids = useMemo(() => {
-    const fresh = selectAgents(agents.value, query);
+    const fresh = order.select(agents.value, query);
     // A new query orders afresh, whatever holds the rows.
     const hold = (held.pointer || held.focus) && shown.current.query === query;
     shown.current = { query, ids: hold ? keepPlaces(shown.current.ids, fresh, agents.value) : fresh };
     return shown.current.ids;
-  }, [agents.value, query, held]);
+  }, [agents.value, query, held, order]);
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 600, width: Infinity });
   const twoLine = !compact && view.width < TWO_LINE_BELOW;
