@@ -129,6 +129,21 @@ const COLUMNS = [
   "variables",
 ] as const;
 
+/**
+ * A record as `cdrJson` writes it, in SQL: the columns in the same order, media_file_id as text
+ * ("" for none), variables as the object they hold ({} when they do not parse).
+ */
+/** The call-center queue a record's call went through (indexed: platform/store/schema.ts). */
+const QUEUE_OF = "iif(json_valid(variables), json_extract(variables, '$.cc_queue'), NULL)";
+
+const JSON_RECORD = `json_object(${COLUMNS.map((c) =>
+  c === "media_file_id"
+    ? `'${c}', CASE WHEN ${c} IS NULL THEN '' ELSE CAST(${c} AS TEXT) END`
+    : c === "variables"
+      ? `'${c}', CASE WHEN json_valid(${c}) THEN json(${c}) ELSE json_object() END`
+      : `'${c}', ${c}`,
+).join(", ")})`;
+
 export class CdrStore {
   constructor(private readonly db: Db) {}
 
@@ -153,6 +168,41 @@ export class CdrStore {
   }
 
   list(q: CdrQuery): { rowCount: number; rows: CdrRow[] } {
+    const { whereSql, args, rowCount } = this.filter(q);
+    // Read as arrays and made into rows here: SQLite's rows as objects of 35 columns cost about
+    // twice as much.
+    const read = this.db
+      .prepare(
+        `SELECT id, ${COLUMNS.join(", ")} FROM cdrs ${whereSql} ORDER BY start_stamp DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .raw(true)
+      .all(...args, q.perPage, (q.page - 1) * q.perPage) as unknown as unknown[][];
+    const rows = read.map((values) => {
+      const row: Record<string, unknown> = { id: values[0] };
+      for (let i = 0; i < COLUMNS.length; i++) row[COLUMNS[i]!] = values[i + 1];
+      return row as unknown as CdrRow;
+    });
+    return { rowCount, rows };
+  }
+
+  /**
+   * The same page as `list`, each record already as the API's JSON (what `cdrJson` makes of it),
+   * written by SQLite itself: a page of a thousand records (what a supervisor's board reads, a
+   * day's worth of them at once) is then a few milliseconds of the platform's one thread instead
+   * of tens (35 values a record made into JavaScript strings, its variables parsed, all of it
+   * written out again).
+   */
+  listJson(q: CdrQuery): { rowCount: number; json: string[] } {
+    const { whereSql, args, rowCount } = this.filter(q);
+    const read = this.db
+      .prepare(`SELECT ${JSON_RECORD} FROM cdrs ${whereSql} ORDER BY start_stamp DESC, id DESC LIMIT ? OFFSET ?`)
+      .raw(true)
+      .all(...args, q.perPage, (q.page - 1) * q.perPage) as unknown as [string][];
+    return { rowCount, json: read.map((r) => r[0]) };
+  }
+
+  /** The query's condition, its arguments, and how many records it holds. */
+  private filter(q: CdrQuery): { whereSql: string; args: unknown[]; rowCount: number } {
     const where: string[] = [];
     const args: unknown[] = [];
     const column = q.dateType === "end_stamp" ? "end_stamp" : "start_stamp";
@@ -188,34 +238,25 @@ export class CdrStore {
       args.push(q.endBillsec);
     }
     if (q.queueId !== undefined) {
-      where.push("json_extract(variables, '$.cc_queue') = (SELECT name FROM queues WHERE id = ?)");
-      args.push(q.queueId);
+      // By the queue's name, so that the index of the queues' records serves (see the schema).
+      const queue = this.db.prepare("SELECT name FROM queues WHERE id = ?").get(q.queueId) as
+        { name: string } | undefined;
+      where.push(queue ? `${QUEUE_OF} = ?` : "0");
+      if (queue) args.push(queue.name);
     }
     if (q.context !== undefined) {
       where.push("context = ?");
       args.push(q.context);
     }
-    const scope = this.scope(q.scope);
+    // A supervisor reads every leg of a queue's call: one queue's legs need no other condition.
+    const scope = q.queueId !== undefined && q.scope?.queueCalls ? { sql: "", args: [] } : this.scope(q.scope);
     if (scope.sql) {
       where.push(scope.sql);
       args.push(...scope.args);
     }
     const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const rowCount = (this.db.prepare(`SELECT COUNT(*) AS n FROM cdrs ${whereSql}`).get(...args) as { n: number }).n;
-    // Read as arrays and made into rows here: SQLite's rows as objects of 35 columns cost about
-    // twice as much (a page of a thousand records is what a supervisor's board reads).
-    const read = this.db
-      .prepare(
-        `SELECT id, ${COLUMNS.join(", ")} FROM cdrs ${whereSql} ORDER BY start_stamp DESC, id DESC LIMIT ? OFFSET ?`,
-      )
-      .raw(true)
-      .all(...args, q.perPage, (q.page - 1) * q.perPage) as unknown as unknown[][];
-    const rows = read.map((values) => {
-      const row: Record<string, unknown> = { id: values[0] };
-      for (let i = 0; i < COLUMNS.length; i++) row[COLUMNS[i]!] = values[i + 1];
-      return row as unknown as CdrRow;
-    });
-    return { rowCount, rows };
+    return { whereSql, args, rowCount };
   }
 
   /**
@@ -251,9 +292,7 @@ export class CdrStore {
   private scope(scope: CdrScope | undefined): { sql: string; args: unknown[] } {
     if (!scope) return { sql: "", args: [] };
     const own = extensionScope(scope.extensions);
-    return scope.queueCalls
-      ? { sql: `(${own.sql} OR json_extract(variables, '$.cc_queue') IS NOT NULL)`, args: own.args }
-      : own;
+    return scope.queueCalls ? { sql: `(${own.sql} OR ${QUEUE_OF} IS NOT NULL)`, args: own.args } : own;
   }
 }
 

@@ -198,4 +198,47 @@ describe("call records", () => {
     expect(parseStamp("0000-00-00 00:00:00")).toBeNull();
     expect(parseStamp("yesterday")).toBeNull();
   });
+
+  it("reads the platform's full stamps as local time the way the general reading does, and leaves odd ones to it", () => {
+    // Every hour of a year (clock changes included) and a few minutes and seconds: the short way
+    // gives the moment the general one does.
+    const pad = (n: number) => String(n).padStart(2, "0");
+    for (let t = new Date(2031, 0, 1).getTime(); t < new Date(2032, 0, 1).getTime(); t += 3_600_000 + 61_000) {
+      const d = new Date(t);
+      const [y, mo, day, h, mi, s] = [
+        d.getFullYear(),
+        d.getMonth(),
+        d.getDate(),
+        d.getHours(),
+        d.getMinutes(),
+        d.getSeconds(),
+      ];
+      const stamp = `${y}-${pad(mo + 1)}-${pad(day)} ${pad(h)}:${pad(mi)}:${pad(s)}`;
+      expect(parseStamp(stamp)).toBe(new Date(y, mo, day, h, mi, s).getTime());
+      expect(parseStamp(stamp.replace(" ", "T"))).toBe(new Date(y, mo, day, h, mi, s).getTime());
+    }
+    expect(parseStamp("2031-02-30 10:00:00")).toBe(new Date(2031, 1, 30, 10).getTime());
+    expect(parseStamp(" 2031-05-06 14:35:07 ")).toBe(new Date(2031, 4, 6, 14, 35, 7).getTime());
+    expect(parseStamp("2031-05-06 14:35:0x")).toBe(Date.parse("2031-05-06 14:35:0x") || null);
+    expect(parseStamp("0000-01-01 00:00:00")).toBeNull();
+  });
+
+  it("refuses a page with a record it cannot read, naming the record and the field", async () => {
+    const answer = (data: unknown[]) => clientAnswering(() => json(200, { rowCount: data.length, data })).client;
+    for (const [data, where] of [
+      [[row, { ...row, duration: { seconds: 70 } }], "data.1.duration"],
+      [[row, row, { ...row, uuid: undefined }], "data.2.uuid"],
+      [[{ ...row, caller_id_name: ["Alice"] }], "data.0.caller_id_name"],
+      [[row, { ...row, variables: "cc_queue=support" }], "data.1.variables"],
+      [[row, "a1b2"], "data.1"],
+    ] as const) {
+      const err = await listCdrs(answer([...data])).catch((x: unknown) => x);
+      expect(err).toBeInstanceOf(PlatformError);
+      expect(err).toMatchObject({ kind: "decode", message: expect.stringContaining(`at '${where}'`) });
+    }
+    // Absent and null fields are empty, as before: a spec-minimal record is read.
+    const bare = await listCdrs(answer([{ uuid: 7, caller_id_name: null }]));
+    expect(bare.data[0]).toMatchObject({ uuid: "7", callerName: "", duration: 0, startedAt: null, cc: {} });
+    expect((await getCdr(answer([]), "7").catch((x: unknown) => x)) as PlatformError).toMatchObject({ kind: "decode" });
+  });
 });

@@ -47,45 +47,14 @@ export interface CallRecord {
   cc: Readonly<Record<string, string>>;
 }
 
-/** Numbers and stamps come as numbers, numeric strings, "" or null depending on the version. */
-const count = v.optional(
-  v.pipe(
-    v.nullable(v.union([v.number(), v.string()])),
-    v.transform((x) => {
-      const n = typeof x === "number" ? x : Number.parseFloat(x ?? "");
-      return Number.isFinite(n) ? n : 0;
-    }),
-  ),
-  0,
-);
-
-const CdrSchema = v.object({
-  uuid: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
-  bleg_uuid: text,
-  other_uuid: text,
-  caller_id_name: text,
-  caller_id_number: text,
-  destination_number: text,
-  direction: text,
-  start_stamp: text,
-  answer_stamp: text,
-  end_stamp: text,
-  duration: count,
-  billsec: count,
-  hangup_cause: text,
-  media_file_id: text,
-  sip_call_id: text,
-  variables: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
-});
-
-type RawCdr = v.InferOutput<typeof CdrSchema>;
-
 /**
  * "YYYY-MM-DD HH:MM:SS" in the platform's local time (FreeSWITCH's *_stamp), read as the
  * browser's local time; ISO strings and epoch seconds/ms are accepted too. Empty, zero and
  * unreadable stamps are "no time".
  */
 export function parseStamp(stamp: string): number | null {
+  const fast = localStamp(stamp);
+  if (fast !== undefined) return fast;
   const s = stamp.trim();
   if (!s || /^0+$/.test(s) || s.startsWith("0000")) return null;
   const local = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
@@ -102,6 +71,36 @@ export function parseStamp(stamp: string): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+/** The number written by `n` digits of `s` from `at`; -1: not all digits. */
+const digits = (s: string, at: number, n: number) => {
+  let out = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    out = out * 10 + c;
+  }
+  return out;
+};
+
+/**
+ * The common case of `parseStamp`, "YYYY-MM-DD HH:MM:SS", read without a regular expression (a
+ * day of records holds tens of thousands of stamps; the expression and its array of matches were
+ * most of their cost): the same moment as the general reading. undefined: another form.
+ */
+function localStamp(s: string): number | undefined {
+  if (s.length !== 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return undefined;
+  const sep = s.charCodeAt(10);
+  if ((sep !== 32 && sep !== 84) || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  const y = digits(s, 0, 4);
+  const mo = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const sec = digits(s, 17, 2);
+  if (y < 1 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0) return undefined;
+  return new Date(y, mo - 1, d, h, mi, sec).getTime();
+}
+
 const NO_VARIABLES: Readonly<Record<string, string>> = Object.freeze({});
 
 function ccVariablesOf(variables: Record<string, unknown> | null | undefined): Readonly<Record<string, string>> {
@@ -112,35 +111,118 @@ function ccVariablesOf(variables: Record<string, unknown> | null | undefined): R
   return out ?? NO_VARIABLES;
 }
 
-function toRecord(r: RawCdr): CallRecord {
-  const recordingId = r.media_file_id && r.media_file_id !== "0" ? r.media_file_id : null;
+/** Text that may come as a number, null or not at all ("" then); undefined: neither. */
+const textOf = (x: unknown): string | undefined =>
+  typeof x === "string" ? x : x === undefined || x === null ? "" : typeof x === "number" ? String(x) : undefined;
+/** Numbers come as numbers, numeric strings, "" or null depending on the version (0 when unreadable). */
+const countOf = (x: unknown): number | undefined => {
+  if (x === undefined || x === null) return 0;
+  const n = typeof x === "number" ? x : typeof x === "string" ? Number.parseFloat(x) : undefined;
+  return n === undefined ? undefined : Number.isFinite(n) ? n : 0;
+};
+
+const TEXT = "(string | number | null)";
+
+/**
+ * One record as the toolbar keeps it, or the field that cannot be read and what it should be.
+ * Written out rather than as a valibot schema: a day of records is tens of thousands of them,
+ * and a schema's generic walk over each was a tenth of the board's opening.
+ */
+function readCdr(x: unknown): CallRecord | { key?: string; expected: string; value: unknown } {
+  if (!x || typeof x !== "object" || Array.isArray(x)) return { expected: "Object", value: x };
+  const r = x as Record<string, unknown>;
+  const uuid = typeof r.uuid === "string" ? r.uuid : typeof r.uuid === "number" ? String(r.uuid) : undefined;
+  if (uuid === undefined) return { key: "uuid", expected: "(string | number)", value: r.uuid };
+  const texts: Record<string, string> = {};
+  for (const k of TEXT_FIELDS) {
+    const t = textOf(r[k]);
+    if (t === undefined) return { key: k, expected: TEXT, value: r[k] };
+    texts[k] = t;
+  }
+  const duration = countOf(r.duration);
+  if (duration === undefined) return { key: "duration", expected: TEXT, value: r.duration };
+  const billsec = countOf(r.billsec);
+  if (billsec === undefined) return { key: "billsec", expected: TEXT, value: r.billsec };
+  const variables = r.variables;
+  if (variables !== undefined && variables !== null && typeof variables !== "object")
+    return { key: "variables", expected: "(Object | null)", value: variables };
+  const vars = (variables ?? null) as Record<string, unknown> | null;
+  const media = texts.media_file_id!;
   return {
-    uuid: r.uuid,
-    bLegUuid: r.bleg_uuid,
-    callerName: r.caller_id_name,
-    callerNumber: r.caller_id_number,
-    destination: r.destination_number,
-    direction: r.direction,
-    startedAt: parseStamp(r.start_stamp),
-    answeredAt: parseStamp(r.answer_stamp),
-    endedAt: parseStamp(r.end_stamp),
-    duration: r.duration,
-    billsec: r.billsec,
-    hangupCause: r.hangup_cause,
-    recordingId,
-    sipCallId: r.sip_call_id,
-    otherUuid: r.other_uuid,
-    cc: ccVariablesOf(r.variables),
-    ...(typeof r.variables?.cc_side === "string" ? { ccSide: r.variables.cc_side } : {}),
-    ...(typeof r.variables?.cc_target_agent === "string" ? { ccTargetAgent: r.variables.cc_target_agent } : {}),
+    uuid,
+    bLegUuid: texts.bleg_uuid!,
+    callerName: texts.caller_id_name!,
+    callerNumber: texts.caller_id_number!,
+    destination: texts.destination_number!,
+    direction: texts.direction!,
+    startedAt: parseStamp(texts.start_stamp!),
+    answeredAt: parseStamp(texts.answer_stamp!),
+    endedAt: parseStamp(texts.end_stamp!),
+    duration,
+    billsec,
+    hangupCause: texts.hangup_cause!,
+    recordingId: media && media !== "0" ? media : null,
+    sipCallId: texts.sip_call_id!,
+    otherUuid: texts.other_uuid!,
+    cc: ccVariablesOf(vars),
+    ...(typeof vars?.cc_side === "string" ? { ccSide: vars.cc_side } : {}),
+    ...(typeof vars?.cc_target_agent === "string" ? { ccTargetAgent: vars.cc_target_agent } : {}),
   };
 }
+
+const TEXT_FIELDS = [
+  "bleg_uuid",
+  "other_uuid",
+  "caller_id_name",
+  "caller_id_number",
+  "destination_number",
+  "direction",
+  "start_stamp",
+  "answer_stamp",
+  "end_stamp",
+  "hangup_cause",
+  "media_file_id",
+  "sip_call_id",
+] as const;
+
+type PathItem = NonNullable<v.BaseIssue<unknown>["path"]>[number];
+const at = (input: unknown, key: string | number): PathItem =>
+  ({ type: typeof key === "number" ? "array" : "object", origin: "value", input, key, value: undefined }) as PathItem;
+
+/** Records read with `readCdr` (`many`: an array of them), an issue naming the field that cannot be read. */
+const cdrSchema = <Many extends boolean>(many: Many) =>
+  v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }): Many extends true ? CallRecord[] : CallRecord => {
+      const items = many ? dataset.value : [dataset.value];
+      if (!Array.isArray(items)) {
+        addIssue({ expected: "Array", received: typeof items });
+        return NEVER as never;
+      }
+      const out: CallRecord[] = [];
+      for (let i = 0; i < items.length; i++) {
+        const r = readCdr(items[i]);
+        if ("uuid" in r) {
+          out.push(r);
+          continue;
+        }
+        const path = [...(many ? [at(items, i)] : []), ...(r.key ? [at(items[i], r.key)] : [])];
+        addIssue({
+          expected: r.expected,
+          received: r.value === undefined ? "undefined" : JSON.stringify(r.value),
+          ...(path.length ? { path: path as [PathItem, ...PathItem[]] } : {}),
+        });
+        return NEVER as never;
+      }
+      return (many ? out : out[0]) as Many extends true ? CallRecord[] : CallRecord;
+    }),
+  );
 
 const PagedCdrs = v.object({
   rowCount: numberish,
   page: v.optional(numberish, 1),
   pageCount: v.optional(numberish, 1),
-  data: v.array(CdrSchema),
+  data: cdrSchema(true),
 });
 
 /**
@@ -206,22 +288,21 @@ export async function listCdrs(client: PlatformClient, q: CdrQuery = {}): Promis
     rowCount: out.rowCount,
     page: out.page,
     pageCount: Math.max(1, out.pageCount),
-    data: out.data.map(toRecord),
+    data: out.data,
   };
 }
 
 /** GET /api/cdrs/<uuid> — one record, bare or in an envelope. */
 export async function getCdr(client: PlatformClient, uuid: string): Promise<CallRecord> {
-  const raw = await client.request("GET", `/api/cdrs/${encodeURIComponent(uuid)}`, {
+  return client.request("GET", `/api/cdrs/${encodeURIComponent(uuid)}`, {
     schema: v.union([
-      CdrSchema,
+      cdrSchema(false),
       v.pipe(
-        v.object({ data: CdrSchema }),
+        v.object({ data: cdrSchema(false) }),
         v.transform((e) => e.data),
       ),
     ]),
   });
-  return toRecord(raw);
 }
 
 /** The media file record (spec, document 2): `ext` is the file's real extension (wav, mp3, ...). */

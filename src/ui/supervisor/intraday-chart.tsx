@@ -5,8 +5,9 @@ import { useModel } from "../model/model";
 import { dateFormat } from "../shared/format";
 import { scaleTop, serviceLevelSteps, shownIntervals } from "./chart-scale";
 
-const clock = (ms: number, language: Language) =>
-  dateFormat(language, { hour: "numeric", minute: "2-digit" }).format(ms);
+/** One object for every call: `dateFormat` keeps its formats by the options object. */
+const HOUR_MINUTE: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit" };
+const clock = (ms: number, language: Language) => dateFormat(language, HOUR_MINUTE).format(ms);
 
 /**
  * A queue's day by quarter hour: offered calls as bars (answered, abandoned and still waiting
