@@ -336,6 +336,8 @@ async function simCall(): Promise<string> {
 let at20: { heap: number; pcs: Bench["pcs"] } | undefined;
 /** Heap after GC along the way, to tell a leak (steady growth) from a level reached early. */
 const series: [number, number][] = [];
+/** Per call, the underruns of the phone's leg in the platform until the call was hung up. */
+const underruns: number[] = [];
 const started = Date.now();
 for (let n = 1; n <= CALLS; n++) {
   const before = (await bench(page)).firstAudio.length;
@@ -352,6 +354,8 @@ for (let n = 1; n <= CALLS; n++) {
   await page.waitForFunction((k) => (window as unknown as { __bench: Bench }).__bench.firstAudio.length > k, before, {
     timeout: 10_000,
   });
+  // The phone's leg in the platform: ticks that found its jitter buffer empty once its audio had come.
+  underruns.push(platform.ctx.media.stats().legs.reduce((sum, leg) => sum + leg.jitter.underruns, 0));
   await page.locator("[data-testid=call][data-state=active]").getByRole("button", { name: "Hang up" }).click();
   await page.locator("[data-testid=call][data-state=ended]").first().waitFor();
   // Ended cards are dismissed as an agent would, so the page holds no more than it shows.
@@ -460,6 +464,10 @@ for (const [label, from, to] of [
   if (r.played.n)
     line(r.played, "first frame over -40 dBFS played out (the receiver's time stamp): the figure; target 60");
   line(r.audio, "first audio over -40 dBFS noticed by the page (an analyser in its own audio graph)");
+  const gaps = underruns.slice(from, to);
+  console.log(
+    `  the phone's audio in the platform, from its first frame to the hang-up (once the page heard the caller): the leg's jitter buffer found empty ${gaps.reduce((a, b) => a + b, 0)} times, in ${gaps.filter((n) => n > 0).length} of ${gaps.length} calls`,
+  );
 }
 console.log(`load average (1, 5, 15 min): ${loadAtStart} at the start, ${load()} at the end`);
 if (at20) {

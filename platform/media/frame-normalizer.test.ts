@@ -56,6 +56,16 @@ describe("FrameNormalizer", () => {
     expect(Math.abs(dominant(frames) - 440)).toBeLessThan(1);
   });
 
+  it("passes a new decoder's first chunk on whole, not behind what the old one left short of a frame", () => {
+    const normalizer = new FrameNormalizer();
+    // wrtc's sink before the first packet: 16 kHz chunks of silence, resampled with a remainder.
+    for (let c = 0; c < 4; c++) normalizer.push({ samples: new Int16Array(160), sampleRate: 16_000 });
+    const first = sine(1000, 48_000, 480);
+    expect(normalizer.push({ samples: first, sampleRate: 48_000 })).toEqual([first]);
+    const second = sine(1000, 48_000, 480, 480);
+    expect(normalizer.push({ samples: second, sampleRate: 48_000 })).toEqual([second]);
+  });
+
   it("downmixes stereo", () => {
     const { frames } = normalise(48_000, 480, 1, 1000, 2);
     expect(frames[0]).toEqual(sine(1000, 48_000, 480));

@@ -20,6 +20,7 @@ export interface SinkAudioData {
 export class FrameNormalizer {
   private resampler: LinearResampler | undefined;
   private pending = new Int16Array(0);
+  private rate: number | undefined;
   /** Chunks seen per "rate/channels/samples" shape, for diagnostics. */
   readonly shapes = new Map<string, number>();
 
@@ -29,16 +30,17 @@ export class FrameNormalizer {
     this.shapes.set(shape, (this.shapes.get(shape) ?? 0) + 1);
 
     const mono = downmixToMono(data.samples, channels);
-    let samples: Int16Array;
-    if (data.sampleRate === SAMPLE_RATE) {
-      samples = mono;
-    } else {
+    if (data.sampleRate !== this.rate) {
       // A new rate means a new decoder: interpolating across the switch would blend unrelated
-      // samples, so start the converter afresh.
-      if (this.resampler?.inputRate !== data.sampleRate)
-        this.resampler = new LinearResampler(data.sampleRate, SAMPLE_RATE);
-      samples = this.resampler.process(mono);
+      // samples, so the converter starts afresh; and what the old decoder left short of a frame
+      // is dropped, or it would stand in front of the new one's audio for the rest of the call
+      // (wrtc's 16 kHz chunks before the first packet left 478 samples: the first words reached
+      // the mix a frame late, and every frame after them 10 ms late).
+      this.rate = data.sampleRate;
+      this.resampler = data.sampleRate === SAMPLE_RATE ? undefined : new LinearResampler(data.sampleRate, SAMPLE_RATE);
+      this.pending = new Int16Array(0);
     }
+    const samples = this.resampler ? this.resampler.process(mono) : mono;
 
     if (this.pending.length === 0 && samples.length === FRAME_SAMPLES) return [samples.slice()];
     const joined = new Int16Array(this.pending.length + samples.length);

@@ -12,6 +12,18 @@ describe("JitterBuffer", () => {
     expect(buffer.stats()).toMatchObject({ received: 3, played: 3, underruns: 0, overruns: 0, depth: 0 });
   });
 
+  it("starts with the first frame with sound: the decoder's silence before it is not queued in front of it", () => {
+    const buffer = new JitterBuffer();
+    for (let i = 0; i < 3; i++) buffer.push(frame(0)); // a burst of what a decoder hands over before its first packet
+    buffer.push(frame(7));
+    expect(buffer.pull()![0]).toBe(7);
+    // Once started, silence is audio like any other and keeps its place.
+    buffer.push(frame(0));
+    buffer.push(frame(8));
+    expect([buffer.pull()![0], buffer.pull()![0]]).toEqual([0, 8]);
+    expect(buffer.stats()).toMatchObject({ received: 3, played: 3, underruns: 0 });
+  });
+
   it("plays silence on underrun and counts it", () => {
     const buffer = new JitterBuffer();
     buffer.push(frame(1));

@@ -28,6 +28,12 @@ export interface JitterBufferOptions {
  * 10 ms apart, p99 33 ms, max 46 ms), so a few frames of slack are needed. A burst that never
  * drains would keep its latency for the rest of the call; the trim drops the excess once the
  * buffer has not gone below the target for a whole window.
+ *
+ * The buffer starts with the first frame that has sound in it. Before its first packet a decoder
+ * hands over digital silence (wrtc's sink: zeros every 10 ms from the moment the answer is set,
+ * often two or three at once), and queued, those frames stood in front of the call's first words
+ * for the rest of the call. Nothing has arrived yet, so nothing is queued: a switch's RTP path
+ * likewise has nothing to play before the first packet.
  */
 export class JitterBuffer {
   private readonly queue: Frame[] = [];
@@ -45,6 +51,7 @@ export class JitterBuffer {
   }
 
   push(frame: Frame): void {
+    if (this.counts.received === 0 && isDigitalSilence(frame)) return;
     this.counts.received++;
     this.queue.push(frame);
     while (this.queue.length > this.capacity) {
@@ -83,4 +90,9 @@ export class JitterBuffer {
   stats(): JitterBufferStats {
     return { depth: this.queue.length, ...this.counts };
   }
+}
+
+function isDigitalSilence(frame: Frame): boolean {
+  for (let i = 0; i < frame.length; i++) if (frame[i] !== 0) return false;
+  return true;
 }

@@ -110,6 +110,51 @@ describe("MediaClock", () => {
     expect(timer.nextWake).toBeUndefined();
   });
 
+  it("follows the input's arrivals: each tick comes just after it, and no tick is added or lost", () => {
+    const timer = new SteppedTimer();
+    const clock = new MediaClock({ timer, inputLeadMs: 1 });
+    const ticks: number[] = [];
+    clock.onTick(() => ticks.push(timer.now));
+    clock.start(); // ticks due at 1010, 1020, ...
+    // A decoder hands over its 10 ms at 1016, 1026, ...: its frames waited 4 ms for their tick.
+    let arrival = 1016;
+    const run = (until: number) => {
+      while (arrival < until) {
+        while (timer.nextWake !== undefined && timer.nextWake <= arrival) timer.advanceTo(timer.nextWake);
+        timer.advanceTo(arrival);
+        clock.inputArrived();
+        arrival += 10;
+      }
+    };
+    run(1100);
+    // Within a few arrivals each tick comes a millisecond after the input it mixes.
+    const settled = ticks.slice(-3).map((t) => Number(((t - 1016) % 10).toFixed(2)));
+    expect(settled.every((lead) => Math.abs(lead - 1) <= 0.25)).toBe(true);
+    // An arrival late once (a busy event loop) moves it by half the delay, and it comes back.
+    arrival += 4;
+    run(arrival + 1);
+    arrival -= 4;
+    run(2016);
+    expect(Math.abs(((ticks.at(-1)! - 1016) % 10) - 1)).toBeLessThanOrEqual(0.25);
+    // A second of ticks for a second of time: moving the phase added or lost none.
+    expect(ticks.length).toBe(100);
+    expect(clock.stats().framesSkipped).toBe(0);
+  });
+
+  it("keeps its schedule when input arrives just after a tick: the next tick is delayed, not a second one run", () => {
+    const timer = new SteppedTimer();
+    const clock = new MediaClock({ timer, inputLeadMs: 1 });
+    let ticks = 0;
+    clock.onTick(() => ticks++);
+    clock.start();
+    timer.advanceTo(1010); // tick 1
+    timer.advanceTo(1010.3);
+    clock.inputArrived(); // the tick just ran 0.3 ms before: the next comes later, at most half a period
+    expect(timer.nextWake).toBeGreaterThan(1020);
+    expect(timer.nextWake).toBeLessThan(1025);
+    expect(ticks).toBe(1);
+  });
+
   it("on the real timer, never runs a tick before it is due and accounts for every tick", async () => {
     const clock = new MediaClock();
     const handled: { tick: number; at: number }[] = [];

@@ -43,9 +43,13 @@ export class MediaPlane {
     this.clock.onTick(() => this.mixer.tick());
   }
 
-  /** The media end of a browser leg; `attach` it to the leg's RTCPeerConnection. */
+  /**
+   * The media end of a browser leg; `attach` it to the leg's RTCPeerConnection. The clock's
+   * ticks follow what its decoder hands over (`MediaClock.inputArrived`), so that a frame received
+   * is mixed at once.
+   */
   createWebRtcLeg(label: string, options?: WebRtcLegOptions): WebRtcLeg {
-    return this.register(new WebRtcLeg(label, options));
+    return this.register(new WebRtcLeg(label, { ...options, onInput: () => this.clock.inputArrived() }));
   }
 
   /** A simulated party saying `voice` (a tone, DTMF, nothing) until told otherwise. */

@@ -8,6 +8,8 @@ const { nonstandard, MediaStream } = wrtc;
 
 export interface WebRtcLegOptions {
   jitter?: JitterBufferOptions;
+  /** The sink handed over what the far end said (every 10 ms, silence before the first packet). */
+  onInput?: () => void;
 }
 
 export interface WebRtcLegStats {
@@ -42,10 +44,12 @@ export class WebRtcLeg extends MediaEndpoint {
   private remoteTrack: MediaStreamTrack | undefined;
   private framesSent = 0;
   private detachFromPeerConnection: (() => void) | undefined;
+  private readonly onInput: (() => void) | undefined;
 
   constructor(label: string, options: WebRtcLegOptions = {}) {
     super(label);
     this.jitter = new JitterBuffer(options.jitter);
+    this.onInput = options.onInput;
     this.localTrack = this.source.createTrack();
     this.localStream = new MediaStream([this.localTrack]);
   }
@@ -84,6 +88,7 @@ export class WebRtcLeg extends MediaEndpoint {
     sink.ondata = (data: SinkAudioData) => {
       if (this.sink !== sink) return;
       for (const frame of this.normalizer.push(data)) this.jitter.push(frame);
+      this.onInput?.();
     };
     this.sink = sink;
   }
