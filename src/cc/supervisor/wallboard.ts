@@ -412,23 +412,47 @@ export function summarizeQueue(
   day?: QueueDay,
 ): QueueSummary {
   const q = board.queues.get(name) ?? queueFigures(name);
-  const byStatus: Record<StatusKind, number> = { ready: 0, "on-demand": 0, break: 0, "logged-out": 0, unknown: 0 };
-  let inCall = 0;
-  for (const a of board.agents.values()) {
-    if (!a.queues.includes(name)) continue;
-    byStatus[a.kind]++;
-    if (a.call) inCall++;
-  }
+  const agents = agentsByQueue(board.agents).get(name);
   const joined = Object.values(q.members);
   return {
     name,
     waiting: q.waiting,
     longestWaitingSince: joined.length ? Math.min(...joined) : null,
     waitingUnseen: Math.max(0, (q.waiting ?? 0) - joined.length),
-    byStatus,
-    inCall,
+    byStatus: { ...(agents?.byStatus ?? noAgents().byStatus) },
+    inCall: agents?.inCall ?? 0,
     ...(day ? day.figures(serviceLevelSeconds) : NO_DAY),
   };
+}
+
+interface QueueAgents {
+  byStatus: Record<StatusKind, number>;
+  inCall: number;
+}
+
+const noAgents = (): QueueAgents => ({
+  byStatus: { ready: 0, "on-demand": 0, break: 0, "logged-out": 0, unknown: 0 },
+  inCall: 0,
+});
+
+/**
+ * Each queue's agents by status and in a call, counted in one pass over the board's agents and
+ * kept as long as they are the same: every tile and every alert of a batch reads the same count.
+ */
+const countedAgents = new WeakMap<ReadonlyMap<string, WallboardAgent>, ReadonlyMap<string, QueueAgents>>();
+function agentsByQueue(agents: ReadonlyMap<string, WallboardAgent>): ReadonlyMap<string, QueueAgents> {
+  let counted = countedAgents.get(agents);
+  if (counted) return counted;
+  const counts = new Map<string, QueueAgents>();
+  for (const a of agents.values())
+    for (const queue of a.queues) {
+      let c = counts.get(queue);
+      if (!c) counts.set(queue, (c = noAgents()));
+      c.byStatus[a.kind]++;
+      if (a.call) c.inCall++;
+    }
+  countedAgents.set(agents, (counted = counts));
+  return counted;
 }
 
 /** What the supervisor narrowed the board to, and its order. */

@@ -18,7 +18,8 @@ const viewOf = (el: HTMLElement) => ({
   height: el.clientHeight || 600,
   width: el.clientWidth || Infinity,
 });
-const OVERSCAN = 6;
+/** Rows rendered beyond each edge of the view, so that a scroll shows drawn rows: each costs as much as one in view. */
+const OVERSCAN = 3;
 
 /** The agents: a search, two filters and an order; only the rows in view are in the page. */
 export function AgentList({ compact }: { compact: boolean }) {
