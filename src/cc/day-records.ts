@@ -43,6 +43,8 @@ export interface DayRecordsOptions {
   perPage?: number;
   /** Requests under way at once (default 4: the browser opens 6 connections to a host, and live reads need some). */
   parallel?: number;
+  /** Shared by several reads (several queues' days read at once): requests under way at once among them all. */
+  limit?: Limiter;
   /** Called with each page's new records as it arrives (the caller may count them at once). */
   onPage?: (records: readonly CallRecord[], progress: DayRecordsProgress) => void;
   signal?: AbortSignal;
@@ -56,8 +58,10 @@ const stampOf = (ms: number) => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 };
 
+export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
 /** Runs at most `n` of the tasks given at once, in the order given. */
-function limiter(n: number) {
+export function limiter(n: number): Limiter {
   let running = 0;
   const queue: (() => void)[] = [];
   return async <T>(task: () => Promise<T>): Promise<T> => {
@@ -79,7 +83,7 @@ export async function readDayRecords(
   options: DayRecordsOptions = {},
 ): Promise<CallRecord[]> {
   const perPage = options.perPage ?? 1000;
-  const limit = limiter(options.parallel ?? 4);
+  const limit = options.limit ?? limiter(options.parallel ?? 4);
   const seen = new Set<string>();
   const all: CallRecord[] = [];
   const progress: DayRecordsProgress = { read: 0, total: 0 };

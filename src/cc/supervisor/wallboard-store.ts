@@ -11,7 +11,7 @@ import {
 import type { SessionStore, SessionUser } from "../../session";
 import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
-import { platformDay, readDayRecords } from "../day-records";
+import { limiter, platformDay, readDayRecords } from "../day-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { AgentDays, type AgentDayView } from "./agent-day";
 import { pastDayCsv, todayCsv } from "./day-export";
@@ -120,6 +120,8 @@ export interface Wallboard {
 
 /** Requests for the day's records under way at once, of every queue (the browser opens 6 to a host; live reads need some). */
 const DAY_READS = 4;
+/** While the day's records are read, the board shows what they add at most this often (ms). */
+const DAY_SHOWN_MS = 200;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
@@ -159,6 +161,14 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   };
   /** Queues whose records of the day were read (or are being read). */
   let recordsAsked = new Set<string>();
+  /** The day's reads under way (one per queue or more), and the requests they may have under way at once among them. */
+  const newDayReads = () => ({
+    under: 0,
+    limit: limiter(DAY_READS),
+    /** Records added to the queues' days since the board last showed it (see `publishDay`). */
+    unshown: { records: 0, total: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined },
+  });
+  let dayReads = newDayReads();
   let agentDays = new AgentDays(store.getState().day.from);
 
   let watchers = 0;
@@ -183,6 +193,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       agentDays.reset(midnightOf(t));
       days = new Map();
       recordsAsked = new Set();
+      dayReads = newDayReads();
       dayChanged = true;
       patch = { ...patch, day: { from: midnightOf(t), status: "waiting", records: 0, total: 0, error: null } };
       queueMicrotask(() => void readDay());
@@ -352,7 +363,15 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
         ? scope
         : [...new Set([...board.queues.keys(), ...everyone.map((r) => r.group_id).filter(Boolean)])].sort();
       const [perQueue, members] = await Promise.all([
-        Promise.all(queues.map(async (queue) => [queue, await readAgents(c, { queue })] as const)),
+        Promise.all(
+          queues.map(async (queue) => {
+            const rows = await readAgents(c, { queue });
+            // Its id known, the queue's records of the day are read at once, beside the rest of this read.
+            const id = rows.find((r) => r.queue_id)?.queue_id;
+            if (id && myRun === run) void readDay([{ name: queue, id }]);
+            return [queue, rows] as const;
+          }),
+        ),
         membersOf(c, queues),
       ]);
       if (myRun !== run) return;
@@ -365,19 +384,21 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   };
 
   /**
-   * Today's call records of every queue whose id the board knows (`groupValue`), every queue at
-   * once, in the background (see `readDayRecords`): the live board goes on meanwhile, and each
+   * Today's call records of every queue whose id the board knows (`groupValue`; or of the queues
+   * given, whose id a read has just told), every queue at once, in the background (see `readDayRecords`): the live board goes on meanwhile, and each
    * page adds to the figures as it comes. A queue whose id is learnt later is read when it is.
    */
-  const readDay = async (): Promise<void> => {
+  const readDay = async (known?: readonly { name: string; id: string }[]): Promise<void> => {
     const c = client;
     if (!c) return;
     const myRun = run;
     const { board, day } = store.getState();
-    const queues = [...board.queues.values()].filter((q) => q.id && !recordsAsked.has(q.name));
+    const queues = (known ?? [...board.queues.values()]).filter((q) => q.id && !recordsAsked.has(q.name));
     if (!queues.length) return;
     for (const q of queues) recordsAsked.add(q.name);
     const range = platformDay(day.from, clock.offset());
+    const mine = dayReads;
+    mine.under++;
     store.setState((s) => ({ day: { ...s.day, status: "reading", error: null } }));
     // Each queue's count of the day, once its first page said it.
     const totals = new Map<string, number>();
@@ -389,31 +410,52 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             c,
             { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
             {
-              parallel: Math.max(1, Math.floor(DAY_READS / queues.length)),
+              limit: mine.limit,
               onPage: (records, progress) => {
                 if (myRun !== run || queueDay !== days.get(q.name)) return;
                 queueDay.addRecords(records, clock.offset() ?? 0);
-                const added = progress.total - (totals.get(q.name) ?? 0);
+                mine.unshown.records += records.length;
+                mine.unshown.total += progress.total - (totals.get(q.name) ?? 0);
                 totals.set(q.name, progress.total);
-                store.setState((s) => ({
-                  day: { ...s.day, records: s.day.records + records.length, total: s.day.total + added },
-                  dayVersion: s.dayVersion + 1,
-                }));
+                mine.unshown.timer ??= setTimeout(() => publishDay(mine), DAY_SHOWN_MS);
               },
             },
           );
           queueDay.recordsRead();
         }),
       );
-      if (myRun !== run) return;
-      store.setState((s) => ({ day: { ...s.day, status: "read" } }));
+      if (myRun !== run || mine !== dayReads) return;
+      publishDay(mine);
+      // Read once no other queue's day is still being read (nor one failed).
+      if (--mine.under === 0)
+        store.setState((s) => (s.day.status === "reading" ? { day: { ...s.day, status: "read" } } : {}));
     } catch (e) {
-      if (myRun !== run) return;
+      if (myRun !== run || mine !== dayReads) return;
+      publishDay(mine);
+      mine.under--;
       for (const q of queues) recordsAsked.delete(q.name);
       store.setState((s) => ({
         day: { ...s.day, status: "failed", error: e instanceof Error ? e.message : String(e) },
       }));
     }
+  };
+
+  /**
+   * The pages read since the board last showed the day, shown at once: at most every
+   * DAY_SHOWN_MS while the day is read (the day's pages come many a second; each showing redraws
+   * every queue's figures and chart), and at its end.
+   */
+  const publishDay = (mine: ReturnType<typeof newDayReads>) => {
+    const { unshown } = mine;
+    if (unshown.timer) clearTimeout(unshown.timer);
+    unshown.timer = undefined;
+    if (mine !== dayReads || (!unshown.records && !unshown.total)) return;
+    const { records, total } = unshown;
+    unshown.records = unshown.total = 0;
+    store.setState((s) => ({
+      day: { ...s.day, records: s.day.records + records, total: s.day.total + total },
+      dayVersion: s.dayVersion + 1,
+    }));
   };
 
   /** A read ended: what events asked for meanwhile is read next. */
@@ -491,6 +533,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     lastReadAt = 0;
     days = new Map();
     recordsAsked = new Set();
+    dayReads = newDayReads();
     agentDays = new AgentDays(midnightOf(now()));
     store.setState({
       board: emptyWallboard(now()),

@@ -213,11 +213,19 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function setup(o: { agents?: number; user?: FakeUser; center?: (c: SimulatedCenter) => void } = {}) {
+async function setup(
+  o: {
+    agents?: number;
+    user?: FakeUser;
+    center?: (c: SimulatedCenter) => void;
+    /** Answers before the center's (the day's records, say). */
+    routes?: ReturnType<typeof fakePlatform>["overrides"];
+  } = {},
+) {
   const center = new SimulatedCenter(o.agents ?? 20);
   o.center?.(center);
   const platform = fakePlatform([sam, ada, alice]);
-  platform.overrides.push(center.route);
+  platform.overrides.push(...(o.routes ?? []), center.route);
   const device = memoryStorage();
   const settings = createSettingsStore(device);
   const session = createSessionStore({
@@ -479,6 +487,60 @@ describe("the supervisor's wallboard", () => {
     expect(summarizeQueue(board, "support", 20)).toMatchObject({ waiting: 0, byStatus: { break: 2 } });
     expect([board.queues.get("support")!.id, board.queues.get("sales")!.id]).toEqual(["1", "2"]);
     expect(t.state().membersListed).toBe(true);
+  });
+
+  it("reads each queue's records of the day as soon as a read tells its id, beside the rest of that read; the day is read once every queue's is", async () => {
+    const asked: string[] = [];
+    let listMembers!: () => void;
+    const membersListed = new Promise<void>((resolve) => (listMembers = resolve));
+    let answerSales!: () => void;
+    const salesAnswered = new Promise<void>((resolve) => (answerSales = resolve));
+    const midnight = new Date(T0).setHours(0, 0, 0, 0);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const stamp = (ms: number) => {
+      const d = new Date(ms);
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    };
+    // One answered caller in each queue's records of the day.
+    const caller = (queue: string, i: number) => ({
+      uuid: `${queue}-${i}`,
+      direction: "inbound",
+      start_stamp: stamp(midnight + 3_600_000 * (i + 1)),
+      end_stamp: stamp(midnight + 3_600_000 * (i + 1) + 60_000),
+      variables: {
+        cc_side: "member",
+        cc_queue: queue,
+        cc_queue_joined_epoch: String((midnight + 3_600_000 * (i + 1)) / 1000),
+        cc_queue_answered_epoch: String((midnight + 3_600_000 * (i + 1) + 10_000) / 1000),
+        cc_agent: "10000",
+      },
+    });
+    const routes: ReturnType<typeof fakePlatform>["overrides"] = [
+      ({ url }) => {
+        if (url.pathname === "/api/cc/queue_members") {
+          asked.push(`members ${url.searchParams.get("queue")}`);
+          return membersListed.then(() => json(200, []));
+        }
+        if (url.pathname !== "/api/cdrs") return undefined;
+        const queue = url.searchParams.get("groupValue") === "1" ? "support" : "sales";
+        asked.push(`records ${queue}`);
+        const page = { rowCount: 1, page: 1, pageCount: 1, data: [caller(queue, queue === "sales" ? 1 : 0)] };
+        return (queue === "sales" ? salesAnswered : Promise.resolve()).then(() => json(200, page));
+      },
+    ];
+    const opening = setup({ agents: 4, routes, center: (c) => c.tiers.set("sales", ["10000"]) });
+    // Both queues' records are asked while the waiting callers are not listed yet.
+    await vi.waitFor(() => expect(asked).toEqual(expect.arrayContaining(["records support", "records sales"])));
+    expect(asked.filter((a) => a.startsWith("members"))).toHaveLength(2);
+    listMembers();
+    const t = await opening;
+    // Support's records are in; sales' are not: the day is still being read.
+    await vi.waitFor(() => expect(t.board.queueDay("support")?.figures(20).answered).toBe(1));
+    expect(t.state().day.status).toBe("reading");
+    answerSales();
+    await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
+    expect(t.board.queueDay("sales")?.figures(20)).toMatchObject({ offered: 1, answered: 1 });
+    expect(t.state().day).toMatchObject({ records: 2, total: 2, error: null });
   });
 
   it("says so where the platform does not list waiting callers (the spec's platform)", async () => {
