@@ -7,7 +7,8 @@
  * when it makes an outbound leg, makes its offer, has its ICE candidates, sends its INVITE and
  * the leg answers.
  * (Its first RTP packet is not among them: libwebrtc's statistics are cached for 50 ms, so polling
- * them says too late when it left; the page's statistics say when it arrived.) Times are
+ * them says too late when it left; the page's statistics say when it arrived. The phone's first
+ * packet's arrival is read from them once the caller has heard the phone.) Times are
  * wall-clock milliseconds (performance.timeOrigin + performance.now()): the page's clock reads the
  * same system clock, so both sides' steps go on one timeline.
  *
@@ -51,6 +52,27 @@ function mostlyTone(frame: Frame, hz: number): boolean {
   return amplitude > 0.7 * Math.SQRT2 * rms;
 }
 
+interface InboundRtp {
+  type: string;
+  kind?: string;
+  packetsReceived?: number;
+  lastPacketReceivedTimestamp?: number;
+}
+
+/** When a connection's first audio packet arrived: the newest one's arrival, less 20 ms (a packet time) for each since. */
+async function firstPacketArrival(pc: RTCPeerConnection): Promise<number | undefined> {
+  let at: number | undefined;
+  try {
+    (await pc.getStats()).forEach((r: InboundRtp) => {
+      if (r.type === "inbound-rtp" && r.kind === "audio" && r.packetsReceived && r.lastPacketReceivedTimestamp)
+        at = r.lastPacketReceivedTimestamp - (r.packetsReceived - 1) * 20;
+    });
+  } catch {
+    // Closed meanwhile: not measured.
+  }
+  return at;
+}
+
 export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switch, phoneHz: number): void } {
   const steps: Step[] = [];
   const step = (name: string) => steps.push([name, now()]);
@@ -83,10 +105,13 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
     return sink;
   } as unknown as typeof Sink;
 
+  /** The platform's newest peer connection: the phone's leg of the call being measured. */
+  let newest: WeakRef<RTCPeerConnection> | undefined;
   const Native = wrtc.RTCPeerConnection;
   (globalThis as Record<string, unknown>).RTCPeerConnection = class extends Native {
     constructor(config?: RTCConfiguration) {
       super(config);
+      newest = new WeakRef(this);
       step("peer connection made");
       this.addEventListener("icecandidate", (e) => {
         if (!(e as RTCPeerConnectionIceEvent).candidate) step("ICE gathered");
@@ -131,6 +156,9 @@ export function watchPlatformCallSteps(): { steps: Step[]; watchSwitch(sw: Switc
           if (!mostlyTone(frame, phoneHz)) return void (onset = at);
           steps.push(["the caller hears the phone", onset ?? at]);
           stop?.();
+          // Read after the measured path, so that the read takes nothing from it.
+          const pc = newest?.deref();
+          if (pc) void firstPacketArrival(pc).then((at) => at && steps.push(["the phone's first RTP received", at]));
         });
       });
       sw.on("channel-create", (ch) => ch.direction === "outbound" && step("leg made"));
