@@ -531,11 +531,19 @@ export class AgentOrder {
     else {
       const needle = q.search.trim().toLowerCase();
       const order = ORDERS[q.sort];
-      // The agents placed again: new ones and those whose row changed (and that the query keeps).
+      // The agents placed again: new ones and those whose row changed in what the query looks at (and that it keeps).
       const moved: WallboardAgent[] = [];
-      for (const a of agents.values()) if (before.get(a.number) !== a && keeps(a, q, needle)) moved.push(a);
-      // The others, in the order they had: an agent whose row changed or that left the board is taken out.
-      const stayed = this.rows.filter((a) => agents.get(a.number) === a);
+      for (const a of agents.values()) {
+        const old = before.get(a.number);
+        if (old !== a && !(old && placedAlike(old, a)) && keeps(a, q, needle)) moved.push(a);
+      }
+      // The others, in the order they had (a row changed elsewhere, its state say, takes its place);
+      // an agent placed again or that left the board is taken out.
+      const stayed: WallboardAgent[] = [];
+      for (const a of this.rows) {
+        const now = agents.get(a.number);
+        if (now && (now === a || placedAlike(a, now))) stayed.push(now);
+      }
       this.rows = moved.length ? merge(stayed, moved.sort(order), order) : stayed;
     }
     this.agents = agents;
@@ -544,6 +552,15 @@ export class AgentOrder {
     return this.ids;
   }
 }
+
+/** Two rows of an agent that every query keeps and orders alike: what changed is elsewhere (its state, its call's words). */
+const placedAlike = (a: WallboardAgent, b: WallboardAgent) =>
+  a.kind === b.kind &&
+  a.statusSince === b.statusSince &&
+  !a.call === !b.call &&
+  a.name === b.name &&
+  a.extension === b.extension &&
+  (a.queues === b.queues || (a.queues.length === b.queues.length && a.queues.every((q, i) => q === b.queues[i])));
 
 const sameQuery = (a: AgentQuery, b: AgentQuery) =>
   a.search === b.search && a.queue === b.queue && a.status === b.status && a.sort === b.sort;
