@@ -61,12 +61,139 @@ const AgentStateRecordSchema = v.object({
 export type AgentStateRecord = v.InferOutput<typeof AgentStateRecordSchema>;
 export type AgentStateCall = NonNullable<AgentStateRecord["call"]>;
 
+const AgentStateList = v.array(AgentStateRecordSchema);
+
+/** Text as `text` reads it ("" for absent or null); undefined: something else. */
+const plainText = (x: unknown): string | undefined =>
+  typeof x === "string" ? x : x === undefined || x === null ? "" : typeof x === "number" ? String(x) : undefined;
+/** A flag that may be absent (false); undefined: not a boolean. */
+const plainFlag = (x: unknown): boolean | undefined =>
+  x === undefined ? false : typeof x === "boolean" ? x : undefined;
+const plainObject = (x: unknown): Record<string, unknown> | undefined =>
+  x && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;
+/** Each of `keys` of `o` as text, or undefined when one is not. */
+function texts<K extends string>(o: Record<string, unknown>, keys: readonly K[]): Record<K, string> | undefined {
+  const out = {} as Record<K, string>;
+  for (const k of keys) {
+    const t = plainText(o[k]);
+    if (t === undefined) return undefined;
+    out[k] = t;
+  }
+  return out;
+}
+
+const RECORD_TEXTS = [
+  "agent_id",
+  "extn",
+  "group_id",
+  "queue_id",
+  "agent_uuid",
+  "state",
+  "callstate",
+  "name",
+  "status",
+  "cc_state",
+  "reason",
+  "status_since",
+  "ready_time",
+  "wrap_up_until",
+] as const;
+const CALL_TEXTS = [
+  "uuid",
+  "kind",
+  "direction",
+  "queue",
+  "member_uuid",
+  "customer_uuid",
+  "cid_name",
+  "cid_number",
+] as const;
+
+/**
+ * One agent's record as `AgentStateRecordSchema` reads it, written out: a board reads thousands
+ * at once, and the schema's generic walk over each was a good part of its opening. undefined:
+ * anything out of the ordinary, left to the schema (which says what is wrong).
+ */
+function plainAgentState(x: unknown): AgentStateRecord | undefined {
+  const o = plainObject(x);
+  const fields = o && texts(o, RECORD_TEXTS);
+  if (!o || !fields) return undefined;
+  const count = o.no_answer_count;
+  const noAnswerCount =
+    count === undefined
+      ? 0
+      : typeof count === "number" && !Number.isNaN(count)
+        ? count
+        : typeof count === "string" && /^-?\d+(\.\d+)?$/.test(count)
+          ? Number(count)
+          : undefined;
+  if (noAnswerCount === undefined) return undefined;
+  let call: AgentStateRecord["call"] = null;
+  if (o.call !== undefined && o.call !== null) {
+    const c = plainObject(o.call);
+    const callTexts = c && texts(c, CALL_TEXTS);
+    const answered = plainFlag(c?.answered);
+    const held = plainFlag(c?.held);
+    if (!c || !callTexts || answered === undefined || held === undefined) return undefined;
+    let consult: NonNullable<AgentStateRecord["call"]>["consult"] = null;
+    if (c.consult !== undefined && c.consult !== null) {
+      const k = plainObject(c.consult);
+      const kTexts = k && texts(k, ["uuid", "target"] as const);
+      const kAnswered = plainFlag(k?.answered);
+      if (!kTexts || kAnswered === undefined) return undefined;
+      consult = { ...kTexts, answered: kAnswered };
+    }
+    call = { ...callTexts, answered, held, consult };
+  }
+  let supervision: AgentStateRecord["supervision"];
+  if (o.supervision === null) supervision = null;
+  else if (o.supervision !== undefined) {
+    const w = plainObject(o.supervision);
+    const wTexts = w && texts(w, ["mode", "by", "by_name"] as const);
+    if (!wTexts) return undefined;
+    supervision = wTexts;
+  }
+  return {
+    ...fields,
+    no_answer_count: noAnswerCount,
+    call,
+    ...("supervision" in o ? { supervision } : {}),
+  };
+}
+
+/** The records of `GET /api/cc/agent_state`: each written out (`plainAgentState`), else by the schema, with its issues. */
+const AgentStates = v.pipe(
+  v.unknown(),
+  v.rawTransform(({ dataset, addIssue, NEVER }): AgentStateRecord[] => {
+    const rows = dataset.value;
+    if (Array.isArray(rows)) {
+      const out: AgentStateRecord[] = [];
+      for (const r of rows) {
+        const plain = plainAgentState(r);
+        if (!plain) break;
+        out.push(plain);
+      }
+      if (out.length === rows.length) return out;
+    }
+    const checked = v.safeParse(AgentStateList, rows);
+    if (checked.success) return checked.output;
+    for (const issue of checked.issues)
+      addIssue({
+        message: issue.message,
+        expected: issue.expected,
+        received: issue.received,
+        ...(issue.path ? { path: issue.path } : {}),
+      });
+    return NEVER as never;
+  }),
+);
+
 /** GET /api/cc/agent_state — the agents of `queue`, or (without it) the caller's own record. */
 export function getAgentState(
   client: PlatformClient,
   query: { queue?: string; type?: string } = {},
 ): Promise<AgentStateRecord[]> {
-  return client.request("GET", "/api/cc/agent_state", { query, schema: v.array(AgentStateRecordSchema) });
+  return client.request("GET", "/api/cc/agent_state", { query, schema: AgentStates });
 }
 
 const Success = v.unknown();
