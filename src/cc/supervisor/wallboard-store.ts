@@ -385,8 +385,9 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
 
   /**
    * Today's call records of every queue whose id the board knows (`groupValue`; or of the queues
-   * given, whose id a read has just told), every queue at once, in the background (see `readDayRecords`): the live board goes on meanwhile, and each
-   * page adds to the figures as it comes. A queue whose id is learnt later is read when it is.
+   * given, whose id a read has just told), every queue at once, in the background (see
+   * `readDayRecords`): the live board goes on meanwhile, and each page adds to the figures as it
+   * comes. A queue whose id is learnt later is read when it is.
    */
   const readDay = async (known?: readonly { name: string; id: string }[]): Promise<void> => {
     const c = client;
