@@ -512,10 +512,10 @@ export function selectAgents(agents: ReadonlyMap<string, WallboardAgent>, q: Age
 
 /**
  * `selectAgents` kept up to date from one board to the next: with the same query, only the agents
- * whose row changed (rows are immutable: a changed row is a new object) are placed again, merged
- * into the order of the others, which did not move relative to each other. A board of 2,000
- * agents where 200 changed costs a pass over it and a sort of the 200, not a sort of the 2,000.
- * The answer is always the one `selectAgents` gives.
+ * whose row changed (rows are immutable: a changed row is a new object) in what an order or a
+ * filter looks at are placed again, merged into the order of the others, which did not move
+ * relative to each other. A board of 2,000 agents where 200 changed costs a pass over it and a
+ * sort of those 200 at most, not a sort of the 2,000. The answer is always the one `selectAgents` gives.
  */
 export class AgentOrder {
   private agents: ReadonlyMap<string, WallboardAgent> | undefined;
