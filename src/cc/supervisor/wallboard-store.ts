@@ -224,25 +224,15 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       applyEvent(d, e, t);
       const queue = e["CC-Queue"];
       if (queue && queueDayOf(queue).addEvent(e, Math.min(eventTime(e, t), t))) dayChanged = true;
-      const number = unknownAgentOf(d, e);
-      // An agent the board does not know (signed in since the last read): read it now, not at the
-      // next reconcile; during a read, once it is applied, if the read did not list it (it does
-      // list every agent of a board that is opening).
-      if (number && reading) unknownDuringRead.add(number);
-      else if (number) unknownAgent = true;
+      const number = agentNumberOf(e["CC-Agent"] ?? "");
+      // An agent the board does not know (signed in since the last read): read it now, not at the next reconcile.
+      if (number && !d.agent(number) && e["CC-Action"] !== "agent-supervision") unknownAgent = true;
       // A queue call ended: after-call work may begin, which only a read says (wrap_up_until).
       else if (e["CC-Action"] === "bridge-agent-end" && e["CC-Queue"]) queuesToRead.add(e["CC-Queue"]);
     }
     commit(d);
     if (unknownAgent) wholeReadWanted = true;
     if (unknownAgent || queuesToRead.size) readSoon();
-  };
-
-  /** Agents that events named during a read, not on the board then: looked for once it is applied. */
-  const unknownDuringRead = new Set<string>();
-  const unknownAgentOf = (d: WallboardDraft, e: CallCenterEventData): string | undefined => {
-    const number = agentNumberOf(e["CC-Agent"] ?? "");
-    return number && !d.agent(number) && e["CC-Action"] !== "agent-supervision" ? number : undefined;
   };
 
   const onEvent = (e: CallCenterEventData) => {
@@ -348,14 +338,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     dayChanged = true;
     const events = pending;
     pending = [];
-    for (const e of events) {
-      applyEvent(d, e, now());
-      const number = unknownAgentOf(d, e);
-      if (number) unknownDuringRead.add(number);
-    }
-    // Agents named during the read that it did not list (signed in since): a whole read.
-    for (const number of unknownDuringRead) if (!d.agent(number)) wholeReadWanted = true;
-    unknownDuringRead.clear();
+    for (const e of events) applyEvent(d, e, now());
     commit(d, {
       readError: null,
       loading: false,
@@ -479,9 +462,6 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   /** A read ended: what events asked for meanwhile is read next. */
   const settled = () => {
     reading = false;
-    // A read that failed or was left found nobody: agents named meanwhile are read again.
-    if (unknownDuringRead.size) wholeReadWanted = true;
-    unknownDuringRead.clear();
     // Queues the read made known (or whose id it learnt) get their records of the day.
     void readDay();
     if (wholeReadWanted || queuesToRead.size) readSoon();
