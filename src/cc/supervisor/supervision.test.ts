@@ -3,6 +3,7 @@ import { createSessionStore, createSettingsStore, memoryStorage } from "../../se
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { addCall, createCallsStore, updateCall } from "../../softphone/calls-store";
 import { testCall } from "../../softphone/testing/test-call";
+import { statusKind } from "../agent-status";
 import { ccCallOf, SUPERVISION } from "../cc-call";
 import { CC } from "../queue-calls";
 import { createActionLog, LOG_SIZE } from "./action-log";
@@ -52,16 +53,29 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStorage>; refuse?: string } = {}) {
+async function setup(
+  o: {
+    told?: boolean;
+    device?: ReturnType<typeof memoryStorage>;
+    refuse?: string;
+    /** The supervisor's status as the board shows it (default: signed out, as on the platform). */
+    boardSays?: string;
+  } = {},
+) {
   const told = o.told ?? false;
   const platform = fakePlatform([sam]);
   const asked: { func: string; body: Record<string, unknown> }[] = [];
   const calls = createCallsStore();
+  /** Whether the supervisor is signed in on the platform (ccLogin, ccLogout). */
+  let signedIn = false;
   platform.overrides.push(({ method, url, body }) => {
     const func = url.pathname.match(/^\/api\/cc\/ccc\/(\w+)$/)?.[1];
     if (method !== "POST" || !func) return undefined;
     asked.push({ func, body });
     if (func === o.refuse) return json(200, { code: 500, message: "call is not connected yet" });
+    if (func === "ccLogin" || func === "ccLogout") signedIn = func === "ccLogin";
+    if ((func === "ccMonitor" || func === "ccIntercept") && !signedIn)
+      return json(200, { code: 500, message: "agent 1010 is not signed in; the monitoring agent signs in first" });
     // The platform calls the supervisor's phone, which answers by itself.
     if (
       func === "ccMonitor" ||
@@ -117,8 +131,8 @@ async function setup(o: { told?: boolean; device?: ReturnType<typeof memoryStora
     number: "1010",
     name: "Sam Supervisor",
     extension: "1010",
-    status: "Logged Out",
-    kind: "logged-out",
+    status: o.boardSays ?? "Logged Out",
+    kind: statusKind(o.boardSays ?? "Logged Out"),
     call: null,
     queues: [],
   });
@@ -320,6 +334,17 @@ describe("supervising a call", () => {
       detail: "5550100",
       outcome: "done",
     });
+  });
+
+  it("signs in for the request after all when the board wrongly shows the supervisor signed in and the platform says he is not: the intercept goes through", async () => {
+    const t = await setup({ boardSays: "On Break" });
+    await t.a.intercept("1001");
+    expect(t.asked.map((x) => x.func)).toEqual(["ccIntercept", "ccLogin", "ccIntercept", "ccLogout"]);
+    expect(t.s().log[0]).toMatchObject({ command: "intercept", outcome: "done" });
+    // Any other refusal is the answer: nothing is asked again.
+    const refused = await setup({ boardSays: "On Break", refuse: "ccMonitor" });
+    await expect(refused.a.monitor("1001")).rejects.toThrow(/not connected/);
+    expect(refused.asked.map((x) => x.func)).toEqual(["ccMonitor"]);
   });
 
   it("refuses to supervise an agent with no call, and records the failure", async () => {

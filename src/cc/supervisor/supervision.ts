@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { EAVESDROP_KEYS, type SupervisionMode } from "../../../shared/supervision-mode";
-import { cc, type PlatformClient } from "../../api";
+import { cc, PlatformError, type PlatformClient } from "../../api";
 import type { SessionStore } from "../../session";
 import type { Call, CallId, Phone } from "../../softphone";
 import { statusKind } from "../agent-status";
@@ -88,6 +88,15 @@ export interface Supervision {
   dispose(): void;
 }
 
+/**
+ * The platform's refusal of a request that wants its agent signed in: the local platform's words
+ * ("agent 1010 is not signed in; ..."), "not logged in", or the spec's answer to ccDial then.
+ */
+const refusedAsSignedOut = (e: unknown) =>
+  e instanceof PlatformError &&
+  e.code === 500 &&
+  (/\bnot (signed|logged) in\b/i.test(e.message) || e.message === "can not find group?");
+
 const liveCallOf = (row: WallboardAgent | undefined) => (row?.call?.uuid && row.call.answeredAt ? row.call : null);
 
 export function createSupervision(deps: SupervisionDeps): Supervision {
@@ -141,7 +150,10 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
    * is not (the usual case) is signed in to the call's queue for the request alone and signed out
    * as soon as the platform answered it, whatever the answer: the leg it made does not depend on
    * the sign-in, and a supervisor left signed in would count as one of the queue's agents (and
-   * could be offered its callers). One already signed in (also an agent) stays as it was.
+   * could be offered its callers). One the board shows signed in (also an agent) stays as he is;
+   * the board can be behind (a read's answer older than his last sign-out), so when the platform
+   * answers that he is not signed in, he is signed in for the request after all, and it is asked
+   * once more.
    */
   const whileSignedIn = async <T>(
     client: PlatformClient,
@@ -152,7 +164,14 @@ export function createSupervision(deps: SupervisionDeps): Supervision {
     const mine = deps.wallboard.getState().board.agents.get(ext);
     const kind = mine ? statusKind(mine.status) : "logged-out";
     const queue = row?.call?.queue || row?.queues[0] || mine?.queues[0] || "";
-    if ((kind !== "logged-out" && kind !== "unknown") || !queue) return request();
+    if (!queue) return request();
+    if (kind !== "logged-out" && kind !== "unknown") {
+      try {
+        return await request();
+      } catch (e) {
+        if (!refusedAsSignedOut(e)) throw e;
+      }
+    }
     await cc.login(client, { agent: ext, extn: ext, queue });
     try {
       return await request();

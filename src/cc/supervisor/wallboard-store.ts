@@ -224,9 +224,10 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       applyEvent(d, e, t);
       const queue = e["CC-Queue"];
       if (queue && queueDayOf(queue).addEvent(e, Math.min(eventTime(e, t), t))) dayChanged = true;
-      const number = agentNumberOf(e["CC-Agent"] ?? "");
-      // An agent the board does not know (signed in since the last read): read it now, not at the next reconcile.
-      if (number && !d.agent(number) && e["CC-Action"] !== "agent-supervision") unknownAgent = true;
+      // An agent the board does not know (signed in since the last read): read it now, not at the
+      // next reconcile. During a read, once that read is applied, and only if it did not list it
+      // (see `applyRead`): a board that opens knows nobody until its first read is applied.
+      if (unknownAgentOf(d, e)) unknownAgent ||= !sinceRead;
       // A queue call ended: after-call work may begin, which only a read says (wrap_up_until).
       else if (e["CC-Action"] === "bridge-agent-end" && e["CC-Queue"]) queuesToRead.add(e["CC-Queue"]);
     }
@@ -235,7 +236,19 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (unknownAgent || queuesToRead.size) readSoon();
   };
 
+  const unknownAgentOf = (d: WallboardDraft, e: CallCenterEventData): boolean => {
+    const number = agentNumberOf(e["CC-Agent"] ?? "");
+    return !!number && !d.agent(number) && e["CC-Action"] !== "agent-supervision";
+  };
+
+  /**
+   * The events received since the read under way sent its first request (null: no read under
+   * way). Its answer may be older than any of them: they are applied again over it (see `applyRead`).
+   */
+  let sinceRead: CallCenterEventData[] | null = null;
+
   const onEvent = (e: CallCenterEventData) => {
+    sinceRead?.push(e);
     if (clock.note(e, now())) {
       store.setState({ clockOffset: clock.offset() });
       for (const row of store.getState().board.agents.values())
@@ -307,7 +320,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const queuesOf = new Map<string, string[]>();
     for (const [queue, rows] of perQueue)
       for (const r of rows) queuesOf.set(r.agent_id, [...(queuesOf.get(r.agent_id) ?? []), queue]);
-    // Events that came during the read are newer than it: the read first, then them.
+    // The events received so far are applied as usual first (the day's figures count them once).
+    flush();
     const d = draft();
     applyRecords(d, [...perQueue.flatMap(([, rows]) => rows), ...everyone], queuesOf, now(), previous, partial);
     for (const [queue, rows] of perQueue) {
@@ -336,9 +350,18 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
         )
           queueDayOf(r.call.queue).addInCall(r.call.customer_uuid, r.agent_id);
     dayChanged = true;
-    const events = pending;
-    pending = [];
-    for (const e of events) applyEvent(d, e, now());
+    // Events received since the read's first request may be newer than its answer (an agent
+    // signed in and out again meanwhile): the read first, then them again, in their order. An
+    // agent they name that the read did not list (signed in since) is read next.
+    const t = now();
+    const since = sinceRead ?? [];
+    sinceRead = null;
+    const order = since.map((e, i) => ({ e, i, at: eventTime(e, t) }));
+    order.sort((a, b) => a.at - b.at || a.i - b.i);
+    for (const { e } of order) {
+      applyEvent(d, e, t);
+      if (unknownAgentOf(d, e)) wholeReadWanted = true;
+    }
     commit(d, {
       readError: null,
       loading: false,
@@ -351,6 +374,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (!c || reading) return;
     const myRun = run;
     reading = true;
+    sinceRead = [];
     lastReadAt = now();
     try {
       const { scope, board } = store.getState();
@@ -462,6 +486,12 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   /** A read ended: what events asked for meanwhile is read next. */
   const settled = () => {
     reading = false;
+    // A read that failed: agents that events named meanwhile and the board does not know are read again.
+    if (sinceRead) {
+      const d = draft();
+      if (sinceRead.some((e) => unknownAgentOf(d, e))) wholeReadWanted = true;
+      sinceRead = null;
+    }
     // Queues the read made known (or whose id it learnt) get their records of the day.
     void readDay();
     if (wholeReadWanted || queuesToRead.size) readSoon();
@@ -473,6 +503,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (!c || reading || !queues.length) return;
     const myRun = run;
     reading = true;
+    sinceRead = [];
     try {
       const perQueue = await Promise.all(queues.map(async (queue) => [queue, await readAgents(c, { queue })] as const));
       if (myRun !== run) return;
@@ -524,6 +555,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     wholeReadWanted = false;
     pending = [];
     reading = false;
+    sinceRead = null;
     store.setState({ source: "off" });
   };
 

@@ -220,6 +220,8 @@ async function setup(
     center?: (c: SimulatedCenter) => void;
     /** Answers before the center's (the day's records, say). */
     routes?: ReturnType<typeof fakePlatform>["overrides"];
+    /** The event channel, before the board opens. */
+    channel?: (c: ReturnType<typeof scriptedChannel>) => void;
   } = {},
 ) {
   const center = new SimulatedCenter(o.agents ?? 20);
@@ -236,6 +238,7 @@ async function setup(
     pageOrigin: "https://app.test",
   });
   const channel = scriptedChannel();
+  o.channel?.(channel);
   const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect });
   const board = createWallboard({ session, feed });
   cleanups.push(
@@ -565,6 +568,107 @@ describe("the supervisor's wallboard", () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(t.center.reads).toBeGreaterThan(reads);
     expect(t.state().board.agents.get("20000")).toMatchObject({ name: "New Agent", status: "Available" });
+  });
+
+  it("applies the events received during a read again over its answer: an agent who signed in and out meanwhile is not left signed in by the older answer", async () => {
+    // agent_state answers from `answered` (what the platform saw when it answered), once let go.
+    let answered: SimulatedCenter | null = null;
+    let letGo: () => void = () => {};
+    let held = Promise.resolve();
+    const t = await setup({
+      agents: 4,
+      center: (c) => c.agents.set("10001", { ...c.agents.get("10001")!, status: "Logged Out", state: "Waiting" }),
+      routes: [
+        (req) => {
+          const from = answered;
+          if (!from || req.method !== "GET" || req.url.pathname !== "/api/cc/agent_state") return undefined;
+          return held.then(() => from.route(req)!);
+        },
+      ],
+    });
+    t.channel.open(true);
+    const row = () => t.state().board.agents.get("10001");
+    expect(row()).toMatchObject({ status: "Logged Out" });
+    answered = new SimulatedCenter(0);
+    for (const [n, a] of t.center.agents) answered.agents.set(n, a);
+    held = new Promise<void>((resolve) => (letGo = resolve));
+    // The read is sent; the supervisor signs in to a queue for a Monitor and the platform answers
+    // the read while he is signed in; he signs out again.
+    const reading = t.board.refresh();
+    await vi.advanceTimersByTimeAsync(10);
+    t.center.setStatus("10001", "Available", "", Date.now());
+    answered.agents.set("10001", t.center.agents.get("10001")!);
+    await vi.advanceTimersByTimeAsync(10);
+    t.center.setStatus("10001", "Logged Out", "", Date.now());
+    t.deliver();
+    // Both events are on the board before the read's answer arrives.
+    await vi.advanceTimersByTimeAsync(200);
+    expect(row()).toMatchObject({ status: "Logged Out" });
+    const reads = answered.reads;
+    letGo();
+    await reading;
+    expect(answered.reads).toBeGreaterThan(reads);
+    expect(row()).toMatchObject({ status: "Logged Out", kind: "logged-out" });
+    // Nobody unknown was named: no second read follows.
+    const after = answered.reads + t.center.reads;
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(answered.reads + t.center.reads).toBe(after);
+  });
+
+  it("reads once while it opens, though events for its agents arrive during that read; an agent the read did not list is read right after", async () => {
+    /**
+     * Opens a board whose first read takes 300 ms, during which `onBreak` go on break and, with
+     * `newcomer`, agent 20000 signs in, unlisted by the first `hideFor` agent_state answers.
+     */
+    const open = async (onBreak: string[], newcomer = false, hideFor = 0) => {
+      let channel: ReturnType<typeof scriptedChannel> | undefined;
+      let center: SimulatedCenter | undefined;
+      let asked = 0;
+      const t = await setup({
+        center: (c) => (center = c),
+        channel: (c) => (channel = c),
+        routes: [
+          (req) => {
+            if (req.method !== "GET" || req.url.pathname !== "/api/cc/agent_state") return undefined;
+            const c = center!;
+            const answer = async () => {
+              if (++asked === 1) {
+                channel!.open(true);
+                for (const n of onBreak) c.setStatus(n, "On Break", "lunch", T0);
+                if (newcomer) {
+                  c.agents.set("20000", {
+                    ...c.agents.get("10000")!,
+                    agent_id: "20000",
+                    extn: "20000",
+                    name: "New Agent",
+                  });
+                  c.setStatus("20000", "Available", "", T0);
+                }
+                for (const e of c.events) channel!.push(e);
+                await new Promise((resolve) => setTimeout(resolve, 300));
+              }
+              const response = c.route(req)!;
+              if (asked > hideFor) return response;
+              const rows = (await response.json()) as { agent_id: string }[];
+              return json(
+                200,
+                rows.filter((r) => r.agent_id !== "20000"),
+              );
+            };
+            return answer();
+          },
+        ],
+      });
+      await vi.advanceTimersByTimeAsync(2000);
+      return { board: t.state().board, reads: center!.reads };
+    };
+    const oneRead = (await open([])).reads;
+    const busy = await open(["10001", "10002", "10003"]);
+    expect(busy.reads).toBe(oneRead);
+    expect(busy.board.agents.get("10002")).toMatchObject({ status: "On Break", reason: "lunch" });
+    const joined = await open(["10001"], true, oneRead);
+    expect(joined.reads).toBe(2 * oneRead);
+    expect(joined.board.agents.get("20000")).toMatchObject({ name: "New Agent", status: "Available" });
   });
 
   it("shows time in status from the platform's status_since, read with the platform's zone and clock, once an event measured them", async () => {
