@@ -9,6 +9,7 @@ import {
   selectAgents,
   statusSinceOf,
   summarizeQueue,
+  WallboardDraft,
   type AgentQuery,
   type WallboardAgent,
 } from "./wallboard";
@@ -671,6 +672,35 @@ describe("the supervisor's wallboard", () => {
     expect(joined.board.agents.get("20000")).toMatchObject({ name: "New Agent", status: "Available" });
   });
 
+  it("keeps an agent's time in status when the same status is told again, whatever break reason the event carries", async () => {
+    const t = await setup({ agents: 2 });
+    t.channel.open(true);
+    t.center.setStatus("10000", "Available", "", Date.now());
+    t.center.setStatus("10001", "On Break", "lunch", Date.now());
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(1_000);
+    const before = (n: string) => t.state().board.agents.get(n)!.statusSince;
+    const [available, lunch] = [before("10000"), before("10001")];
+    t.center.events.push({
+      "Event-Date-Timestamp": String(Date.now() * 1000),
+      "CC-Action": "agent-status-change",
+      "CC-Agent": "10000",
+      "CC-Agent-Status": "Available",
+      "CC-Agent-Break-Reason": "lunch",
+    });
+    // A break's reason still counts: another reason is another status.
+    t.center.setStatus("10001", "On Break", "training", Date.now());
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.state().board.agents.get("10000")).toMatchObject({
+      status: "Available",
+      reason: "",
+      statusSince: available,
+    });
+    expect(t.state().board.agents.get("10001")).toMatchObject({ reason: "training" });
+    expect(before("10001")).toBeGreaterThan(lunch);
+  });
+
   it("shows time in status from the platform's status_since, read with the platform's zone and clock, once an event measured them", async () => {
     // The platform runs 8 hours ahead of this browser's zone and its clock 1.5 s behind.
     const zone = 8 * 3600_000;
@@ -800,6 +830,37 @@ describe("the board's order of agents, kept up to date batch by batch", () => {
       if (pick() < 0.1) changed.set(String(10000 + next), agentRow(next++, pick, at));
       agents = changed;
       queries.forEach((q, i) => expect(orders[i]!.select(agents, q)).toEqual(selectAgents(agents, q)));
+    }
+  });
+
+  it("counts each queue's agents by status from the last batch's counts and the agents it changed, as a whole count does", () => {
+    const pick = random(11);
+    const at = T0;
+    let board = {
+      agents: new Map(Array.from({ length: 400 }, (_, n) => [String(10000 + n), agentRow(n, pick, at)])),
+      queues: new Map(),
+      countingSince: at,
+    } as ReturnType<WallboardDraft["finish"]>;
+    const counts = (b: typeof board) =>
+      ["support", "sales"].map((q) => {
+        const { byStatus, inCall } = summarizeQueue(b, q, 20);
+        return { byStatus, inCall };
+      });
+    counts(board);
+    for (let batch = 0; batch < 100; batch++) {
+      const d = new WallboardDraft(board);
+      for (let k = 0; k < 30; k++) {
+        const number = String(10000 + Math.floor(pick() * 420));
+        const row = d.agent(number);
+        const dice = pick();
+        if (dice < 0.05) d.removeAgent(number);
+        else if (dice < 0.1 || !row) d.setAgent(agentRow(Number(number) - 10000, pick, at));
+        else if (dice < 0.7) d.patchAgent(number, { kind: KINDS[Math.floor(pick() * 5)]! });
+        else d.patchAgent(number, { call: row.call ? null : agentRow(0, () => 0, at).call });
+      }
+      board = d.finish();
+      // Counted from the batch before (the tiles count every batch) against a board nothing knows of.
+      expect(counts(board)).toEqual(counts({ ...board, agents: new Map(board.agents) }));
     }
   });
 
