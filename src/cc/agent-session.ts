@@ -1,4 +1,4 @@
-import { getUser, getUserQueueNames, type PlatformClient, type User } from "../api";
+import { getUser, type PlatformClient, type User } from "../api";
 import type { AgentStateCall } from "../api/cc";
 import {
   memoryStorage,
@@ -36,6 +36,7 @@ import type { EventFeed } from "./event-feed";
 import { createPhoneWatch } from "./phone-watch";
 import { conversationOf, decideIncomingCall, labelFromAgentState, offeringOf } from "./queue-calls";
 import { createStatusCommands, signIntoQueues } from "./status-commands";
+import { userQueueNames } from "./user-queues";
 
 /** What the agent session uses of the phone session: the phone's calls and controls, its dial pad, and its two hooks. */
 export type AgentPhone = Pick<PhoneSession, "setCallCenterHook" | "setDialer"> & {
@@ -204,11 +205,12 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
 
   /**
    * The agent's record (its wrap_up_time; a platform that does not show it leaves the spec's
-   * default) and queue names: read at sign-in, while the phone registers, and used once it is.
+   * default) and queue names: read at sign-in, while the phone registers, and used once it is
+   * (the supervisor's board shares that read of the queue names); a retry reads them anew.
    */
   let reading: { run: number; done: Promise<[User | null, string[]]> } | undefined;
-  const readAgent = (client: PlatformClient, userId: string) => {
-    const done = Promise.all([getUser(client, userId).catch(() => null), getUserQueueNames(client, userId)]);
+  const readAgent = (client: PlatformClient, userId: string, fresh = false) => {
+    const done = Promise.all([getUser(client, userId).catch(() => null), userQueueNames(client, userId, { fresh })]);
     done.catch(() => undefined); // a failure is reported by the start that uses it
     reading = { run: ctx.run, done };
   };
@@ -219,7 +221,7 @@ export function createAgentSession(deps: AgentSessionDeps): AgentSession {
     if (!client || !user || myRun !== ctx.run) return;
     store.setState({ phase: "starting", problem: "", number: user.extension });
     // The reads begun at sign-in serve the first start; a retry reads again.
-    if (reading?.run !== myRun) readAgent(client, user.id);
+    if (reading?.run !== myRun) readAgent(client, user.id, true);
     const { done } = reading!;
     reading = undefined;
     try {

@@ -2,17 +2,17 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import {
   getAgentState,
   getQueueMembers,
-  getUserQueueNames,
   PlatformError,
   type AgentStateRecord,
   type PlatformClient,
   type QueueMember,
 } from "../../api";
-import type { SessionStore, SessionUser } from "../../session";
+import { browserStorage, readJson, type KeyValueStorage, type SessionStore, type SessionUser } from "../../session";
 import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
-import { limiter, platformDay, readDayRecords } from "../day-records";
+import { platformDay, readDayRecords, type Limiter } from "../day-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
+import { userQueueNames } from "../user-queues";
 import { AgentDays, type AgentDayView } from "./agent-day";
 import { pastDayCsv, todayCsv } from "./day-export";
 import { QueueDay } from "./queue-day";
@@ -94,6 +94,8 @@ export interface WallboardDeps {
   readAgents?: (client: PlatformClient, query: { queue?: string }) => Promise<AgentStateRecord[]>;
   readMembers?: (client: PlatformClient, queue: string) => Promise<QueueMember[]>;
   userQueues?: (client: PlatformClient, userId: string) => Promise<string[]>;
+  /** Where each queue's id is remembered from one opening to the next (default: localStorage). */
+  storage?: KeyValueStorage;
 }
 
 export interface Wallboard {
@@ -120,10 +122,41 @@ export interface Wallboard {
 
 /** Requests for the day's records under way at once, of every queue (the browser opens 6 to a host; live reads need some). */
 const DAY_READS = 4;
+/**
+ * The same until the board's first read of its agents has answered: the records asked at once
+ * under remembered ids would otherwise come before it, on the platform and on the page, and no
+ * queue shows its figures before that read is applied.
+ */
+const DAY_READS_OPENING = 1;
 /** While the day's records are read, the board shows what they add at most this often (ms). */
 const DAY_SHOWN_MS = 200;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
+
+/** Tasks under way at most `atOnce()` at a time; `next` starts those waiting when it grew. */
+function dayGate(atOnce: () => number): { limit: Limiter; next(): void } {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const next = () => {
+    while (running < atOnce() && waiting.length) {
+      running++;
+      waiting.shift()!();
+    }
+  };
+  const limit: Limiter = async (task) => {
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      next();
+    });
+    try {
+      return await task();
+    } finally {
+      running--;
+      next();
+    }
+  };
+  return { limit, next };
+}
 
 export function createWallboard(deps: WallboardDeps): Wallboard {
   const now = deps.now ?? Date.now;
@@ -134,7 +167,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   const batchMs = deps.batchMs ?? 100;
   const queueReadMs = deps.queueReadMs ?? 2_000;
   const readAgents = deps.readAgents ?? ((c, q) => getAgentState(c, q));
-  const userQueues = deps.userQueues ?? getUserQueueNames;
+  const userQueues = deps.userQueues ?? userQueueNames;
   const readMembers = deps.readMembers ?? getQueueMembers;
   const clock = createPlatformClock();
 
@@ -159,16 +192,31 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (!day) days.set(queue, (day = new QueueDay(store.getState().day.from)));
     return day;
   };
-  /** Queues whose records of the day were read (or are being read). */
-  let recordsAsked = new Set<string>();
+  /** Queues whose records of the day were read (or are being read): under which id. */
+  let recordsAsked = new Map<string, string>();
   /** The day's reads under way (one per queue or more), and the requests they may have under way at once among them. */
   const newDayReads = () => ({
     under: 0,
-    limit: limiter(DAY_READS),
+    gate: dayGate(() => (agentsOpening ? DAY_READS_OPENING : DAY_READS)),
     /** Records added to the queues' days since the board last showed it (see `publishDay`). */
     unshown: { records: 0, total: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined },
   });
+  /** The board's first read of its agents has not answered yet (see DAY_READS_OPENING). */
+  let agentsOpening = false;
+  const agentsAnswered = () => {
+    agentsOpening = false;
+    dayReads.gate.next();
+  };
   let dayReads = newDayReads();
+  /** The day's records read afresh from `from`: its queues' days, what was asked, what waits to be shown. */
+  const freshDay = (from: number): DayReading => {
+    if (dayReads.unshown.timer) clearTimeout(dayReads.unshown.timer);
+    days = new Map();
+    recordsAsked = new Map();
+    dayReads = newDayReads();
+    return { from, status: "waiting", records: 0, total: 0, error: null };
+  };
+  const restartDay = () => store.setState((s) => ({ day: freshDay(s.day.from), dayVersion: s.dayVersion + 1 }));
   let agentDays = new AgentDays(store.getState().day.from);
 
   let watchers = 0;
@@ -191,11 +239,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       // A new day: today's figures start again (its few records so far are read anew).
       d.resetCounts(midnightOf(t));
       agentDays.reset(midnightOf(t));
-      days = new Map();
-      recordsAsked = new Set();
-      dayReads = newDayReads();
       dayChanged = true;
-      patch = { ...patch, day: { from: midnightOf(t), status: "waiting", records: 0, total: 0, error: null } };
+      patch = { ...patch, day: freshDay(midnightOf(t)) };
       queueMicrotask(() => void readDay());
     }
     if (dayChanged) patch = { ...patch, dayVersion: store.getState().dayVersion + 1 };
@@ -329,6 +374,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       const id = rows.find((r) => r.queue_id)?.queue_id;
       if (id) d.patchQueue(queue, (q) => (q.id === id ? {} : { id }));
     }
+    rememberIds(d.finish());
     if (members) {
       for (const [queue, callers] of members) {
         applyMembers(
@@ -395,7 +441,10 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             if (id && myRun === run) void readDay([{ name: queue, id }]);
             return [queue, rows] as const;
           }),
-        ),
+        ).then((rows) => {
+          if (myRun === run) agentsAnswered();
+          return rows;
+        }),
         membersOf(c, queues),
       ]);
       if (myRun !== run) return;
@@ -417,10 +466,20 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const c = client;
     if (!c) return;
     const myRun = run;
-    const { board, day } = store.getState();
-    const queues = (known ?? [...board.queues.values()]).filter((q) => q.id && !recordsAsked.has(q.name));
+    const { board } = store.getState();
+    const asked = known ?? [...board.queues.values()];
+    // A queue read under another id (one remembered from a queue since made anew): what was read
+    // is dropped, and the day read again under the ids known now.
+    if (asked.some((q) => q.id && recordsAsked.has(q.name) && recordsAsked.get(q.name) !== q.id)) {
+      const ids = new Map(recordsAsked);
+      for (const q of asked) if (q.id) ids.set(q.name, q.id);
+      restartDay();
+      return readDay([...ids].map(([name, id]) => ({ name, id })));
+    }
+    const queues = asked.filter((q) => q.id && !recordsAsked.has(q.name));
     if (!queues.length) return;
-    for (const q of queues) recordsAsked.add(q.name);
+    for (const q of queues) recordsAsked.set(q.name, q.id);
+    const { day } = store.getState();
     const range = platformDay(day.from, clock.offset());
     const mine = dayReads;
     mine.under++;
@@ -435,7 +494,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             c,
             { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
             {
-              limit: mine.limit,
+              limit: mine.gate.limit,
               onPage: (records, progress) => {
                 if (myRun !== run || queueDay !== days.get(q.name)) return;
                 queueDay.addRecords(records, clock.offset() ?? 0);
@@ -458,7 +517,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       if (myRun !== run || mine !== dayReads) return;
       publishDay(mine);
       mine.under--;
-      for (const q of queues) recordsAsked.delete(q.name);
+      for (const q of queues) if (recordsAsked.get(q.name) === q.id) recordsAsked.delete(q.name);
       store.setState((s) => ({
         day: { ...s.day, status: "failed", error: e instanceof Error ? e.message : String(e) },
       }));
@@ -486,6 +545,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   /** A read ended: what events asked for meanwhile is read next. */
   const settled = () => {
     reading = false;
+    agentsAnswered();
     // A read that failed: agents that events named meanwhile and the board does not know are read again.
     if (sinceRead) {
       const d = draft();
@@ -533,6 +593,23 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (s.status === "open" && before.status !== "open") lastOpenedAt = now();
   });
 
+  /** Where this supervisor's queue ids on this platform are kept (see `start`). */
+  let idsKey = "";
+  const storage = deps.storage ?? browserStorage("localStorage");
+  /** The queues' ids the board learnt when it was last open (not call data: names and ids only). */
+  const rememberedIds = (): { name: string; id: string }[] => {
+    const kept = readJson(storage, idsKey);
+    if (!kept || typeof kept !== "object" || Array.isArray(kept)) return [];
+    return Object.entries(kept)
+      .filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "")
+      .map(([name, id]) => ({ name, id }));
+  };
+  const rememberIds = (board: WallboardData) => {
+    const ids = Object.fromEntries([...board.queues.values()].filter((q) => q.id).map((q) => [q.name, q.id]));
+    const value = JSON.stringify(ids);
+    if (idsKey && Object.keys(ids).length && storage.getItem(idsKey) !== value) storage.setItem(idsKey, value);
+  };
+
   const userOf = (): { client: PlatformClient; user: SessionUser } | null => {
     const s = deps.session.getState();
     return s.status === "signed-in" && s.client && s.user && showsWallboard(s.user)
@@ -564,13 +641,10 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const myRun = run;
     client = who.client;
     lastReadAt = 0;
-    days = new Map();
-    recordsAsked = new Set();
-    dayReads = newDayReads();
     agentDays = new AgentDays(midnightOf(now()));
     store.setState({
       board: emptyWallboard(now()),
-      day: { from: midnightOf(now()), status: "waiting", records: 0, total: 0, error: null },
+      day: freshDay(midnightOf(now())),
       dayVersion: 0,
       loading: true,
       readError: null,
@@ -579,6 +653,11 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       source: "polling",
     });
     unsubscribeFeed = deps.feed.subscribe({}, onEvent);
+    // The day's records of the queues this board showed last time are asked at once, under the
+    // ids it learnt then (a read that names another id reads that queue's day again).
+    agentsOpening = true;
+    idsKey = `agentbar.queue-ids.${who.user.login}@${deps.session.getState().platformUrl}`;
+    void readDay(rememberedIds());
     // An administrator watches every queue; a supervisor its own, or every one when it has none.
     const scope = who.user.isAdmin ? [] : await userQueues(who.client, who.user.id).catch(() => [] as string[]);
     if (myRun !== run) return;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentStateRecord } from "../../api";
-import { createSessionStore, createSettingsStore, memoryStorage } from "../../session";
+import { createSessionStore, createSettingsStore, memoryStorage, type KeyValueStorage } from "../../session";
 import { fakePlatform, json, type FakeUser } from "../../session/test-support/fake-platform";
 import { createEventFeed, type EventConnector } from "../event-feed";
 import {
@@ -194,6 +194,29 @@ class SimulatedCenter {
   };
 }
 
+/** An answered caller of the day (T0's) in a queue's call records, the `i`th hour after midnight. */
+function dayCaller(queue: string, i: number) {
+  const midnight = new Date(T0).setHours(0, 0, 0, 0);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const stamp = (ms: number) => {
+    const d = new Date(ms);
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  };
+  return {
+    uuid: `${queue}-${i}`,
+    direction: "inbound",
+    start_stamp: stamp(midnight + 3_600_000 * (i + 1)),
+    end_stamp: stamp(midnight + 3_600_000 * (i + 1) + 60_000),
+    variables: {
+      cc_side: "member",
+      cc_queue: queue,
+      cc_queue_joined_epoch: String((midnight + 3_600_000 * (i + 1)) / 1000),
+      cc_queue_answered_epoch: String((midnight + 3_600_000 * (i + 1) + 10_000) / 1000),
+      cc_agent: "10000",
+    },
+  };
+}
+
 function scriptedChannel() {
   let push: ((e: Record<string, string>) => void) | undefined;
   let open: ((isOpen: boolean) => void) | undefined;
@@ -223,13 +246,15 @@ async function setup(
     routes?: ReturnType<typeof fakePlatform>["overrides"];
     /** The event channel, before the board opens. */
     channel?: (c: ReturnType<typeof scriptedChannel>) => void;
+    /** The browser's storage (the same one: a reload). */
+    device?: KeyValueStorage;
   } = {},
 ) {
   const center = new SimulatedCenter(o.agents ?? 20);
   o.center?.(center);
   const platform = fakePlatform([sam, ada, alice]);
   platform.overrides.push(...(o.routes ?? []), center.route);
-  const device = memoryStorage();
+  const device = o.device ?? memoryStorage();
   const settings = createSettingsStore(device);
   const session = createSessionStore({
     settings,
@@ -241,7 +266,7 @@ async function setup(
   const channel = scriptedChannel();
   o.channel?.(channel);
   const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect });
-  const board = createWallboard({ session, feed });
+  const board = createWallboard({ session, feed, storage: device });
   cleanups.push(
     () => board.dispose(),
     () => feed.dispose(),
@@ -499,26 +524,6 @@ describe("the supervisor's wallboard", () => {
     const membersListed = new Promise<void>((resolve) => (listMembers = resolve));
     let answerSales!: () => void;
     const salesAnswered = new Promise<void>((resolve) => (answerSales = resolve));
-    const midnight = new Date(T0).setHours(0, 0, 0, 0);
-    const pad = (n: number) => String(n).padStart(2, "0");
-    const stamp = (ms: number) => {
-      const d = new Date(ms);
-      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-    };
-    // One answered caller in each queue's records of the day.
-    const caller = (queue: string, i: number) => ({
-      uuid: `${queue}-${i}`,
-      direction: "inbound",
-      start_stamp: stamp(midnight + 3_600_000 * (i + 1)),
-      end_stamp: stamp(midnight + 3_600_000 * (i + 1) + 60_000),
-      variables: {
-        cc_side: "member",
-        cc_queue: queue,
-        cc_queue_joined_epoch: String((midnight + 3_600_000 * (i + 1)) / 1000),
-        cc_queue_answered_epoch: String((midnight + 3_600_000 * (i + 1) + 10_000) / 1000),
-        cc_agent: "10000",
-      },
-    });
     const routes: ReturnType<typeof fakePlatform>["overrides"] = [
       ({ url }) => {
         if (url.pathname === "/api/cc/queue_members") {
@@ -528,7 +533,7 @@ describe("the supervisor's wallboard", () => {
         if (url.pathname !== "/api/cdrs") return undefined;
         const queue = url.searchParams.get("groupValue") === "1" ? "support" : "sales";
         asked.push(`records ${queue}`);
-        const page = { rowCount: 1, page: 1, pageCount: 1, data: [caller(queue, queue === "sales" ? 1 : 0)] };
+        const page = { rowCount: 1, page: 1, pageCount: 1, data: [dayCaller(queue, queue === "sales" ? 1 : 0)] };
         return (queue === "sales" ? salesAnswered : Promise.resolve()).then(() => json(200, page));
       },
     ];
@@ -545,6 +550,74 @@ describe("the supervisor's wallboard", () => {
     await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
     expect(t.board.queueDay("sales")?.figures(20)).toMatchObject({ offered: 1, answered: 1 });
     expect(t.state().day).toMatchObject({ records: 2, total: 2, error: null });
+  });
+
+  it("asks the day's records of the queues it showed last time as soon as it opens, under the ids learnt then; a queue made anew since is read again under its new id; nothing kept, or kept for another supervisor, waits for the agents' read", async () => {
+    const device = memoryStorage();
+    const key = "agentbar.queue-ids.supervisor@https://pbx.example.com";
+    const asked: string[] = [];
+    /** agent_state is answered once let go. */
+    let letGo = () => {};
+    let held = Promise.resolve();
+    let center: SimulatedCenter | undefined;
+    const routes: ReturnType<typeof fakePlatform>["overrides"] = [
+      (req) => {
+        const { url } = req;
+        if (url.pathname === "/api/cc/agent_state") return held.then(() => center!.route(req)!);
+        if (url.pathname !== "/api/cdrs") return undefined;
+        const id = url.searchParams.get("groupValue")!;
+        asked.push(id);
+        // Queue 9 is the support queue of before, removed and made anew as queue 1.
+        const data =
+          {
+            "1": [dayCaller("support", 0)],
+            "2": [dayCaller("sales", 1)],
+            "9": [0, 2, 3].map((i) => dayCaller("support", i)),
+          }[id] ?? [];
+        return json(200, { rowCount: data.length, page: 1, pageCount: 1, data });
+      },
+    ];
+    /** Opens the board as `user` with agent_state held: which records it asked before agent_state answered, and the board once its day is read. */
+    const open = async (user = sam) => {
+      asked.length = 0;
+      held = new Promise<void>((resolve) => (letGo = resolve));
+      const opening = setup({ agents: 4, routes, device, user, center: (c) => (center = c) });
+      await vi.advanceTimersByTimeAsync(500);
+      const before = [...asked].sort();
+      letGo();
+      const t = await opening;
+      await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
+      const figures = (q: string) => t.board.queueDay(q)?.figures(20);
+      return { before, asked: [...asked].sort(), support: figures("support"), sales: figures("sales"), t };
+    };
+
+    // Nothing kept: the records wait for the read that names the ids; the ids are kept.
+    const first = await open();
+    expect(first).toMatchObject({ before: [], asked: ["1", "2"], support: { answered: 1 }, sales: { answered: 1 } });
+    expect(JSON.parse(device.getItem(key)!)).toEqual({ support: "1", sales: "2" });
+    // A reload: both queues' records are asked before agent_state answered, and once.
+    const reload = await open();
+    expect(reload).toMatchObject({
+      before: ["1", "2"],
+      asked: ["1", "2"],
+      support: { answered: 1 },
+      sales: { answered: 1 },
+    });
+    expect(reload.t.state().day).toMatchObject({ records: 2, total: 2 });
+    // Support made anew since (id 9 kept): what was read under 9 is dropped, the day read again under 1.
+    device.setItem(key, JSON.stringify({ support: "9", sales: "2" }));
+    const recreated = await open();
+    expect(recreated.before).toEqual(["2", "9"]);
+    expect(recreated.asked).toEqual(expect.arrayContaining(["1", "2", "9"]));
+    expect(recreated).toMatchObject({ support: { offered: 1, answered: 1 }, sales: { answered: 1 } });
+    expect(recreated.t.state().day).toMatchObject({ records: 2, total: 2 });
+    expect(JSON.parse(device.getItem(key)!)).toEqual({ support: "1", sales: "2" });
+    // Another supervisor on this browser, or something unreadable kept: nothing asked before the read.
+    expect((await open(ada)).before).toEqual([]);
+    for (const kept of ["not json", "[]", JSON.stringify({ support: 1, sales: "" })]) {
+      device.setItem(key, kept);
+      expect(await open()).toMatchObject({ before: [], asked: ["1", "2"], support: { answered: 1 } });
+    }
   });
 
   it("says so where the platform does not list waiting callers (the spec's platform)", async () => {
