@@ -33,9 +33,22 @@ export interface AgentDayView {
 /** Segments kept per agent: older ones are folded into the totals (a busy agent's day stays bounded). */
 const MAX_SEGMENTS = 400;
 
+/** What a segment is, made once for each different one (a day holds up to 400 segments per agent: a reference each, not an object). */
+type Kind = Omit<AgentSegment, "from">;
+const kinds = new Map<string, Kind>();
+const kindOf = (row: WallboardAgent): Kind => {
+  const busy = busyOf(row);
+  const key = `${row.kind}\n${row.status}\n${row.reason}\n${busy}`;
+  let kind = kinds.get(key);
+  if (!kind) kinds.set(key, (kind = Object.freeze({ kind: row.kind, status: row.status, reason: row.reason, busy })));
+  return kind;
+};
+
 interface Day {
   knownSince: number;
-  segments: AgentSegment[];
+  /** The segments, oldest first: when each began (numbers kept unboxed) and what it is. */
+  from: number[];
+  what: Kind[];
   /** Closed segments folded out of `segments`, by status key. */
   folded: Map<string, number>;
   foldedBusy: number;
@@ -47,6 +60,15 @@ export const statusKey = (s: Pick<AgentSegment, "status" | "reason">) =>
 
 const busyOf = (row: WallboardAgent) => !!row.call;
 
+const newDay = (knownSince: number, what: Kind | undefined): Day => ({
+  knownSince,
+  from: what ? [knownSince] : [],
+  what: what ? [what] : [],
+  folded: new Map(),
+  foldedBusy: 0,
+  foldedAvailable: 0,
+});
+
 export class AgentDays {
   private readonly days = new Map<string, Day>();
 
@@ -55,61 +77,37 @@ export class AgentDays {
   /** A new day: everything starts again from the agents' current status. */
   reset(from: number): void {
     this.from = from;
-    for (const [number, day] of this.days) {
-      const last = day.segments.at(-1);
-      this.days.set(number, {
-        knownSince: from,
-        segments: last ? [{ ...last, from }] : [],
-        folded: new Map(),
-        foldedBusy: 0,
-        foldedAvailable: 0,
-      });
-    }
+    for (const [number, day] of this.days) this.days.set(number, newDay(from, day.what.at(-1)));
   }
 
   /** A row as it is now (`since`: when its status began, as exactly as known). */
   note(row: WallboardAgent, at: number, since: number): void {
     const day = this.days.get(row.number);
-    const segment: AgentSegment = {
-      from: at,
-      kind: row.kind,
-      status: row.status,
-      reason: row.reason,
-      busy: busyOf(row),
-    };
     if (!day) {
-      const start = Math.max(this.from, Math.min(since, at));
-      this.days.set(row.number, {
-        knownSince: start,
-        segments: [{ ...segment, from: start }],
-        folded: new Map(),
-        foldedBusy: 0,
-        foldedAvailable: 0,
-      });
+      this.days.set(row.number, newDay(Math.max(this.from, Math.min(since, at)), kindOf(row)));
       return;
     }
-    const last = day.segments.at(-1);
-    if (last && last.status === segment.status && last.reason === segment.reason && last.busy === segment.busy) return;
-    day.segments.push(segment);
-    if (day.segments.length > MAX_SEGMENTS) {
-      const [old, next] = day.segments;
-      const ms = next!.from - old!.from;
-      day.folded.set(statusKey(old!), (day.folded.get(statusKey(old!)) ?? 0) + ms);
-      if (old!.busy) day.foldedBusy += ms;
-      if (availableKinds.has(old!.kind) || old!.busy) day.foldedAvailable += ms;
-      day.segments.shift();
+    const last = day.what.at(-1);
+    if (last && last.status === row.status && last.reason === row.reason && last.busy === busyOf(row)) return;
+    day.from.push(at);
+    day.what.push(kindOf(row));
+    if (day.from.length > MAX_SEGMENTS) {
+      const old = day.what.shift()!;
+      const ms = day.from[1]! - day.from.shift()!;
+      day.folded.set(statusKey(old), (day.folded.get(statusKey(old)) ?? 0) + ms);
+      if (old.busy) day.foldedBusy += ms;
+      if (availableKinds.has(old.kind) || old.busy) day.foldedAvailable += ms;
     }
   }
 
   /** The start of the first status seen became known (the platform's clock was measured): the timeline starts there. */
   refineStart(row: WallboardAgent, since: number): void {
     const day = this.days.get(row.number);
-    const first = day?.segments[0];
-    if (!day || !first || day.segments.length !== 1 || first.status !== row.status || first.reason !== row.reason)
-      return;
+    const first = day?.what[0];
+    if (!day || !first || day.what.length !== 1 || first.status !== row.status || first.reason !== row.reason) return;
     const start = Math.max(this.from, since);
-    if (start >= first.from) return;
-    first.from = start;
+    if (start >= day.from[0]!) return;
+    day.from[0] = start;
     day.knownSince = start;
   }
 
@@ -120,18 +118,19 @@ export class AgentDays {
   view(number: string, now: number): AgentDayView | null {
     const day = this.days.get(number);
     if (!day) return null;
+    const segments = day.what.map((what, i) => ({ ...what, from: day.from[i]! }));
     const time = new Map(day.folded);
     let busy = day.foldedBusy;
     let available = day.foldedAvailable;
-    day.segments.forEach((s, i) => {
-      const ms = Math.max(0, (day.segments[i + 1]?.from ?? now) - s.from);
+    segments.forEach((s, i) => {
+      const ms = Math.max(0, (segments[i + 1]?.from ?? now) - s.from);
       time.set(statusKey(s), (time.get(statusKey(s)) ?? 0) + ms);
       if (s.busy) busy += ms;
       if (availableKinds.has(s.kind) || s.busy) available += ms;
     });
     return {
       knownSince: day.knownSince,
-      segments: day.segments,
+      segments,
       timePerStatus: time,
       occupancy: available > 0 ? busy / available : null,
     };

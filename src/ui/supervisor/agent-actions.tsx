@@ -1,5 +1,5 @@
 import { useSignal } from "@preact/signals";
-import { useRef } from "preact/hooks";
+import { useMemo, useRef } from "preact/hooks";
 import type { StatusChoice } from "../../cc";
 import type { WallboardAgent } from "../../cc/supervisor";
 import { useModel } from "../model/model";
@@ -146,15 +146,32 @@ function StatusChanger({ row }: { row: WallboardAgent }) {
       question.value = choice ? { agent: row.number, choice } : null;
     },
   };
-  const choices: { value: string; label: string; choice: StatusChoice }[] = [
-    { value: "ready", label: t.value.agent.status.ready, choice: { kind: "ready" } },
-    ...s.breakReasons.value.map((reason) => ({
-      value: `break:${reason}`,
-      label: t.value.agent.goBreak(reason),
-      choice: { kind: "break", reason } as StatusChoice,
-    })),
-    { value: "logged-out", label: t.value.agent.signOutQueues, choice: { kind: "logged-out" } },
-  ];
+  const reasons = s.breakReasons.value;
+  const words = t.value;
+  // The same menu for every agent the row shows: made once, its options handed back as they were
+  // (Preact skips them) when the row takes another agent's words at a batch of the board's changes.
+  const { choices, options } = useMemo(() => {
+    const choices: { value: string; label: string; choice: StatusChoice }[] = [
+      { value: "ready", label: words.agent.status.ready, choice: { kind: "ready" } },
+      ...reasons.map((reason) => ({
+        value: `break:${reason}`,
+        label: words.agent.goBreak(reason),
+        choice: { kind: "break", reason } as StatusChoice,
+      })),
+      { value: "logged-out", label: words.agent.signOutQueues, choice: { kind: "logged-out" } },
+    ];
+    const options = [
+      <option key="" value="">
+        {words.supervisor.setStatus}
+      </option>,
+      ...choices.map((c) => (
+        <option key={c.value} value={c.value}>
+          {c.label}
+        </option>
+      )),
+    ];
+    return { choices, options };
+  }, [reasons, words]);
   const label = (c: StatusChoice) => choices.find((x) => JSON.stringify(x.choice) === JSON.stringify(c))?.label ?? "";
   if (asked.value) {
     const choice = asked.value;
@@ -188,12 +205,7 @@ function StatusChanger({ row }: { row: WallboardAgent }) {
         if (picked) asked.value = picked.choice;
       }}
     >
-      <option value="">{m.setStatus}</option>
-      {choices.map((c) => (
-        <option key={c.value} value={c.value}>
-          {c.label}
-        </option>
-      ))}
+      {options}
     </select>
   );
 }

@@ -208,8 +208,10 @@ function AgentRow({
         <span class="muted small">{m.extension(row.extension || number)}</span>
       </div>
       <div class="agent-state">
-        <span class={`badge status-pill ${row.kind}`} data-testid="agent-status">
-          {statusLabel(row, t.value)}
+        <span class="status-line">
+          <span class={`badge status-pill ${row.kind}`} data-testid="agent-status">
+            {statusLabel(row, t.value)}
+          </span>
         </span>
         <span class="muted small" data-testid="agent-time" data-exact={since.exact} data-since={since.at}>
           {since.exact ? inStatus : m.atLeast(inStatus)}
@@ -235,7 +237,7 @@ function AgentRow({
       </div>
       {!compact && (
         <div class="agent-noanswer small" title={m.columns.noAnswer}>
-          {row.noAnswerCount ? m.noAnswerCount(row.noAnswerCount) : ""}
+          <span>{row.noAnswerCount ? m.noAnswerCount(row.noAnswerCount) : ""}</span>
         </div>
       )}
       <RowActions row={row} />
