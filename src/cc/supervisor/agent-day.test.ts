@@ -1,26 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AgentDays } from "./agent-day";
+import { wallboardAgent } from "./testing/agent-records";
 import type { WallboardAgent } from "./wallboard";
 
 const MIDNIGHT = new Date(2026, 10, 28).getTime();
-const row = (o: Partial<WallboardAgent> = {}): WallboardAgent => ({
-  number: "1001",
-  name: "Alice",
-  extension: "1001",
-  status: "Available",
-  kind: "ready",
-  reason: "",
-  state: "Waiting",
-  callstate: "IDLE",
-  call: null,
-  statusSince: 0,
-  statusSinceExact: true,
-  platformSince: "",
-  noAnswerCount: null,
-  queues: ["support"],
-  wrapUpUntil: "",
-  ...o,
-});
+const row = (o: Partial<WallboardAgent> = {}) => wallboardAgent("1001", { name: "Alice", noAnswerCount: null, ...o });
 const onBreak = (reason: string) => row({ status: "On Break", kind: "break", reason });
 const inCall = row({
   call: { uuid: "c1", number: "5550100", name: "", queue: "support", answeredAt: 1, kind: "queue", member: "" },

@@ -3,28 +3,12 @@ import { memoryStorage } from "../../session";
 import { createPlatformClock } from "../platform-clock";
 import { breachesOf, createAlerts, DEFAULT_THRESHOLDS, ThresholdStorage, type QueueThresholds } from "./alerts";
 import { QueueDay } from "./queue-day";
+import { wallboardAgent } from "./testing/agent-records";
 import { applyMembers, emptyWallboard, WallboardDraft, type WallboardAgent } from "./wallboard";
 
 const NOW = new Date(2031, 4, 6, 10, 0).getTime();
 
-const agent = (number: string, o: Partial<WallboardAgent> = {}): WallboardAgent => ({
-  number,
-  name: `Agent ${number}`,
-  extension: number,
-  status: "Available",
-  kind: "ready",
-  reason: "",
-  state: "Waiting",
-  callstate: "IDLE",
-  call: null,
-  statusSince: NOW,
-  statusSinceExact: true,
-  platformSince: "",
-  noAnswerCount: 0,
-  queues: ["support"],
-  wrapUpUntil: "",
-  ...o,
-});
+const agent = (number: string, o: Partial<WallboardAgent> = {}) => wallboardAgent(number, { statusSince: NOW, ...o });
 
 function board(agents: WallboardAgent[], waiting: { uuid: string; joinedAt: number }[]) {
   const d = new WallboardDraft(emptyWallboard(NOW));

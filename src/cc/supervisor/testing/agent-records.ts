@@ -1,4 +1,5 @@
 import type { AgentStateRecord } from "../../../api";
+import type { WallboardAgent } from "../wallboard";
 
 /** `count` idle agents on break as `GET /api/cc/agent_state` lists them, from extension 10000 on. */
 export function idleAgentRecords(count: number): AgentStateRecord[] {
@@ -23,4 +24,26 @@ export function idleAgentRecords(count: number): AgentStateRecord[] {
       call: null,
     };
   });
+}
+
+/** A board's row of an agent ready and waiting in the support queue, as `o` changes it. */
+export function wallboardAgent(number: string, o: Partial<WallboardAgent> = {}): WallboardAgent {
+  return {
+    number,
+    name: `Agent ${number}`,
+    extension: number,
+    status: "Available",
+    kind: "ready",
+    reason: "",
+    state: "Waiting",
+    callstate: "IDLE",
+    call: null,
+    statusSince: 0,
+    statusSinceExact: true,
+    platformSince: "",
+    noAnswerCount: 0,
+    queues: ["support"],
+    wrapUpUntil: "",
+    ...o,
+  };
 }
