@@ -90,6 +90,9 @@ function hostSdk(): Plugin {
 
 export default defineConfig({
   plugins: [preact(), dropSipJsDebugLogs(), trimSipJs(), hostSdk(), steps.plugin],
+  // The worker that reads the day's call records (src/cc/supervisor/queue-records.worker.ts) is
+  // an ES module, as the page's own scripts (`new Worker(..., { type: "module" })`).
+  worker: { format: "es" },
   build: {
     target: "es2022",
     // Browsers without <link rel="modulepreload"> (Safari before 17) load the same modules through

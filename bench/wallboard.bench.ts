@@ -370,8 +370,12 @@ function quantiles(h: Histogram): { median: number; p95: number } {
 function openingTimes() {
   const { agents, queues } = (window as unknown as { __benchOpening: { agents: number; queues: string[] } })
     .__benchOpening;
-  const shown = { agents: 0, figures: 0 };
+  // `busy`: the page's thread in long tasks (over 50 ms each) until the figures show.
+  const shown = { agents: 0, figures: 0, busy: 0 };
   (window as unknown as { __benchShown: typeof shown }).__benchShown = shown;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!shown.figures || e.startTime < shown.figures) shown.busy += e.duration;
+  }).observe({ type: "longtask", buffered: true });
   const check = () => {
     const t = performance.now();
     if (!shown.agents && document.querySelector("[data-testid=wallboard-count]")?.textContent?.includes(String(agents)))
@@ -472,21 +476,34 @@ async function main() {
     // "After open" (docs/decisions.md, "Today's figures 'after open'"): a signed-in supervisor reloads
     // the board; from the page's navigation (its time origin) to every queue's figures of the day,
     // timed in the page at the first animation frame that shows them (see `openingTimes`).
-    const opens: { agents: number; figures: number }[] = [];
+    const opens: { agents: number; figures: number; busy: number; asked: number; lastPage: number }[] = [];
     for (let i = 0; i < RELOADS; i++) {
       let agents = 0;
       let figures = 0;
+      let busy = 0;
+      // When the day's first records were asked and its last page was in (Resource Timing): what
+      // the platform's pages take, beside what the page makes of them.
+      let pages = { asked: 0, lastPage: 0 };
       const open = async () => {
         await page.reload();
         await agentsThere();
         await figuresThere();
-        ({ agents, figures } = await page.evaluate(
-          () => (window as unknown as { __benchShown: { agents: number; figures: number } }).__benchShown,
+        ({ agents, figures, busy } = await page.evaluate(
+          () => (window as unknown as { __benchShown: { agents: number; figures: number; busy: number } }).__benchShown,
         ));
+        pages = await page.evaluate(() => {
+          const cdrs = performance
+            .getEntriesByType("resource")
+            .filter((e) => e.name.includes("/api/cdrs")) as PerformanceResourceTiming[];
+          return {
+            asked: Math.min(...cdrs.map((e) => e.startTime)),
+            lastPage: Math.max(...cdrs.map((e) => e.responseEnd)),
+          };
+        });
       };
       if (i === 0) await profile("reload", open);
       else await open();
-      opens.push({ agents, figures });
+      opens.push({ agents, figures, busy, ...pages });
       const again = await page
         .locator(".queue-tile [data-testid=queue-offered]")
         .evaluateAll((dds) => dds.reduce((n, d) => n + Number(d.textContent), 0));
@@ -497,6 +514,9 @@ async function main() {
       const figures = opens.map((o) => o.figures);
       console.log(
         `a signed-in supervisor reloading the board, from the page's navigation: the ${AGENTS} agents in ${median(opens.map((o) => o.agents)).toFixed(0)} ms, today's figures of every queue in ${median(figures).toFixed(0)} ms (median of ${opens.length} reloads: ${figures.map((f) => f.toFixed(0)).join(", ")} ms)`,
+      );
+      console.log(
+        `  the day's records asked at ${median(opens.map((o) => o.asked)).toFixed(0)} ms, the last page in at ${median(opens.map((o) => o.lastPage)).toFixed(0)} ms (medians; each reload's last page: ${opens.map((o) => o.lastPage.toFixed(0)).join(", ")} ms); the page's thread in long tasks until the figures: ${median(opens.map((o) => o.busy)).toFixed(0)} ms (median; ${opens.map((o) => o.busy.toFixed(0)).join(", ")} ms)`,
       );
     }
     const heap = async () => {

@@ -381,8 +381,13 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   expect(before).toEqual(
     expect.arrayContaining(["queue-offered=3", "queue-answered=2", "queue-abandoned=1", "queue-waiting=0"]),
   );
+  // The day's records are read in a worker (src/cc/supervisor/queue-records.ts): the page's CSP
+  // lets the app's own worker run, and it is still running once the figures show (one that
+  // failed would have been stopped, its pages read on the page's thread).
+  const recordsWorker = sam.page.waitForEvent("worker", (w) => /queue-records\.worker/.test(w.url()));
   await sam.page.reload();
   expect(await figures()).toEqual(before);
+  expect(await (await recordsWorker).evaluate(() => typeof self.postMessage)).toBe("function");
   // Today's chart draws the same callers, and its table (what a screen reader reads) adds up to the day's figures.
   const chart = sam.page.locator(".queue-tile[data-queue=support]").getByTestId("intraday");
   const quarterHours = await chart

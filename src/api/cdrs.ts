@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { PlatformClient } from "./client";
+import { parseBody, readAnswer, type BodyReading, type PlatformClient } from "./client";
 import { PlatformError } from "./errors";
 import { idString, numberish, text, type Paged } from "./schemas";
 
@@ -268,28 +268,56 @@ export interface CdrQuery {
   groupValue?: string;
 }
 
+/** The query of GET /api/cdrs, in the platform's words. */
+const cdrQueryOf = (q: CdrQuery) => ({
+  page: q.page,
+  perPage: q.perPage,
+  cidNumber: q.callerNumber || undefined,
+  destNumber: q.destinationNumber || undefined,
+  startDate: q.startDate || undefined,
+  endDate: q.endDate || undefined,
+  last: q.lastDays,
+  dateType: q.dateType,
+  groupValue: q.groupValue || undefined,
+});
+
+const pagedOf = <R>(out: { rowCount: number; page: number; pageCount: number }, data: R[]): Paged<R> => ({
+  rowCount: out.rowCount,
+  page: out.page,
+  pageCount: Math.max(1, out.pageCount),
+  data,
+});
+
 /** GET /api/cdrs — paged, newest first as the platform sorts them. */
 export async function listCdrs(client: PlatformClient, q: CdrQuery = {}): Promise<Paged<CallRecord>> {
-  const out = await client.request("GET", "/api/cdrs", {
-    query: {
-      page: q.page,
-      perPage: q.perPage,
-      cidNumber: q.callerNumber || undefined,
-      destNumber: q.destinationNumber || undefined,
-      startDate: q.startDate || undefined,
-      endDate: q.endDate || undefined,
-      last: q.lastDays,
-      dateType: q.dateType,
-      groupValue: q.groupValue || undefined,
-    },
-    schema: CdrListing,
-  });
-  return {
-    rowCount: out.rowCount,
-    page: out.page,
-    pageCount: Math.max(1, out.pageCount),
-    data: out.data,
-  };
+  const out = await client.request("GET", "/api/cdrs", { query: cdrQueryOf(q), schema: CdrListing });
+  return pagedOf(out, out.data);
+}
+
+/**
+ * GET /api/cdrs with the answer's body read by `decode` (`readCdrPage` in a worker, say): a day's
+ * pages are most of a megabyte of JSON each, which the page's own thread then never parses.
+ */
+export function listCdrsDecoded<R>(
+  client: PlatformClient,
+  q: CdrQuery,
+  decode: (body: ArrayBuffer) => Promise<BodyReading<Paged<R>>>,
+): Promise<Paged<R>> {
+  return client.request("GET", "/api/cdrs", { query: cdrQueryOf(q), decode });
+}
+
+/**
+ * A page of GET /api/cdrs from its body's bytes, read as `listCdrs` reads it (every record checked:
+ * one that cannot be read refuses the page, naming its field), each record then reduced by
+ * `project` to what its reader needs. Runs where the bytes are (a worker).
+ */
+export function readCdrPage<R>(body: ArrayBuffer, project: (r: CallRecord) => R): BodyReading<Paged<R>> {
+  const parsed = parseBody(new TextDecoder().decode(body));
+  if (!("data" in parsed)) return parsed;
+  const reading = readAnswer(parsed.data, CdrListing);
+  if (!("value" in reading)) return reading;
+  const out = reading.value;
+  return { value: pagedOf(out, out.data.map(project)) };
 }
 
 /** GET /api/cdrs/<uuid> — one record, bare or in an envelope. */

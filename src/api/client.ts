@@ -35,7 +35,48 @@ export interface PlatformClientOptions {
   now?: () => number;
 }
 
-export interface RequestOptions<T> {
+/**
+ * What a successful answer's body came to, read elsewhere than in the client (`decode`: a worker
+ * reads a large body off the page's thread): its value, or why not, which the client turns into
+ * the same errors as when it reads a body itself.
+ */
+export type BodyReading<T> =
+  | { value: T }
+  /** The body is not JSON. */
+  | { notJson: true }
+  /** An error body (`{code, text}`, `{code, message}`): the body itself. */
+  | { failure: unknown }
+  /** The body does not have the answer's shape: the error's message (where and what), and the body. */
+  | { invalid: string; body: unknown };
+
+/**
+ * The platform's answer (an HTTP success, its body parsed) read as the client reads every answer:
+ * an error body is a failure; otherwise the payload (an envelope's `data`) read with `schema`.
+ */
+export function readAnswer<T>(data: unknown, schema: v.GenericSchema<unknown, T>, envelope = false): BodyReading<T> {
+  const failure = errorBodyOf(data);
+  if (failure && failure.code !== 200) return { failure: data };
+  const payload = envelope ? (data as { data?: unknown } | undefined)?.data : data;
+  const result = v.safeParse(schema, payload);
+  if (result.success) return { value: result.output };
+  const issue = result.issues[0];
+  const where = issue ? v.getDotPath(issue) : undefined;
+  return {
+    invalid: `unexpected answer from the platform${where ? ` at '${where}'` : ""}: ${issue?.message ?? "invalid"}`,
+    body: data,
+  };
+}
+
+/** A body of JSON text, parsed as the client parses answers; `notJson` when it is not JSON. */
+export function parseBody(text: string): { data: unknown } | { notJson: true } {
+  try {
+    return { data: text ? JSON.parse(text) : undefined };
+  } catch {
+    return { notJson: true };
+  }
+}
+
+interface CommonRequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   /** Send the body as application/x-www-form-urlencoded instead of JSON. */
@@ -44,13 +85,31 @@ export interface RequestOptions<T> {
   auth?: boolean;
   /** Whether a 403 answer reports the end of the session through onSessionExpired (default true). */
   reportExpiry?: boolean;
-  /** Schema of the successful answer. */
-  schema: v.GenericSchema<unknown, T>;
-  /** Answer is an envelope `{code, message, data}`: check `code` and decode `data` with `schema`. */
-  envelope?: boolean;
-  /** Accept a non-JSON answer (the schema then sees the text). */
-  text?: boolean;
 }
+
+export type RequestOptions<T> = CommonRequestOptions &
+  (
+    | {
+        /** Schema of the successful answer. */
+        schema: v.GenericSchema<unknown, T>;
+        /** Answer is an envelope `{code, message, data}`: check `code` and decode `data` with `schema`. */
+        envelope?: boolean;
+        /** Accept a non-JSON answer (the schema then sees the text). */
+        text?: boolean;
+        decode?: undefined;
+      }
+    | {
+        /**
+         * Reads a successful answer's body (its bytes, which it may transfer elsewhere) instead of
+         * the client: parsed, checked for an error body and read as `readAnswer` does. An error
+         * status is still read by the client.
+         */
+        decode: (body: ArrayBuffer) => Promise<BodyReading<T>>;
+        schema?: undefined;
+        envelope?: undefined;
+        text?: undefined;
+      }
+  );
 
 /**
  * The transport of the REST client: base URL, token, time-out, error mapping and JWT renewal.
@@ -205,7 +264,8 @@ export class PlatformClient {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response;
-    let text: string;
+    let text = "";
+    let bytes: ArrayBuffer | undefined;
     try {
       const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
       // Tokens travel in a header; cookies are left out so a stale cookie can never take precedence.
@@ -217,7 +277,8 @@ export class PlatformClient {
         credentials: "omit",
         ...(this.keepingAlive ? { keepalive: true } : {}),
       });
-      text = await response.text();
+      if (opts.decode && response.ok) bytes = await response.arrayBuffer();
+      else text = await response.text();
     } catch (e) {
       if (controller.signal.aborted) {
         const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
@@ -228,57 +289,49 @@ export class PlatformClient {
       clearTimeout(timer);
     }
 
+    if (bytes && opts.decode) return this.settle(await opts.decode(bytes), response.status, endpoint, watchesSession);
+
     let data: unknown = text;
     const isJson = (response.headers.get("content-type") ?? "").includes("json");
     if (isJson || (!opts.text && text)) {
-      try {
-        data = text ? JSON.parse(text) : undefined;
-      } catch {
-        if (!opts.text) {
-          if (!response.ok)
-            throw await this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
-          throw new PlatformError(
-            "decode",
-            response.status,
-            response.status,
-            "the platform's answer is not JSON",
-            endpoint,
-          );
-        }
+      const parsed = parseBody(text);
+      if ("data" in parsed) data = parsed.data;
+      else if (!opts.text) {
+        if (!response.ok)
+          throw await this.httpError(response.status, undefined, endpoint, watchesSession, response.statusText);
+        return this.settle(parsed, response.status, endpoint, watchesSession);
       }
     }
 
     if (!response.ok) throw await this.httpError(response.status, data, endpoint, watchesSession, response.statusText);
-    const failure = errorBodyOf(data);
-    if (failure && failure.code !== 200) {
-      const kind = failure.text !== undefined ? "http" : "platform";
-      const err = new PlatformError(
-        kind,
-        response.status,
-        failure.code,
-        failure.text ?? failure.message ?? "error",
-        endpoint,
-        data,
-      );
-      if (failure.code === 403) await this.refused(err, watchesSession);
-      throw err;
-    }
+    return this.settle(readAnswer(data, opts.schema!, opts.envelope), response.status, endpoint, watchesSession);
+  }
 
-    const payload = opts.envelope ? (data as { data?: unknown } | undefined)?.data : data;
-    const result = v.safeParse(opts.schema, payload);
-    if (!result.success) {
-      const issue = result.issues[0];
-      const where = issue ? v.getDotPath(issue) : undefined;
-      throw new PlatformError(
-        "decode",
-        response.status,
-        response.status,
-        `unexpected answer from the platform${where ? ` at '${where}'` : ""}: ${issue?.message ?? "invalid"}`,
-        endpoint,
-        data,
-      );
-    }
-    return result.output;
+  /** A successful answer's value, or the error its reading came to. */
+  private async settle<T>(
+    reading: BodyReading<T>,
+    status: number,
+    endpoint: string,
+    watchesSession: boolean,
+  ): Promise<T> {
+    if ("value" in reading) return reading.value;
+    if ("notJson" in reading)
+      throw new PlatformError("decode", status, status, "the platform's answer is not JSON", endpoint);
+    if ("invalid" in reading)
+      throw new PlatformError("decode", status, status, reading.invalid, endpoint, reading.body);
+    const data = reading.failure;
+    const failure = errorBodyOf(data)!;
+    const kind = failure.text !== undefined ? "http" : "platform";
+    const err = new PlatformError(
+      kind,
+      status,
+      failure.code,
+      failure.text ?? failure.message ?? "error",
+      endpoint,
+      data,
+    );
+    if (failure.code === 403) await this.refused(err, watchesSession);
+    throw err;
   }
 
   /**

@@ -1,5 +1,5 @@
-import type { PlatformClient } from "../api";
-import { listCdrs, parseStamp, type CallRecord } from "../api/cdrs";
+import type { Paged, PlatformClient } from "../api";
+import { listCdrs, parseStamp, type CallRecord, type CdrQuery } from "../api/cdrs";
 
 /**
  * Reads the call records of one day (today since local midnight, or a chosen day) in the
@@ -38,7 +38,15 @@ export interface DayRecordsProgress {
   total: number;
 }
 
-export interface DayRecordsOptions {
+/** What the day's reading itself needs of a record: which it is, and when it began. */
+export type DayRecordKey = Pick<CallRecord, "uuid" | "startedAt">;
+
+/** Reads one page of call records (`listCdrs`, or one that reads them off the page's thread). */
+export type CdrPageReader<R extends DayRecordKey> = (client: PlatformClient, query: CdrQuery) => Promise<Paged<R>>;
+
+export interface DayRecordsOptions<R extends DayRecordKey = CallRecord> {
+  /** How a page is read (default `listCdrs`: whole records, on this thread). */
+  readPage?: CdrPageReader<R>;
   /** Records per page (the platform allows up to 1000). */
   perPage?: number;
   /** Requests under way at once (default 4: the browser opens 6 connections to a host, and live reads need some). */
@@ -46,7 +54,7 @@ export interface DayRecordsOptions {
   /** Shared by several reads (several queues' days read at once): requests under way at once among them all. */
   limit?: Limiter;
   /** Called with each page's new records as it arrives (the caller may count them at once). */
-  onPage?: (records: readonly CallRecord[], progress: DayRecordsProgress) => void;
+  onPage?: (records: readonly R[], progress: DayRecordsProgress) => void;
   signal?: AbortSignal;
 }
 
@@ -77,15 +85,17 @@ export function limiter(n: number): Limiter {
 }
 
 /** Every record of the day the query names, each once, newest first. */
-export async function readDayRecords(
+export async function readDayRecords<R extends DayRecordKey = CallRecord>(
   client: PlatformClient,
   query: DayRecordsQuery,
-  options: DayRecordsOptions = {},
-): Promise<CallRecord[]> {
+  options: DayRecordsOptions<R> = {},
+): Promise<R[]> {
   const perPage = options.perPage ?? 1000;
+  // Without a reader of its own, R is the default: whole records.
+  const list = options.readPage ?? (listCdrs as unknown as CdrPageReader<R>);
   const limit = options.limit ?? limiter(options.parallel ?? 4);
   const seen = new Set<string>();
-  const all: CallRecord[] = [];
+  const all: R[] = [];
   const progress: DayRecordsProgress = { read: 0, total: 0 };
   const filters = {
     ...(query.groupValue ? { groupValue: query.groupValue } : {}),
@@ -96,7 +106,7 @@ export async function readDayRecords(
   const readPage = async (from: number, to: number, page: number) => {
     const out = await limit(() => {
       if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-      return listCdrs(client, { ...filters, startDate: stampOf(from), endDate: stampOf(to), page, perPage });
+      return list(client, { ...filters, startDate: stampOf(from), endDate: stampOf(to), page, perPage });
     });
     if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
     // The day's first page (nothing else is asked before it answers) counts the whole day.

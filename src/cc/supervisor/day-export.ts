@@ -1,5 +1,6 @@
 import type { PlatformClient } from "../../api";
 import { platformDay, readDayRecords } from "../day-records";
+import { listQueueRecords } from "./queue-records";
 import { agentCalls } from "./agent-day";
 import { QueueDay, type QueueDayFigures } from "./queue-day";
 import type { WallboardData } from "./wallboard";
@@ -95,11 +96,11 @@ export async function pastDayCsv(
   const days: QueueDay[] = [];
   for (const q of queues) {
     const queueDay = new QueueDay(from);
-    const records = await readDayRecords(client, {
-      startDate: range.startDate,
-      endDate: range.endDate,
-      groupValue: q.id,
-    });
+    const records = await readDayRecords(
+      client,
+      { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
+      { readPage: listQueueRecords },
+    );
     queueDay.addRecords(records, clockOffset ?? 0);
     queueDay.recordsRead();
     days.push(queueDay);

@@ -51,8 +51,44 @@ export interface QueueInterval extends QueueDayFigures {
 
 export const INTERVAL_MS = 15 * 60_000;
 
+/** The call center's variables (`CallRecord.cc`) that a queue's day reads. */
+const QUEUE_VARIABLES = [
+  "cc_side",
+  "cc_agent",
+  "cc_queue_joined_epoch",
+  "cc_queue_answered_epoch",
+  "cc_queue_canceled_epoch",
+  "cc_queue_terminated_epoch",
+] as const;
+
+/**
+ * What a queue's day reads of a call record (`queueRecordOf`): a whole `CallRecord` is one too.
+ * The board's day is read as these, reduced where the records are parsed (a worker), so that the
+ * page's thread receives a few fields of each record rather than its megabyte of JSON per page.
+ */
+export type QueueRecord = Pick<
+  CallRecord,
+  "uuid" | "direction" | "destination" | "startedAt" | "answeredAt" | "endedAt" | "otherUuid"
+> & { cc: Readonly<Partial<Record<(typeof QUEUE_VARIABLES)[number], string>>> };
+
+/** The part of a call record a queue's day reads (and the day's reading: uuid, start). */
+export function queueRecordOf(r: CallRecord): QueueRecord {
+  const cc: Partial<Record<(typeof QUEUE_VARIABLES)[number], string>> = {};
+  for (const k of QUEUE_VARIABLES) if (r.cc[k] !== undefined) cc[k] = r.cc[k];
+  return {
+    uuid: r.uuid,
+    direction: r.direction,
+    destination: r.destination,
+    startedAt: r.startedAt,
+    answeredAt: r.answeredAt,
+    endedAt: r.endedAt,
+    otherUuid: r.otherUuid,
+    cc,
+  };
+}
+
 /** A caller's leg in a queue's records: the call center says so (`cc_side`), else it is the leg that came in. */
-const isCallerLeg = (r: CallRecord) => (r.cc.cc_side ? r.cc.cc_side === "member" : r.direction === "inbound");
+const isCallerLeg = (r: QueueRecord) => (r.cc.cc_side ? r.cc.cc_side === "member" : r.direction === "inbound");
 
 /** The platform's stamps on this browser's clock: `offset` is PlatformClock's (0 when not measured). */
 const shifted = (ms: number | null, offset: number) => (ms === null ? 0 : ms - offset);
@@ -97,7 +133,7 @@ export class QueueDay {
    * they were bridged to. The call center's variables, where the records carry them, say when the
    * caller joined, was answered or gave up; otherwise the legs' stamps and links do.
    */
-  addRecords(records: readonly CallRecord[], offset: number): void {
+  addRecords(records: readonly QueueRecord[], offset: number): void {
     // Agents' legs first: a caller's record names the leg it was bridged to, maybe on another page.
     for (const r of records) {
       if (isCallerLeg(r)) continue;

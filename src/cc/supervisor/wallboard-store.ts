@@ -11,6 +11,7 @@ import { browserStorage, readJson, type KeyValueStorage, type SessionStore, type
 import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
 import { platformDay, readDayRecords, type Limiter } from "../day-records";
+import { listQueueRecords } from "./queue-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { userQueueNames } from "../user-queues";
 import { AgentDays, type AgentDayView } from "./agent-day";
@@ -495,6 +496,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
             {
               limit: mine.gate.limit,
+              readPage: listQueueRecords,
               onPage: (records, progress) => {
                 if (myRun !== run || queueDay !== days.get(q.name)) return;
                 queueDay.addRecords(records, clock.offset() ?? 0);

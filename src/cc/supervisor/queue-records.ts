@@ -1,0 +1,152 @@
+import type { Paged, PlatformClient } from "../../api";
+import type { BodyReading } from "../../api/client";
+import { listCdrsDecoded, readCdrPage, type CdrQuery } from "../../api/cdrs";
+import { queueRecordOf, type QueueRecord } from "./queue-day";
+
+/**
+ * A queue's call records of the day, read off the page's thread. A day of 20,000 records is about
+ * 17 MB of JSON; parsed, checked and counted on the page's thread it kept that thread busy for
+ * most of a second while the board opened. Here the REST client fetches each page (its token,
+ * renewal and errors as for every request) and hands the body's bytes to a worker (transferred,
+ * not copied), which decodes, parses and checks them as `listCdrs` does (a record that cannot be
+ * read refuses the page, naming its field) and posts back only what a queue's day reads
+ * (`QueueRecord`). Where no worker can be made (no `Worker`, a script the page may not load) or
+ * it fails to start, the same reading runs on the page's thread.
+ */
+
+/** What the page posts to the worker: a page's body. */
+export interface PageRequest {
+  id: number;
+  body: ArrayBuffer;
+}
+
+/** What the worker posts back: `ready` once, when it runs; then each page's reading (or what broke it). */
+export type WorkerReply = { ready: true } | PageReply;
+
+/** A page's reading, or what broke it. */
+export type PageReply = { id: number; reading: BodyReading<Paged<QueueRecord>> } | { id: number; error: string };
+
+/** The worker's side: one page's body to its reading, what a queue's day reads of each record. */
+export function answerPage(request: PageRequest): PageReply {
+  try {
+    return { id: request.id, reading: readCdrPage(request.body, queueRecordOf) };
+  } catch (e) {
+    return { id: request.id, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The part of a `Worker` used here (tests give one of their own). */
+export interface PageWorker {
+  postMessage(message: PageRequest, transfer: Transferable[]): void;
+  addEventListener(type: "message", listener: (e: MessageEvent<WorkerReply>) => void): void;
+  addEventListener(type: "error", listener: (e: Event) => void): void;
+  terminate(): void;
+}
+
+/** A worker is let go after this long without a page (a day is read at open and on a new day). */
+export const WORKER_IDLE_MS = 15_000;
+
+type Reading = BodyReading<Paged<QueueRecord>>;
+
+/** Reads pages in a worker while it runs, on this thread otherwise. */
+export class OffThreadPages {
+  private worker: PageWorker | null = null;
+  private ready = false;
+  /** Pages posted to the worker, by id. */
+  private readonly pending = new Map<number, { resolve: (r: Reading) => void; reject: (e: Error) => void }>();
+  /** Pages waiting for the worker to start. */
+  private waiting: { body: ArrayBuffer; resolve: (r: Reading) => void; reject: (e: Error) => void }[] = [];
+  private nextId = 1;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly makeWorker: () => PageWorker | null) {}
+
+  /** A page's body (which may be transferred, leaving it empty here) to its reading. */
+  readonly decode = (body: ArrayBuffer): Promise<Reading> => {
+    clearTimeout(this.idleTimer);
+    const worker = this.worker ?? this.start();
+    if (!worker) return Promise.resolve(readHere(body));
+    return new Promise<Reading>((resolve, reject) => {
+      if (this.ready) this.post(worker, body, resolve, reject);
+      else this.waiting.push({ body, resolve, reject });
+    });
+  };
+
+  private start(): PageWorker | null {
+    let worker: PageWorker | null;
+    try {
+      worker = this.makeWorker();
+    } catch {
+      worker = null;
+    }
+    if (!worker) return null;
+    const w = worker;
+    this.worker = w;
+    this.ready = false;
+    w.addEventListener("message", (e) => {
+      if (this.worker !== w) return;
+      const reply = e.data;
+      if ("ready" in reply) {
+        this.ready = true;
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (const p of waiting) this.post(w, p.body, p.resolve, p.reject);
+        return;
+      }
+      const page = this.pending.get(reply.id);
+      if (!page) return;
+      this.pending.delete(reply.id);
+      if ("reading" in reply) page.resolve(reply.reading);
+      else page.reject(new Error(`the day's records could not be read: ${reply.error}`));
+      if (!this.pending.size) this.idleTimer = setTimeout(() => this.stop(w), WORKER_IDLE_MS);
+    });
+    // The worker's script could not be loaded or run: pages waiting for it are read here (none
+    // was handed over yet); pages it held are lost with it (their reads fail and are asked again).
+    w.addEventListener("error", () => {
+      if (this.worker !== w) return;
+      const waiting = this.waiting;
+      this.stop(w);
+      for (const p of waiting) p.resolve(readHere(p.body));
+    });
+    return w;
+  }
+
+  private post(w: PageWorker, body: ArrayBuffer, resolve: (r: Reading) => void, reject: (e: Error) => void): void {
+    const id = this.nextId++;
+    this.pending.set(id, { resolve, reject });
+    w.postMessage({ id, body }, [body]);
+  }
+
+  private stop(w: PageWorker): void {
+    if (this.worker !== w) return;
+    clearTimeout(this.idleTimer);
+    w.terminate();
+    this.worker = null;
+    this.ready = false;
+    this.waiting = [];
+    for (const p of this.pending.values())
+      p.reject(new Error("the day's records could not be read: the worker stopped"));
+    this.pending.clear();
+  }
+}
+
+/** On this thread: the same reading as the worker's. */
+function readHere(body: ArrayBuffer): Reading {
+  const reply = answerPage({ id: 0, body });
+  if ("error" in reply) throw new Error(reply.error);
+  return reply.reading;
+}
+
+/** The page's worker for the day's records (made when a page first needs it). */
+const makeWorker = (): PageWorker | null =>
+  typeof Worker === "function"
+    ? (new Worker(new URL("./queue-records.worker.ts", import.meta.url), { type: "module" }) as PageWorker)
+    : null;
+
+let shared: OffThreadPages | undefined;
+
+/** One page of a queue's records (`readDayRecords`' `readPage`), read off the page's thread. */
+export function listQueueRecords(client: PlatformClient, query: CdrQuery): Promise<Paged<QueueRecord>> {
+  shared ??= new OffThreadPages(makeWorker);
+  return listCdrsDecoded(client, query, shared.decode);
+}
