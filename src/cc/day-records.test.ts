@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlatformClient } from "../api/client";
 import { parseStamp } from "../api/cdrs";
-import { platformDay, readDayRecords } from "./day-records";
+import { limiter, platformDay, readDayRecords } from "./day-records";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -126,5 +126,46 @@ describe("a day's call records", () => {
       startDate: "2031-05-06 08:00:00",
       endDate: "2031-05-07 07:59:59",
     });
+  });
+});
+
+describe("requests under way at once", () => {
+  /** A task that runs until it is let go. */
+  const held = () => {
+    let release!: () => void;
+    const done = new Promise<void>((r) => (release = r));
+    return { release, task: () => done };
+  };
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it("runs at most the number given, the others in their order as each ends", async () => {
+    const limit = limiter(2);
+    const tasks = [held(), held(), held()];
+    const started: number[] = [];
+    const runs = tasks.map((t, i) => limit(() => (started.push(i), t.task())));
+    await settle();
+    expect(started).toEqual([0, 1]);
+    tasks[1]!.release();
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    tasks[0]!.release();
+    tasks[2]!.release();
+    await Promise.all(runs);
+  });
+
+  it("takes a number that may grow: next() starts those waiting", async () => {
+    let most = 1;
+    const limit = limiter(() => most);
+    const tasks = [held(), held(), held()];
+    const started: number[] = [];
+    const runs = tasks.map((t, i) => limit(() => (started.push(i), t.task())));
+    await settle();
+    expect(started).toEqual([0]);
+    most = 3;
+    limit.next();
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    for (const t of tasks) t.release();
+    await Promise.all(runs);
   });
 });

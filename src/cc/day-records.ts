@@ -68,20 +68,33 @@ const stampOf = (ms: number) => {
 
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 
-/** Runs at most `n` of the tasks given at once, in the order given. */
-export function limiter(n: number): Limiter {
+/**
+ * Runs at most `atOnce` of the tasks given at once, in the order given; `atOnce` may change (a
+ * function), and `next()` then starts those waiting when it grew.
+ */
+export function limiter(atOnce: number | (() => number)): Limiter & { next(): void } {
+  const most = typeof atOnce === "number" ? () => atOnce : atOnce;
   let running = 0;
-  const queue: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
+  const waiting: (() => void)[] = [];
+  const next = () => {
+    while (running < most() && waiting.length) {
+      running++;
+      waiting.shift()!();
+    }
+  };
+  const limit = async <T>(task: () => Promise<T>): Promise<T> => {
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      next();
+    });
     try {
       return await task();
     } finally {
       running--;
-      queue.shift()?.();
+      next();
     }
   };
+  return Object.assign(limit, { next });
 }
 
 /** Every record of the day the query names, each once, newest first. */

@@ -10,7 +10,7 @@ import {
 import { browserStorage, readJson, type KeyValueStorage, type SessionStore, type SessionUser } from "../../session";
 import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
-import { platformDay, readDayRecords, type Limiter } from "../day-records";
+import { limiter, platformDay, readDayRecords } from "../day-records";
 import { listQueueRecords } from "./queue-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { userQueueNames } from "../user-queues";
@@ -134,31 +134,6 @@ const DAY_SHOWN_MS = 200;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
-/** Tasks under way at most `atOnce()` at a time; `next` starts those waiting when it grew. */
-function dayGate(atOnce: () => number): { limit: Limiter; next(): void } {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const next = () => {
-    while (running < atOnce() && waiting.length) {
-      running++;
-      waiting.shift()!();
-    }
-  };
-  const limit: Limiter = async (task) => {
-    await new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      next();
-    });
-    try {
-      return await task();
-    } finally {
-      running--;
-      next();
-    }
-  };
-  return { limit, next };
-}
-
 export function createWallboard(deps: WallboardDeps): Wallboard {
   const now = deps.now ?? Date.now;
   const pollMs = deps.pollMs ?? 5_000;
@@ -198,7 +173,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   /** The day's reads under way (one per queue or more), and the requests they may have under way at once among them. */
   const newDayReads = () => ({
     under: 0,
-    gate: dayGate(() => (agentsOpening ? DAY_READS_OPENING : DAY_READS)),
+    gate: limiter(() => (agentsOpening ? DAY_READS_OPENING : DAY_READS)),
     /** Records added to the queues' days since the board last showed it (see `publishDay`). */
     unshown: { records: 0, total: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined },
   });
@@ -495,7 +470,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             c,
             { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
             {
-              limit: mine.gate.limit,
+              limit: mine.gate,
               readPage: listQueueRecords,
               onPage: (records, progress) => {
                 if (myRun !== run || queueDay !== days.get(q.name)) return;
