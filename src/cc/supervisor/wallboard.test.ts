@@ -906,6 +906,38 @@ describe("the board's order of agents, kept up to date batch by batch", () => {
     }
   });
 
+  it("equals a whole sort after every draft's batch: statuses of one millisecond, renames, arrivals and departures", () => {
+    const pick = random(41);
+    let at = T0;
+    let board = {
+      agents: new Map(Array.from({ length: 500 }, (_, n) => [String(10000 + n), agentRow(n, pick, at)])),
+      queues: new Map(),
+      countingSince: at,
+    } as ReturnType<WallboardDraft["finish"]>;
+    const orders = queries.map(() => new AgentOrder());
+    queries.forEach((q, i) => expect(orders[i]!.select(board.agents, q)).toEqual(selectAgents(board.agents, q)));
+    let next = 500;
+    for (let batch = 0; batch < 200; batch++) {
+      // Every status of a batch at the same moment: they tie, and only the name and number order them.
+      at += 50;
+      const d = new WallboardDraft(board);
+      for (let k = 0; k < 50; k++) {
+        const number = String(10000 + Math.floor(pick() * next));
+        const row = d.agent(number);
+        const dice = pick();
+        if (dice < 0.03) d.removeAgent(number);
+        else if (dice < 0.06 || !row) d.setAgent(agentRow(Number(number) - 10000, pick, at));
+        else if (dice < 0.1) d.patchAgent(number, { name: `Agent ${Math.floor(pick() * 40)}` });
+        else if (dice < 0.6) d.patchAgent(number, { kind: KINDS[Math.floor(pick() * 5)]!, statusSince: at });
+        else if (dice < 0.8) d.patchAgent(number, { call: row.call ? null : agentRow(0, () => 0, at).call });
+        else d.patchAgent(number, { state: row.state ? "" : "Waiting" });
+      }
+      if (pick() < 0.1) d.setAgent(agentRow(next++, pick, at));
+      board = d.finish();
+      queries.forEach((q, i) => expect(orders[i]!.select(board.agents, q)).toEqual(selectAgents(board.agents, q)));
+    }
+  });
+
   it("counts each queue's agents by status from the last batch's counts and the agents it changed, as a whole count does", () => {
     const pick = random(11);
     const at = T0;

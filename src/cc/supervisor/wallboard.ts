@@ -180,9 +180,10 @@ export class WallboardDraft {
   }
 
   finish(): WallboardData {
-    // Its counts by queue can follow from the base's and the agents changed (see `agentsByQueue`).
-    if (this.agents && countedAgents.has(this.base.agents))
-      madeFrom.set(this.agents, { base: this.base.agents, changed: this.changed });
+    // Its counts by queue and its order can follow from the base's and the agents changed (see
+    // `agentsByQueue`, `AgentOrder`); never a chain: the base's own step is let go.
+    agentSteps.delete(this.base.agents);
+    if (this.agents) agentSteps.set(this.agents, { base: this.base.agents, changed: this.changed });
     return {
       agents: this.agents ?? this.base.agents,
       queues: this.queues ?? this.base.queues,
@@ -446,15 +447,15 @@ const noAgents = (): QueueAgents => ({
  * changed alone (a batch changes a few hundred of 2,000).
  */
 const countedAgents = new WeakMap<ReadonlyMap<string, WallboardAgent>, ReadonlyMap<string, QueueAgents>>();
-/** Agents made by a draft from counted ones (never a chain: the counted ones no longer have an entry). */
-const madeFrom = new WeakMap<
+/** Agents made by a draft, with the agents they were made from and the ones it changed (the newest step only). */
+const agentSteps = new WeakMap<
   ReadonlyMap<string, WallboardAgent>,
   { base: ReadonlyMap<string, WallboardAgent>; changed: ReadonlySet<string> }
 >();
 function agentsByQueue(agents: ReadonlyMap<string, WallboardAgent>): ReadonlyMap<string, QueueAgents> {
   let counted = countedAgents.get(agents);
   if (counted) return counted;
-  const from = madeFrom.get(agents);
+  const from = agentSteps.get(agents);
   const before = from && countedAgents.get(from.base);
   const counts = new Map<string, QueueAgents>();
   const count = (a: WallboardAgent, by: 1 | -1) => {
@@ -474,7 +475,6 @@ function agentsByQueue(agents: ReadonlyMap<string, WallboardAgent>): ReadonlyMap
       if (now) count(now, 1);
     }
   } else for (const a of agents.values()) count(a, 1);
-  madeFrom.delete(agents);
   countedAgents.set(agents, (counted = counts));
   return counted;
 }
@@ -505,28 +505,36 @@ function keeps(a: WallboardAgent, q: AgentQuery, needle: string): boolean {
   return !needle || a.name.toLowerCase().includes(needle) || a.number.includes(needle) || a.extension.includes(needle);
 }
 
-const byName = (a: WallboardAgent, b: WallboardAgent) =>
-  TEXT_ORDER.compare(a.name, b.name) || TEXT_ORDER.compare(a.number, b.number);
+type Order = (a: WallboardAgent, b: WallboardAgent) => number;
 
-/** Each order ends with the agent's number: two agents never compare equal, so an order has one answer. */
-const ORDERS: Record<AgentQuery["sort"], (a: WallboardAgent, b: WallboardAgent) => number> = {
-  name: byName,
-  extension: (a, b) => NUMBER_ORDER.compare(a.number, b.number) || TEXT_ORDER.compare(a.number, b.number),
-  // In a call first, then by status, the longest in it first.
-  status: (a, b) =>
-    Number(!!b.call) - Number(!!a.call) ||
-    STATUS_ORDER[a.kind] - STATUS_ORDER[b.kind] ||
-    a.statusSince - b.statusSince ||
-    byName(a, b),
-  time: (a, b) => a.statusSince - b.statusSince || byName(a, b),
-};
+const byName: Order = (a, b) => TEXT_ORDER.compare(a.name, b.name) || TEXT_ORDER.compare(a.number, b.number);
+
+/** Each order ends with the agent's name, then its number: two agents never compare equal, so an order has one answer. */
+function ordersBy(named: Order): Record<AgentQuery["sort"], Order> {
+  return {
+    name: named,
+    extension: (a, b) => NUMBER_ORDER.compare(a.number, b.number) || TEXT_ORDER.compare(a.number, b.number),
+    // In a call first, then by status, the longest in it first.
+    status: (a, b) =>
+      Number(!!b.call) - Number(!!a.call) ||
+      STATUS_ORDER[a.kind] - STATUS_ORDER[b.kind] ||
+      a.statusSince - b.statusSince ||
+      named(a, b),
+    time: (a, b) => a.statusSince - b.statusSince || named(a, b),
+  };
+}
+const ORDERS = ordersBy(byName);
 
 /** The rows the query keeps, in its order. */
-function keptRows(agents: ReadonlyMap<string, WallboardAgent>, q: AgentQuery): WallboardAgent[] {
+function keptRows(
+  agents: ReadonlyMap<string, WallboardAgent>,
+  q: AgentQuery,
+  orders: Record<AgentQuery["sort"], Order> = ORDERS,
+): WallboardAgent[] {
   const needle = q.search.trim().toLowerCase();
   const kept: WallboardAgent[] = [];
   for (const a of agents.values()) if (keeps(a, q, needle)) kept.push(a);
-  return kept.sort(ORDERS[q.sort]);
+  return kept.sort(orders[q.sort]);
 }
 
 /** The agent numbers the query keeps, in its order. */
@@ -538,8 +546,11 @@ export function selectAgents(agents: ReadonlyMap<string, WallboardAgent>, q: Age
  * `selectAgents` kept up to date from one board to the next: with the same query, only the agents
  * whose row changed (rows are immutable: a changed row is a new object) in what an order or a
  * filter looks at are placed again, merged into the order of the others, which did not move
- * relative to each other. A board of 2,000 agents where 200 changed costs a pass over it and a
- * sort of those 200 at most, not a sort of the 2,000. The answer is always the one `selectAgents` gives.
+ * relative to each other. For a board a draft made from the last one, the agents looked at are the
+ * draft's changed ones, not the 2,000 (any other board: a pass over it). Ties (a centre's
+ * statuses share their second; a batch its millisecond) are broken by each agent's place in the
+ * order of names, ranked in one sort when an agent joins or is renamed, not by comparing names.
+ * The answer is always the one `selectAgents` gives.
  */
 export class AgentOrder {
   private agents: ReadonlyMap<string, WallboardAgent> | undefined;
@@ -547,33 +558,59 @@ export class AgentOrder {
   /** The rows kept, in order. */
   private rows: WallboardAgent[] = [];
   private ids: string[] = [];
+  /** Each agent's place in the order of names (`byName`), and the name it was ranked by. */
+  private ranks = new Map<string, { name: string; rank: number }>();
+  private readonly orders = ordersBy((a, b) => this.ranks.get(a.number)!.rank - this.ranks.get(b.number)!.rank);
 
   select(agents: ReadonlyMap<string, WallboardAgent>, q: AgentQuery): string[] {
     const before = this.agents;
     if (agents === before && q === this.query) return this.ids;
-    if (!before || !this.query || !sameQuery(q, this.query)) this.rows = keptRows(agents, q);
-    else {
+    if (!before || !this.query || !sameQuery(q, this.query)) {
+      this.rank(agents, agents.values());
+      this.rows = keptRows(agents, q, this.orders);
+    } else {
       const needle = q.search.trim().toLowerCase();
-      const order = ORDERS[q.sort];
+      const step = agentSteps.get(agents);
+      // The agents that may have changed: the draft's, or every one.
+      const changed = step?.base === before ? step.changed : undefined;
       // The agents placed again: new ones and those whose row changed in what the query looks at (and that it keeps).
       const moved: WallboardAgent[] = [];
-      for (const a of agents.values()) {
+      const consider = (a: WallboardAgent | undefined) => {
+        if (!a) return;
         const old = before.get(a.number);
         if (old !== a && !(old && placedAlike(old, a)) && keeps(a, q, needle)) moved.push(a);
-      }
+      };
+      if (changed) for (const number of changed) consider(agents.get(number));
+      else for (const a of agents.values()) consider(a);
       // The others, in the order they had (a row changed elsewhere, its state say, takes its place);
       // an agent placed again or that left the board is taken out.
       const stayed: WallboardAgent[] = [];
       for (const a of this.rows) {
-        const now = agents.get(a.number);
-        if (now && (now === a || placedAlike(a, now))) stayed.push(now);
+        if (changed && !changed.has(a.number)) stayed.push(a);
+        else {
+          const now = agents.get(a.number);
+          if (now && (now === a || placedAlike(a, now))) stayed.push(now);
+        }
       }
-      this.rows = moved.length ? merge(stayed, moved.sort(order), order) : stayed;
+      if (moved.length) {
+        const order = this.orders[q.sort];
+        this.rank(agents, moved);
+        this.rows = merge(stayed, moved.sort(order), order);
+      } else this.rows = stayed;
     }
     this.agents = agents;
     this.query = q;
     this.ids = this.rows.map((a) => a.number);
     return this.ids;
+  }
+
+  /** Ranks every agent by name again if one of `these` is new to the ranks or renamed (the others keep theirs: none was renamed). */
+  private rank(agents: ReadonlyMap<string, WallboardAgent>, these: Iterable<WallboardAgent>): void {
+    for (const a of these) {
+      if (this.ranks.get(a.number)?.name === a.name) continue;
+      this.ranks = new Map([...agents.values()].sort(byName).map((b, rank) => [b.number, { name: b.name, rank }]));
+      return;
+    }
   }
 }
 
