@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, expectAccessible, screenshot, screenshotViewports, test } from "./fixtures";
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { agent, expectSimHears, heard, sim } from "./phone-support";
 import {
   admin,
@@ -187,6 +187,11 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   await expect(support.getByTestId("queue-waiting")).toHaveText("2");
   // The call answered while the board was closed is in today's figures, from the platform's records.
   await expect(support.getByTestId("queue-day-source")).toHaveText(/^Today since/);
+  // The day's records were read in a worker (src/cc/supervisor/queue-records.ts): the page's CSP
+  // lets the app's own worker run, and it is still running (one that failed would have been
+  // stopped, its pages read on the page's thread; an idle one stops after 15 s).
+  const recordsWorker = sam.page.workers().find((w) => /queue-records\.worker/.test(w.url()));
+  expect(await recordsWorker?.evaluate(() => typeof self.postMessage), "the records' worker").toBe("function");
   await expect(support.getByTestId("queue-answered")).toHaveText("1");
   await expect(support.getByTestId("queue-offered")).toHaveText("3");
   // The agent's day: the call she handled before the board opened, and where its statuses come from.
@@ -381,13 +386,21 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
   expect(before).toEqual(
     expect.arrayContaining(["queue-offered=3", "queue-answered=2", "queue-abandoned=1", "queue-waiting=0"]),
   );
-  // The day's records are read in a worker (src/cc/supervisor/queue-records.ts): the page's CSP
-  // lets the app's own worker run, and it is still running once the figures show (one that
-  // failed would have been stopped, its pages read on the page's thread).
-  const recordsWorker = sam.page.waitForEvent("worker", (w) => /queue-records\.worker/.test(w.url()));
+  // The day was kept in the browser: the reload reads only the records that ended since.
+  const dayReads: string[] = [];
+  const onRequest = (r: Request) => {
+    const url = new URL(r.url());
+    if (url.pathname === "/api/cdrs" && url.searchParams.has("groupValue")) dayReads.push(url.search);
+  };
+  sam.page.on("request", onRequest);
   await sam.page.reload();
   expect(await figures()).toEqual(before);
-  expect(await (await recordsWorker).evaluate(() => typeof self.postMessage)).toBe("function");
+  sam.page.off("request", onRequest);
+  expect(dayReads.length, "the records read at the reload").toBeGreaterThan(0);
+  expect(
+    dayReads.filter((q) => !q.includes("dateType=end_stamp")),
+    "whole days read again",
+  ).toEqual([]);
   // Today's chart draws the same callers, and its table (what a screen reader reads) adds up to the day's figures.
   const chart = sam.page.locator(".queue-tile[data-queue=support]").getByTestId("intraday");
   const quarterHours = await chart

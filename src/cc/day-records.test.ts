@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlatformClient } from "../api/client";
 import { parseStamp } from "../api/cdrs";
-import { limiter, platformDay, readDayRecords } from "./day-records";
+import { limiter, platformDay, readDayRecords, readRecordsEndedSince } from "./day-records";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -167,5 +167,48 @@ describe("requests under way at once", () => {
     expect(started).toEqual([0, 1, 2]);
     for (const t of tasks) t.release();
     await Promise.all(runs);
+  });
+});
+
+describe("the records that ended since a moment", () => {
+  it("asks by end, page after page: records written meanwhile push others onto the next page, yet each is kept once and none is missed", async () => {
+    /** Records that began from 08:00, each ending an hour later, one every minute. */
+    const rows = Array.from({ length: 25 }, (_, i) => ({ uuid: `r${i}`, start: at(8, i), end: at(9, i) }));
+    const asked: URLSearchParams[] = [];
+    const fetch = (async (input: string | URL | Request) => {
+      const q = new URL(String(input)).searchParams;
+      asked.push(q);
+      // A busy centre: two calls end while the pages are read (begun after every other, so newest first).
+      if (asked.length === 2) rows.push({ uuid: "late1", start: at(8, 50), end: at(9, 50) });
+      if (asked.length === 3) rows.push({ uuid: "late2", start: at(8, 51), end: at(9, 51) });
+      const page = Number(q.get("page"));
+      const perPage = Number(q.get("perPage"));
+      const since = parseStamp(q.get("startDate")!)!;
+      const ended = rows.filter((r) => r.end >= since).sort((a, b) => b.start - a.start);
+      return json(200, {
+        rowCount: ended.length,
+        page,
+        pageCount: Math.max(1, Math.ceil(ended.length / perPage)),
+        data: ended.slice((page - 1) * perPage, page * perPage).map((r) => ({
+          uuid: r.uuid,
+          caller_id_number: "5550100",
+          destination_number: "support",
+          start_stamp: stamp(r.start),
+          end_stamp: stamp(r.end),
+          direction: "inbound",
+        })),
+      });
+    }) as typeof globalThis.fetch;
+    const client = new PlatformClient({ baseUrl: "http://pbx.test", fetch });
+    client.setCredentials({ token: "tok", expires: Date.now() / 1000 + 3600 });
+    const got = await readRecordsEndedSince(client, { since: at(9, 5), groupValue: "3" }, { perPage: 5 });
+    expect(asked.map((q) => [q.get("dateType"), q.get("startDate"), q.get("groupValue"), q.get("page")])).toEqual(
+      Array.from({ length: asked.length }, (_, i) => ["end_stamp", "2031-05-06 09:05:00", "3", String(i + 1)]),
+    );
+    // r5..r24 ended since 09:05: each once, none missed. The two written meanwhile went before the
+    // pages read; the next read since (the board's, a minute later) has them.
+    expect(got.map((r) => r.uuid).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `r${i + 5}`).sort());
+    const next = await readRecordsEndedSince(client, { since: at(9, 45), groupValue: "3" }, { perPage: 5 });
+    expect(next.map((r) => r.uuid).sort()).toEqual(["late1", "late2"]);
   });
 });

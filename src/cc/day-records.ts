@@ -163,6 +163,39 @@ export async function readDayRecords<R extends DayRecordKey = CallRecord>(
 }
 
 /**
+ * The records of a query that ended from `since` on (ms, as `parseStamp` reads the platform's
+ * stamps), each once: what a day kept in the browser lacks (records of calls that ended since it
+ * was kept). Pages are read one after another: a record written meanwhile can only push a record
+ * already read onto the next page (it comes twice, and is kept once), never one not read yet off
+ * it; one written before the page being read is not read now, but by the next read since (whose
+ * moment is the newest end read, less a margin: see the wallboard's KEPT_OVERLAP_MS).
+ */
+export async function readRecordsEndedSince<R extends DayRecordKey = CallRecord>(
+  client: PlatformClient,
+  query: { since: number; groupValue?: string },
+  options: Pick<DayRecordsOptions<R>, "readPage" | "perPage" | "limit" | "signal"> = {},
+): Promise<R[]> {
+  const list = options.readPage ?? (listCdrs as unknown as CdrPageReader<R>);
+  const limit = options.limit ?? limiter(1);
+  const seen = new Map<string, R>();
+  for (let page = 1, pageCount = 1; page <= pageCount; page++) {
+    const out = await limit(() => {
+      if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
+      return list(client, {
+        ...(query.groupValue ? { groupValue: query.groupValue } : {}),
+        dateType: "end_stamp",
+        startDate: stampOf(query.since),
+        page,
+        perPage: options.perPage ?? 1000,
+      });
+    });
+    pageCount = out.pageCount;
+    for (const r of out.data) seen.set(r.uuid, r);
+  }
+  return [...seen.values()];
+}
+
+/**
  * The day that holds `at` (ms, this browser's clock), as the platform writes times: its local time
  * without a zone. `clockOffset` is PlatformClock's offset (null: not measured yet, taken as the same
  * zone). The day is this browser's local day: a supervisor's "today" begins at their midnight.

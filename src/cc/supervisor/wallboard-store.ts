@@ -10,13 +10,15 @@ import {
 import { browserStorage, readJson, type KeyValueStorage, type SessionStore, type SessionUser } from "../../session";
 import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
-import { limiter, platformDay, readDayRecords } from "../day-records";
-import { listQueueRecords } from "./queue-records";
+import { limiter, platformDay, readDayRecords, readRecordsEndedSince } from "../day-records";
+import { parseStamp } from "../../api/cdrs";
+import { listQueueRecords, listQueueRecordsHere } from "./queue-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { userQueueNames } from "../user-queues";
 import { AgentDays, type AgentDayView } from "./agent-day";
 import { pastDayCsv, todayCsv } from "./day-export";
-import { QueueDay } from "./queue-day";
+import { indexedDbDayCache, type DayCache } from "./day-cache";
+import { QueueDay, type QueueRecord } from "./queue-day";
 import { showsWallboard } from "./supervisor-role";
 import {
   agentNumberOf,
@@ -97,6 +99,8 @@ export interface WallboardDeps {
   userQueues?: (client: PlatformClient, userId: string) => Promise<string[]>;
   /** Where each queue's id is remembered from one opening to the next (default: localStorage). */
   storage?: KeyValueStorage;
+  /** Where today's records are kept from one opening to the next (default: IndexedDB; null: nowhere). */
+  dayCache?: DayCache | null;
 }
 
 export interface Wallboard {
@@ -131,8 +135,31 @@ const DAY_READS = 4;
 const DAY_READS_OPENING = 1;
 /** While the day's records are read, the board shows what they add at most this often (ms). */
 const DAY_SHOWN_MS = 200;
+/**
+ * A day kept in the browser is completed with the records that ended since its newest one ended,
+ * less this much: a record written a little after its call ended, or while the read that kept the
+ * day went on (a few seconds), is read again rather than missed.
+ */
+const KEPT_OVERLAP_MS = 60_000;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
+
+/** A queue's day read whole: its id, the records read (by uuid), when the newest of them ended (ms). */
+interface KeptDay {
+  id: string;
+  seen: Set<string>;
+  lastEnd: number;
+}
+
+const keepRead = (kept: KeptDay, records: readonly QueueRecord[]) => {
+  for (const r of records) {
+    kept.seen.add(r.uuid);
+    if (r.endedAt !== null && r.endedAt > kept.lastEnd) kept.lastEnd = r.endedAt;
+  }
+};
+
+/** Whose board, on which platform: what is kept in this browser is kept per user and platform. */
+const ownerOf = (login: string, platformUrl: string) => `${login}@${platformUrl}`;
 
 export function createWallboard(deps: WallboardDeps): Wallboard {
   const now = deps.now ?? Date.now;
@@ -145,6 +172,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   const readAgents = deps.readAgents ?? ((c, q) => getAgentState(c, q));
   const userQueues = deps.userQueues ?? userQueueNames;
   const readMembers = deps.readMembers ?? getQueueMembers;
+  const dayCache = deps.dayCache === undefined ? indexedDbDayCache() : deps.dayCache;
   const clock = createPlatformClock();
 
   const store = createStore<WallboardState>()(() => ({
@@ -170,6 +198,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   };
   /** Queues whose records of the day were read (or are being read): under which id. */
   let recordsAsked = new Map<string, string>();
+  /** Queues whose day was read whole, by name: the records read (by uuid), and when the newest ended. */
+  let dayKept = new Map<string, KeptDay>();
   /** The day's reads under way (one per queue or more), and the requests they may have under way at once among them. */
   const newDayReads = () => ({
     under: 0,
@@ -189,6 +219,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (dayReads.unshown.timer) clearTimeout(dayReads.unshown.timer);
     days = new Map();
     recordsAsked = new Map();
+    dayKept = new Map();
     dayReads = newDayReads();
     return { from, status: "waiting", records: 0, total: 0, error: null };
   };
@@ -462,27 +493,54 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     store.setState((s) => ({ day: { ...s.day, status: "reading", error: null } }));
     // Each queue's count of the day, once its first page said it.
     const totals = new Map<string, number>();
+    const who = owner;
     try {
       await Promise.all(
         queues.map(async (q) => {
           const queueDay = queueDayOf(q.name);
-          await readDayRecords(
-            c,
-            { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
-            {
-              limit: mine.gate,
-              readPage: listQueueRecords,
-              onPage: (records, progress) => {
-                if (myRun !== run || queueDay !== days.get(q.name)) return;
-                queueDay.addRecords(records, clock.offset() ?? 0);
-                mine.unshown.records += records.length;
-                mine.unshown.total += progress.total - (totals.get(q.name) ?? 0);
-                totals.set(q.name, progress.total);
-                mine.unshown.timer ??= setTimeout(() => publishDay(mine), DAY_SHOWN_MS);
+          const current = () => myRun === run && queueDay === days.get(q.name);
+          /** Records added to the queue's day as they come; `total`: how many the day holds, as far as known. */
+          const add = (records: readonly QueueRecord[], total: number) => {
+            if (!current()) return;
+            queueDay.addRecords(records, clock.offset() ?? 0);
+            mine.unshown.records += records.length;
+            mine.unshown.total += total - (totals.get(q.name) ?? 0);
+            totals.set(q.name, total);
+            mine.unshown.timer ??= setTimeout(() => publishDay(mine), DAY_SHOWN_MS);
+          };
+          const read: KeptDay = { id: q.id, seen: new Set(), lastEnd: 0 };
+          // The day as this browser kept it (a reload), and what ended since (asked at once, while
+          // what was kept is read); else the whole day.
+          const kept = who && dayCache ? await dayCache.read(who, q.id, day.from).catch(() => null) : null;
+          const since = kept && recordsEndedSince(c, q.id, kept.lastEnd, range);
+          const records = kept?.records();
+          if (since && records) {
+            add(records, records.length);
+            keepRead(read, records);
+            const more = (await since).filter((r) => !read.seen.has(r.uuid));
+            add(more, records.length + more.length);
+            keepRead(read, more);
+            if (more.length && current()) void dayCache!.add(who, q.id, day.from, more, false).catch(() => {});
+          } else {
+            since?.catch(() => {});
+            const began = now();
+            const all = await readDayRecords(
+              c,
+              { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
+              {
+                limit: mine.gate,
+                readPage: listQueueRecords,
+                onPage: (records, progress) => add(records, progress.total),
               },
-            },
-          );
+            );
+            keepRead(read, all);
+            // A record written while the day was read may be missed (see `readDayRecords`): what
+            // ended since the read began is read again at the next turn.
+            read.lastEnd -= now() - began;
+            if (who && current()) void dayCache?.add(who, q.id, day.from, all, true).catch(() => {});
+          }
           queueDay.recordsRead();
+          if (current()) dayKept.set(q.name, read);
         }),
       );
       if (myRun !== run || mine !== dayReads) return;
@@ -498,6 +556,63 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       store.setState((s) => ({
         day: { ...s.day, status: "failed", error: e instanceof Error ? e.message : String(e) },
       }));
+    }
+  };
+
+  /**
+   * A queue's records of the day (`range`) that ended since `lastEnd` less KEPT_OVERLAP_MS: what
+   * a day read (or kept) then lacks. They are few: read on the page's thread, beside any other read.
+   */
+  const recordsEndedSince = async (
+    c: PlatformClient,
+    queueId: string,
+    lastEnd: number,
+    range: { startDate: string; endDate: string },
+  ): Promise<QueueRecord[]> => {
+    const from = parseStamp(range.startDate) ?? 0;
+    const to = (parseStamp(range.endDate) ?? Infinity) + 999;
+    const records = await readRecordsEndedSince<QueueRecord>(
+      c,
+      { since: Math.max(from, lastEnd - KEPT_OVERLAP_MS), groupValue: queueId },
+      { readPage: listQueueRecordsHere },
+    );
+    return records.filter((r) => r.startedAt !== null && r.startedAt >= from && r.startedAt <= to);
+  };
+
+  /**
+   * While the day is kept in the browser, what ended since is read now and then (every
+   * `reconcileMs`) and kept too, so that a reload reads little; the figures take it as well (what
+   * events may have missed).
+   */
+  let dayRefreshedAt = 0;
+  let refreshing = false;
+  const refreshDay = async (): Promise<void> => {
+    const c = client;
+    const who = owner;
+    if (!c || !dayCache || !who || refreshing) return;
+    const myRun = run;
+    const mine = dayReads;
+    refreshing = true;
+    dayRefreshedAt = now();
+    try {
+      const { day } = store.getState();
+      const range = platformDay(day.from, clock.offset());
+      for (const [name, read] of [...dayKept]) {
+        const more = (await recordsEndedSince(c, read.id, read.lastEnd, range)).filter((r) => !read.seen.has(r.uuid));
+        if (myRun !== run || mine !== dayReads || dayKept.get(name) !== read) return;
+        if (!more.length) continue;
+        keepRead(read, more);
+        queueDayOf(name).addRecords(more, clock.offset() ?? 0);
+        store.setState((s) => ({
+          day: { ...s.day, records: s.day.records + more.length, total: s.day.total + more.length },
+          dayVersion: s.dayVersion + 1,
+        }));
+        void dayCache.add(who, read.id, day.from, more, false).catch(() => {});
+      }
+    } catch {
+      // Read again at the next turn.
+    } finally {
+      refreshing = false;
     }
   };
 
@@ -561,6 +676,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const nextSource: WallboardSource = flowing ? "events" : "polling";
     if (nextSource !== source) store.setState({ source: nextSource });
     if (t - lastReadAt >= (flowing ? reconcileMs : pollMs)) void read();
+    if (store.getState().day.status === "read" && t - dayRefreshedAt >= reconcileMs) void refreshDay();
     const isStale = updatedAt > 0 && t - updatedAt > staleAfterMs;
     if (isStale !== stale) store.setState({ stale: isStale });
   };
@@ -570,7 +686,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (s.status === "open" && before.status !== "open") lastOpenedAt = now();
   });
 
-  /** Where this supervisor's queue ids on this platform are kept (see `start`). */
+  /** Who watches the board, on which platform (see `ownerOf`), and where the queues' ids are kept for them. */
+  let owner = "";
   let idsKey = "";
   const storage = deps.storage ?? browserStorage("localStorage");
   /** The queues' ids the board learnt when it was last open (not call data: names and ids only). */
@@ -633,7 +750,11 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     // The day's records of the queues this board showed last time are asked at once, under the
     // ids it learnt then (a read that names another id reads that queue's day again).
     agentsOpening = true;
-    idsKey = `agentbar.queue-ids.${who.user.login}@${deps.session.getState().platformUrl}`;
+    owner = ownerOf(who.user.login, deps.session.getState().platformUrl);
+    idsKey = `agentbar.queue-ids.${owner}`;
+    dayRefreshedAt = now();
+    // What was kept of other days is forgotten.
+    void dayCache?.forget(owner, midnightOf(now())).catch(() => {});
     void readDay(rememberedIds());
     // An administrator watches every queue; a supervisor its own, or every one when it has none.
     const scope = who.user.isAdmin ? [] : await userQueues(who.client, who.user.id).catch(() => [] as string[]);
@@ -653,6 +774,11 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     else stop();
   };
   const unsubscribeSession = deps.session.subscribe(follow);
+  // Signed out (or the session ended): what this browser kept of the user's day is forgotten.
+  const unsubscribeSignOut = deps.session.subscribe((s, before) => {
+    if (before.user && !s.user && (s.status === "signed-out" || s.status === "session-expired"))
+      void dayCache?.forget(ownerOf(before.user.login, before.platformUrl)).catch(() => {});
+  });
 
   return {
     store,
@@ -687,6 +813,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     },
     dispose() {
       unsubscribeSession();
+      unsubscribeSignOut();
       unsubscribeFeedStatus();
       watchers = 0;
       following = null;

@@ -13,7 +13,9 @@ import {
   type AgentQuery,
   type WallboardAgent,
 } from "./wallboard";
+import type { DayCache } from "./day-cache";
 import { idleAgentRecords } from "./testing/agent-records";
+import { memoryDayCache } from "./testing/memory-day-cache";
 import { showsWallboard } from "./supervisor-role";
 import { createWallboard } from "./wallboard-store";
 
@@ -248,6 +250,8 @@ async function setup(
     channel?: (c: ReturnType<typeof scriptedChannel>) => void;
     /** The browser's storage (the same one: a reload). */
     device?: KeyValueStorage;
+    /** Where the day's records are kept (the same one: a reload); none by default. */
+    dayCache?: DayCache;
   } = {},
 ) {
   const center = new SimulatedCenter(o.agents ?? 20);
@@ -266,7 +270,7 @@ async function setup(
   const channel = scriptedChannel();
   o.channel?.(channel);
   const feed = createEventFeed({ session, settings, pageHref: () => "https://app.test/", connect: channel.connect });
-  const board = createWallboard({ session, feed, storage: device });
+  const board = createWallboard({ session, feed, storage: device, dayCache: o.dayCache ?? null });
   cleanups.push(
     () => board.dispose(),
     () => feed.dispose(),
@@ -283,7 +287,7 @@ async function setup(
   const deliver = () => {
     for (; sent < center.events.length; sent++) channel.push(center.events[sent]!);
   };
-  return { center, channel, feed, board, state: () => board.store.getState(), deliver };
+  return { center, channel, feed, board, session, state: () => board.store.getState(), deliver };
 }
 
 /** Every row as the truth has it: status, reason, who the call is with. */
@@ -618,6 +622,77 @@ describe("the supervisor's wallboard", () => {
       device.setItem(key, kept);
       expect(await open()).toMatchObject({ before: [], asked: ["1", "2"], support: { answered: 1 } });
     }
+  });
+
+  it("keeps today's records in the browser: a reload reads only what ended since (from a minute before the newest kept), a call that ended while the board was closed counted; while open, what ends is read every minute and kept; signing out forgets the day", async () => {
+    const device = memoryStorage();
+    const cache = memoryDayCache();
+    /** The platform's records by queue id; the day's reads asked, by kind. */
+    const records = new Map([
+      ["1", [dayCaller("support", 0), dayCaller("support", 1)]],
+      ["2", [dayCaller("sales", 0)]],
+    ]);
+    const asked: string[] = [];
+    const routes: ReturnType<typeof fakePlatform>["overrides"] = [
+      ({ url }) => {
+        if (url.pathname !== "/api/cdrs") return undefined;
+        const q = Object.fromEntries(url.searchParams);
+        const since = q.dateType === "end_stamp";
+        asked.push(since ? `${q.groupValue} ended since ${q.startDate}` : `${q.groupValue} day`);
+        const data = (records.get(q.groupValue!) ?? []).filter((r) =>
+          since ? r.end_stamp >= q.startDate! : r.start_stamp >= q.startDate! && r.start_stamp <= q.endDate!,
+        );
+        return json(200, { rowCount: data.length, page: 1, pageCount: 1, data });
+      },
+    ];
+    const open = async (dayCache: DayCache = cache) => {
+      asked.length = 0;
+      const t = await setup({ agents: 4, routes, device, dayCache });
+      await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
+      return t;
+    };
+    const figures = (t: Awaited<ReturnType<typeof open>>) => ({
+      support: t.board.queueDay("support")?.figures(20),
+      sales: t.board.queueDay("sales")?.figures(20),
+      records: t.state().day.records,
+    });
+
+    // Nothing kept: the whole day is read, and kept.
+    const first = await open();
+    expect(asked.sort()).toEqual(["1 day", "2 day"]);
+    expect(figures(first)).toMatchObject({ support: { answered: 2 }, sales: { answered: 1 }, records: 3 });
+    first.board.dispose();
+    // A call ends while the board is closed (support's third caller, ended at 04:01).
+    records.get("1")!.push(dayCaller("support", 3));
+    const reload = await open();
+    // Support's newest kept record ended at 02:01, sales' at 01:01: what ended from a minute before.
+    expect(asked.sort()).toEqual(["1 ended since 2026-03-02 02:00:00", "2 ended since 2026-03-02 01:00:00"]);
+    const read = figures(reload);
+    expect(read).toMatchObject({ support: { offered: 3, answered: 3 }, sales: { answered: 1 }, records: 4 });
+    // As a whole read of the day has it.
+    const whole = await open(memoryDayCache());
+    expect(asked.sort()).toEqual(["1 day", "2 day"]);
+    expect(figures(whole)).toEqual(read);
+    whole.board.dispose();
+
+    // While the board is open, a call ends that its events did not tell: the minute's read counts it.
+    records.get("2")!.push(dayCaller("sales", 5));
+    asked.length = 0;
+    await vi.advanceTimersByTimeAsync(60_000);
+    await vi.waitFor(() => expect(figures(reload)).toMatchObject({ sales: { answered: 2 }, records: 5 }));
+    expect(asked).toContain("2 ended since 2026-03-02 01:00:00");
+    expect(asked.filter((a) => a.endsWith("day"))).toEqual([]);
+    // ... and keeps it: the next reload reads from its end.
+    reload.board.dispose();
+    const again = await open();
+    expect(asked.sort()).toEqual(["1 ended since 2026-03-02 04:00:00", "2 ended since 2026-03-02 06:00:00"]);
+    expect(figures(again)).toMatchObject({ support: { answered: 3 }, sales: { answered: 2 }, records: 5 });
+
+    // Signing out forgets the day: the next opening reads it whole.
+    await again.session.getState().signOut();
+    again.board.dispose();
+    await open();
+    expect(asked.sort()).toEqual(["1 day", "2 day"]);
   });
 
   it("says so where the platform does not list waiting callers (the spec's platform)", async () => {
