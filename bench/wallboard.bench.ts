@@ -7,7 +7,10 @@
  * - today's figures: from the sign-in to the board's 2,000 agents, and to every queue's figures
  *   read from the records (`--records`, default 20,000); then "after open" as the target means
  *   it (docs/decisions.md): a signed-in supervisor reloads the board (`--reloads`, default 5),
- *   from the page's navigation to the agents and to every queue's figures, the median;
+ *   from the page's navigation to the agents and to every queue's figures, the median: the day
+ *   kept in the browser since the first opening, only what ended since is read; and the same
+ *   with nothing kept (`--first-opens`, default 3: the day's first opening in this browser, the
+ *   whole day read);
  * - frame time: the interval between the page's animation frames while the changes stream in
  *   (median, p95), the frames that took over 33 ms (one frame dropped at 60 Hz) and over 50 ms,
  *   and Chromium's long animation frames (50 ms and more) with the longest;
@@ -23,7 +26,7 @@
  * pushes mod_callcenter's events at the rate asked for.
  *
  * Run: npm run bench -- wallboard   (or npx tsx bench/wallboard.bench.ts [--minutes 10] [--agents 2000] [--rate 2000]
- * [--records 20000] [--reloads 5]; the default rate makes batches of 200 changes, the target's)
+ * [--records 20000] [--reloads 5] [--first-opens 3]; the default rate makes batches of 200 changes, the target's)
  * `--profile <folder>` also writes the page's CPU profiles there: from the sign-in to every queue's
  * figures (open.cpuprofile), from the first reload to them (reload.cpuprofile) and the first
  * minute of changes (changes.cpuprofile), for Chromium's DevTools or any .cpuprofile reader; the app
@@ -43,6 +46,7 @@ const AGENTS = option("agents", 2000);
 const RATE = option("rate", 2000);
 const RECORDS = option("records", 20_000);
 const RELOADS = option("reloads", 5);
+const FIRST_OPENS = option("first-opens", 3);
 const BATCH_MS = 100;
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 
@@ -475,50 +479,59 @@ async function main() {
     );
     // "After open" (docs/decisions.md, "Today's figures 'after open'"): a signed-in supervisor reloads
     // the board; from the page's navigation (its time origin) to every queue's figures of the day,
-    // timed in the page at the first animation frame that shows them (see `openingTimes`).
-    const opens: { agents: number; figures: number; busy: number; asked: number; lastPage: number }[] = [];
-    for (let i = 0; i < RELOADS; i++) {
-      let agents = 0;
-      let figures = 0;
-      let busy = 0;
-      // When the day's first records were asked and its last page was in (Resource Timing): what
-      // the platform's pages take, beside what the page makes of them.
-      let pages = { asked: 0, lastPage: 0 };
-      const open = async () => {
-        await page.reload();
-        await agentsThere();
-        await figuresThere();
-        ({ agents, figures, busy } = await page.evaluate(
-          () => (window as unknown as { __benchShown: { agents: number; figures: number; busy: number } }).__benchShown,
-        ));
-        pages = await page.evaluate(() => {
-          const cdrs = performance
-            .getEntriesByType("resource")
-            .filter((e) => e.name.includes("/api/cdrs")) as PerformanceResourceTiming[];
-          return {
-            asked: Math.min(...cdrs.map((e) => e.startTime)),
-            lastPage: Math.max(...cdrs.map((e) => e.responseEnd)),
-          };
-        });
-      };
-      if (i === 0) await profile("reload", open);
-      else await open();
-      opens.push({ agents, figures, busy, ...pages });
-      const again = await page
-        .locator(".queue-tile [data-testid=queue-offered]")
-        .evaluateAll((dds) => dds.reduce((n, d) => n + Number(d.textContent), 0));
-      if (again !== offered) throw new Error(`after a reload ${again} callers offered, before ${offered}`);
-    }
-    if (opens.length) {
+    // timed in the page at the first animation frame that shows them (see `openingTimes`). With the
+    // day kept in the browser (a reload), then with nothing kept (the day's first opening there).
+    const reloads = async (count: number, kept: boolean) => {
+      const opens: { agents: number; figures: number; busy: number; asked: number; lastPage: number }[] = [];
+      for (let i = 0; i < count; i++) {
+        let agents = 0;
+        let figures = 0;
+        let busy = 0;
+        // When the day's first records were asked and its last page was in (Resource Timing): what
+        // the platform's pages take, beside what the page makes of them.
+        let pages = { asked: 0, lastPage: 0 };
+        const open = async () => {
+          // Deleted once the page that holds it open goes: before the next one opens it.
+          if (!kept) await page.evaluate(() => void indexedDB.deleteDatabase("agentbar-day-records"));
+          await page.reload();
+          await agentsThere();
+          await figuresThere();
+          ({ agents, figures, busy } = await page.evaluate(
+            () =>
+              (window as unknown as { __benchShown: { agents: number; figures: number; busy: number } }).__benchShown,
+          ));
+          pages = await page.evaluate(() => {
+            const cdrs = performance
+              .getEntriesByType("resource")
+              .filter(
+                (e) => e.name.includes("/api/cdrs") && e.name.includes("groupValue"),
+              ) as PerformanceResourceTiming[];
+            return {
+              asked: Math.min(...cdrs.map((e) => e.startTime)),
+              lastPage: Math.max(...cdrs.map((e) => e.responseEnd)),
+            };
+          });
+        };
+        if (i === 0 && kept) await profile("reload", open);
+        else await open();
+        opens.push({ agents, figures, busy, ...pages });
+        const again = await page
+          .locator(".queue-tile [data-testid=queue-offered]")
+          .evaluateAll((dds) => dds.reduce((n, d) => n + Number(d.textContent), 0));
+        if (again !== offered) throw new Error(`after a reload ${again} callers offered, before ${offered}`);
+      }
+      if (!opens.length) return;
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const figures = opens.map((o) => o.figures);
       console.log(
-        `a signed-in supervisor reloading the board, from the page's navigation: the ${AGENTS} agents in ${median(opens.map((o) => o.agents)).toFixed(0)} ms, today's figures of every queue in ${median(figures).toFixed(0)} ms (median of ${opens.length} reloads: ${figures.map((f) => f.toFixed(0)).join(", ")} ms)`,
+        `a signed-in supervisor ${kept ? "reloading the board (the day kept in the browser: what ended since is read)" : "opening the board with nothing kept in the browser (the whole day read)"}, from the page's navigation: the ${AGENTS} agents in ${median(opens.map((o) => o.agents)).toFixed(0)} ms, today's figures of every queue in ${median(figures).toFixed(0)} ms (median of ${opens.length}: ${figures.map((f) => f.toFixed(0)).join(", ")} ms)`,
       );
       console.log(
-        `  the day's records asked at ${median(opens.map((o) => o.asked)).toFixed(0)} ms, the last page in at ${median(opens.map((o) => o.lastPage)).toFixed(0)} ms (medians; each reload's last page: ${opens.map((o) => o.lastPage.toFixed(0)).join(", ")} ms); the page's thread in long tasks until the figures: ${median(opens.map((o) => o.busy)).toFixed(0)} ms (median; ${opens.map((o) => o.busy.toFixed(0)).join(", ")} ms)`,
+        `  the day's records asked at ${median(opens.map((o) => o.asked)).toFixed(0)} ms, the last page in at ${median(opens.map((o) => o.lastPage)).toFixed(0)} ms (medians; each one's last page: ${opens.map((o) => o.lastPage.toFixed(0)).join(", ")} ms); the page's thread in long tasks until the figures: ${median(opens.map((o) => o.busy)).toFixed(0)} ms (median; ${opens.map((o) => o.busy.toFixed(0)).join(", ")} ms)`,
       );
-    }
+    };
+    await reloads(RELOADS, true);
+    await reloads(FIRST_OPENS, false);
     const heap = async () => {
       await cdp.send("HeapProfiler.collectGarbage");
       return ((await cdp.send("Runtime.getHeapUsage")) as { usedSize: number }).usedSize / 1024 / 1024;

@@ -6,7 +6,7 @@ import type { QueueRecord } from "./queue-day";
  * (17 MB of JSON for 20,000 calls) again (docs/decisions.md, "Today's figures kept in the
  * browser"). What is kept is what a queue's day reads of each record (`QueueRecord`: ids, times,
  * the queue's side and agent; no numbers, names or recordings), per user and platform (`owner`),
- * of today only: other days are forgotten when the board opens, everything of a user when they
+ * of today only: other days are forgotten a minute after the board opens, everything of a user when they
  * sign out or their session ends (docs/security.md, "What the browser keeps").
  */
 export interface DayCache {

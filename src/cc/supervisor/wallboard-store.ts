@@ -596,6 +596,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     dayRefreshedAt = now();
     try {
       const { day } = store.getState();
+      // What was kept of other days is forgotten (not as the board opens: it would hold up the day's read).
+      void dayCache.forget(who, day.from).catch(() => {});
       const range = platformDay(day.from, clock.offset());
       for (const [name, read] of [...dayKept]) {
         const more = (await recordsEndedSince(c, read.id, read.lastEnd, range)).filter((r) => !read.seen.has(r.uuid));
@@ -753,8 +755,6 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     owner = ownerOf(who.user.login, deps.session.getState().platformUrl);
     idsKey = `agentbar.queue-ids.${owner}`;
     dayRefreshedAt = now();
-    // What was kept of other days is forgotten.
-    void dayCache?.forget(owner, midnightOf(now())).catch(() => {});
     void readDay(rememberedIds());
     // An administrator watches every queue; a supervisor its own, or every one when it has none.
     const scope = who.user.isAdmin ? [] : await userQueues(who.client, who.user.id).catch(() => [] as string[]);

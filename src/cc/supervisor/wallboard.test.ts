@@ -657,7 +657,12 @@ describe("the supervisor's wallboard", () => {
       records: t.state().day.records,
     });
 
-    // Nothing kept: the whole day is read, and kept.
+    // Yesterday's day was kept: it is forgotten (a minute after the board opens, below).
+    const owner = "supervisor@https://pbx.example.com";
+    const yesterday = new Date(T0).setHours(0, 0, 0, 0) - 86_400_000;
+    const kept = { direction: "inbound", destination: "support", answeredAt: null, otherUuid: "", cc: {} };
+    await cache.add(owner, "1", yesterday, [{ ...kept, uuid: "y", startedAt: yesterday, endedAt: yesterday }], true);
+    // Nothing kept of today: the whole day is read, and kept.
     const first = await open();
     expect(asked.sort()).toEqual(["1 day", "2 day"]);
     expect(figures(first)).toMatchObject({ support: { answered: 2 }, sales: { answered: 1 }, records: 3 });
@@ -682,6 +687,7 @@ describe("the supervisor's wallboard", () => {
     await vi.waitFor(() => expect(figures(reload)).toMatchObject({ sales: { answered: 2 }, records: 5 }));
     expect(asked).toContain("2 ended since 2026-03-02 01:00:00");
     expect(asked.filter((a) => a.endsWith("day"))).toEqual([]);
+    expect(await cache.read(owner, "1", yesterday)).toBeNull();
     // ... and keeps it: the next reload reads from its end.
     reload.board.dispose();
     const again = await open();
