@@ -1,19 +1,47 @@
-import { useSignal } from "@preact/signals";
+import { useComputed, useSignal } from "@preact/signals";
 import { useMemo, useRef } from "preact/hooks";
 import type { StatusChoice } from "../../cc";
 import type { WallboardAgent } from "../../cc/supervisor";
 import { useModel } from "../model/model";
 import type { SupervisorUi } from "../model/supervisor-ui";
 import { useSupervisor } from "./use-supervisor";
+import type { RowWords } from "./row-words";
 
 /** A row's actions: supervise the agent's call, its day, its status. */
-export function RowActions({ row }: { row: WallboardAgent }) {
+export function RowActions({ r }: { r: RowWords }) {
   const { t } = useModel();
   const s = useSupervisor();
   const m = t.value.supervisor;
+  // Speaking to the customer alone is a switch of a leg already listening: it is in the supervising bar, not in every row.
+  return (
+    <div class="agent-actions" role="group" aria-label={r.actionsLabel}>
+      {r.live.value && <SuperviseActions r={r} />}
+      <button
+        type="button"
+        class={r.dayClass}
+        aria-pressed={r.dayOpen}
+        aria-label={r.dayLabel}
+        data-testid="agent-day-button"
+        onClick={() => {
+          const number = r.number.peek();
+          s.detail.value = s.detail.value === number ? null : number;
+        }}
+      >
+        {m.day}
+      </button>
+      <StatusChanger r={r} />
+    </div>
+  );
+}
+
+/** Monitor, whisper, barge in and intercept, on a row whose agent is on a live call: rendered again when its row changes. */
+function SuperviseActions({ r }: { r: RowWords }) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const row = r.row.value;
+  if (!row) return null;
   const sup = s.supervision.value;
-  // The supervisor's own row (signed in to monitor, or also an agent) offers nothing on its own calls.
-  const live = !!row.call?.uuid && !!row.call.answeredAt && row.number !== s.self.value;
   const mine = sup.current?.agent === row.number ? sup.current : null;
   const busy = !!sup.pending;
   const button = (label: string, action: () => Promise<void>, active = false) => (
@@ -27,34 +55,18 @@ export function RowActions({ row }: { row: WallboardAgent }) {
       {label}
     </button>
   );
-  // Speaking to the customer alone is a switch of a leg already listening: it is in the supervising bar, not in every row.
   return (
-    <div class="agent-actions" role="group" aria-label={m.actionsFor(row.name || row.number)}>
-      {live && (
-        <>
-          {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
-          {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
-          {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
-          <InterceptButton
-            key={row.number}
-            agent={row.number}
-            agentName={row.name || row.number}
-            customer={customerOf(row)}
-          />
-        </>
-      )}
-      <button
-        type="button"
-        class={`small${s.detail.value === row.number ? " active" : " secondary"}`}
-        aria-pressed={s.detail.value === row.number}
-        aria-label={m.dayFor(row.name || row.number)}
-        data-testid="agent-day-button"
-        onClick={() => (s.detail.value = s.detail.value === row.number ? null : row.number)}
-      >
-        {m.day}
-      </button>
-      <StatusChanger row={row} />
-    </div>
+    <>
+      {button(m.monitor, () => s.actions.monitor(row.number), mine?.mode === "monitor")}
+      {button(m.whisper, () => s.actions.whisper(row.number), mine?.mode === "whisper")}
+      {button(m.barge, () => s.actions.barge(row.number), mine?.mode === "barge")}
+      <InterceptButton
+        key={row.number}
+        agent={row.number}
+        agentName={row.name || row.number}
+        customer={customerOf(row)}
+      />
+    </>
   );
 }
 
@@ -131,21 +143,16 @@ export function InterceptButton({
 }
 
 /** Ready, Break with a reason, Sign out of queues: chosen, then confirmed. */
-function StatusChanger({ row }: { row: WallboardAgent }) {
+function StatusChanger({ r }: { r: RowWords }) {
   const { t } = useModel();
   const s = useSupervisor();
   const m = t.value.supervisor;
   // The question (which status, confirmed) is this agent's: a row that shows another agent does not
   // ask it (the menu itself stays, not made anew for every agent that passes through the row).
   const question = useSignal<{ agent: string; choice: StatusChoice } | null>(null);
-  const asked = {
-    get value() {
-      return question.value?.agent === row.number ? question.value.choice : null;
-    },
-    set value(choice: StatusChoice | null) {
-      question.value = choice ? { agent: row.number, choice } : null;
-    },
-  };
+  const asked = useComputed(() =>
+    question.value && question.value.agent === r.number.value ? question.value : null,
+  ).value;
   const reasons = s.breakReasons.value;
   const words = t.value;
   // The same menu for every agent the row shows: made once, its options handed back as they were
@@ -173,22 +180,21 @@ function StatusChanger({ row }: { row: WallboardAgent }) {
     return { choices, options };
   }, [reasons, words]);
   const label = (c: StatusChoice) => choices.find((x) => JSON.stringify(x.choice) === JSON.stringify(c))?.label ?? "";
-  if (asked.value) {
-    const choice = asked.value;
+  if (asked) {
     return (
       <span class="confirm-status" role="group">
-        <span class="small">{m.confirmStatus(row.name || row.number, label(choice))}</span>
+        <span class="small">{m.confirmStatus(r.name.value, label(asked.choice))}</span>
         <button
           type="button"
           class="small"
           onClick={() => {
-            asked.value = null;
-            s.act(s.actions.setAgentStatus(row.number, choice));
+            question.value = null;
+            s.act(s.actions.setAgentStatus(asked.agent, asked.choice));
           }}
         >
           {m.confirm}
         </button>
-        <button type="button" class="small secondary" onClick={() => (asked.value = null)}>
+        <button type="button" class="small secondary" onClick={() => (question.value = null)}>
           {m.cancel}
         </button>
       </span>
@@ -197,12 +203,12 @@ function StatusChanger({ row }: { row: WallboardAgent }) {
   return (
     <select
       class="small"
-      aria-label={`${m.setStatus}: ${row.name || row.number}`}
+      aria-label={r.statusMenuLabel}
       value=""
       onChange={(e) => {
         const picked = choices.find((c) => c.value === e.currentTarget.value);
         e.currentTarget.value = "";
-        if (picked) asked.value = picked.choice;
+        if (picked) question.value = { agent: r.number.peek(), choice: picked.choice };
       }}
     >
       {options}

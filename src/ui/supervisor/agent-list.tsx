@@ -1,12 +1,11 @@
-import { useComputed } from "@preact/signals";
+import { useComputed, useSignal, type ReadonlySignal, type Signal } from "@preact/signals";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { AgentOrder, DEFAULT_QUERY, inWrapUp, statusSinceOf, type AgentQuery } from "../../cc/supervisor";
-import { statusLabel } from "../words/agent-words";
+import { AgentOrder, DEFAULT_QUERY, type AgentQuery } from "../../cc/supervisor";
 import { useModel } from "../model/model";
 import { formatDuration } from "../shared/format";
-import { storeSignal } from "../model/store-signal";
 import { useSupervisor } from "./use-supervisor";
 import { RowActions } from "./agent-actions";
+import { rowWords, type RowWords } from "./row-words";
 
 const ROW_HEIGHT = { full: 64, twoLine: 88, compact: 140 };
 /** Below this width (px) of the list, a row of the full page puts its actions on a line of their own. */
@@ -26,23 +25,27 @@ export function AgentList({ compact }: { compact: boolean }) {
   const { t } = useModel();
   const s = useSupervisor();
   const m = t.value.supervisor;
-  const [query, setQuery] = useState<AgentQuery>(DEFAULT_QUERY);
+  const query = useSignal<AgentQuery>(DEFAULT_QUERY);
   const agents = useComputed(() => s.board.value.board.agents);
-  const queues = useComputed(() => [...s.board.value.board.queues.keys()].sort());
   // While the pointer is over the rows or the focus in them, rows keep their places (a row
   // changes in place; newcomers join at the end): a click or a key meant for one agent never
   // lands on another that moved under it. Otherwise the order follows the board.
-  const [held, setHeld] = useState({ pointer: false, focus: false });
-  const shown = useRef({ query, ids: [] as string[] });
+  const held = useSignal({ pointer: false, focus: false });
+  const shown = useRef({ query: query.peek(), ids: [] as string[] });
   // The board's order, kept up to date batch by batch (only the agents that changed are placed again).
   const order = useMemo(() => new AgentOrder(), []);
-  const ids = useMemo(() => {
-    const fresh = order.select(agents.value, query);
+  // The agents in the list's order, as a signal: each row reads its own place in it, so that a
+  // batch of the board's changes rewrites the rows' words where they are (text and attributes
+  // bound to signals), without rendering the list or its rows again.
+  const ids = useComputed(() => {
+    const q = query.value;
+    const fresh = order.select(agents.value, q);
     // A new query orders afresh, whatever holds the rows.
-    const hold = (held.pointer || held.focus) && shown.current.query === query;
-    shown.current = { query, ids: hold ? keepPlaces(shown.current.ids, fresh, agents.value) : fresh };
+    const hold = (held.value.pointer || held.value.focus) && shown.current.query === q;
+    shown.current = { query: q, ids: hold ? keepPlaces(shown.current.ids, fresh, agents.value) : fresh };
     return shown.current.ids;
-  }, [agents.value, query, held, order]);
+  });
+  const count = useComputed(() => ids.value.length).value;
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 600, width: Infinity });
   const twoLine = !compact && view.width < TWO_LINE_BELOW;
@@ -57,88 +60,42 @@ export function AgentList({ compact }: { compact: boolean }) {
     return () => observer?.disconnect();
   }, []);
   const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN);
-  const last = Math.min(ids.length, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN);
-  const change = (patch: Partial<AgentQuery>) => setQuery((q) => ({ ...q, ...patch }));
+  const last = Math.min(count, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN);
+  const places = [];
+  for (let place = first; place < last; place++) places.push(place);
   return (
     <div class="agent-board">
-      <div class="board-filters" role="search">
-        <input
-          type="search"
-          aria-label={m.search}
-          placeholder={m.search}
-          value={query.search}
-          onInput={(e) => change({ search: e.currentTarget.value })}
-          data-testid="wallboard-search"
-        />
-        <select
-          aria-label={m.filterQueue}
-          value={query.queue}
-          onChange={(e) => change({ queue: e.currentTarget.value })}
-        >
-          <option value="">{m.allQueues}</option>
-          {queues.value.map((q) => (
-            <option key={q} value={q}>
-              {q}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label={m.filterStatus}
-          value={query.status}
-          onChange={(e) => change({ status: e.currentTarget.value as AgentQuery["status"] })}
-          data-testid="wallboard-status-filter"
-        >
-          <option value="">{m.allStatuses}</option>
-          <option value="in-call">{m.inACall}</option>
-          {(["ready", "on-demand", "break", "logged-out"] as const).map((k) => (
-            <option key={k} value={k}>
-              {t.value.agent.status[k]}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label={m.sortBy}
-          value={query.sort}
-          onChange={(e) => change({ sort: e.currentTarget.value as AgentQuery["sort"] })}
-        >
-          {(["status", "name", "extension", "time"] as const).map((k) => (
-            <option key={k} value={k}>
-              {m.sort[k]}
-            </option>
-          ))}
-        </select>
-        <span class="muted small" data-testid="wallboard-count" aria-live="polite">
-          {m.count(ids.length, agents.value.size)}
-        </span>
-      </div>
+      <BoardFilters query={query} count={count} agents={agents} />
       <div
         class="board-scroller"
         ref={scroller}
         onScroll={(e) => setView(viewOf(e.currentTarget))}
-        onPointerEnter={() => setHeld((h) => ({ ...h, pointer: true }))}
-        onPointerLeave={() => setHeld((h) => ({ ...h, pointer: false }))}
-        onFocusIn={() => setHeld((h) => (h.focus ? h : { ...h, focus: true }))}
+        onPointerEnter={() => (held.value = { ...held.value, pointer: true })}
+        onPointerLeave={() => (held.value = { ...held.value, pointer: false })}
+        onFocusIn={() => {
+          if (!held.value.focus) held.value = { ...held.value, focus: true };
+        }}
         onFocusOut={(e) => {
           const to = e.relatedTarget;
-          if (!(to instanceof Node && e.currentTarget.contains(to))) setHeld((h) => ({ ...h, focus: false }));
+          if (!(to instanceof Node && e.currentTarget.contains(to))) held.value = { ...held.value, focus: false };
         }}
       >
-        {ids.length === 0 ? (
+        {count === 0 ? (
           <p class="muted">{m.empty}</p>
         ) : (
           <ul
             class={`agent-rows${compact ? " compact" : twoLine ? " two-line" : ""}`}
             aria-label={m.agents}
-            style={{ height: `${ids.length * rowHeight}px` }}
+            style={{ height: `${count * rowHeight}px` }}
           >
             {/* Keyed by place: a row whose agent changed takes the next agent's words, not new elements. */}
-            {ids.slice(first, last).map((id, i) => (
+            {places.map((place) => (
               <AgentRow
-                key={first + i}
-                number={id}
-                index={first + i}
-                total={ids.length}
-                top={(first + i) * rowHeight}
+                key={place}
+                ids={ids}
+                place={place}
+                total={count}
+                top={place * rowHeight}
                 height={rowHeight}
                 compact={compact}
               />
@@ -146,6 +103,80 @@ export function AgentList({ compact }: { compact: boolean }) {
           </ul>
         )}
       </div>
+    </div>
+  );
+}
+
+/** The search, the filters, the order and how many agents they keep: rendered when one of them changes, not at every batch. */
+function BoardFilters({
+  query,
+  count,
+  agents,
+}: {
+  query: Signal<AgentQuery>;
+  count: number;
+  agents: ReadonlySignal<ReadonlyMap<string, unknown>>;
+}) {
+  const { t } = useModel();
+  const s = useSupervisor();
+  const m = t.value.supervisor;
+  const q = query.value;
+  // The queues' names, the same array while they are the same (a batch of changes keeps them).
+  const queuesRef = useRef<string[]>([]);
+  const queues = useComputed(() => {
+    const names = [...s.board.value.board.queues.keys()].sort();
+    const before = queuesRef.current;
+    if (names.length !== before.length || names.some((n, i) => n !== before[i])) queuesRef.current = names;
+    return queuesRef.current;
+  }).value;
+  const total = useComputed(() => agents.value.size).value;
+  const change = (patch: Partial<AgentQuery>) => (query.value = { ...query.value, ...patch });
+  return (
+    <div class="board-filters" role="search">
+      <input
+        type="search"
+        aria-label={m.search}
+        placeholder={m.search}
+        value={q.search}
+        onInput={(e) => change({ search: e.currentTarget.value })}
+        data-testid="wallboard-search"
+      />
+      <select aria-label={m.filterQueue} value={q.queue} onChange={(e) => change({ queue: e.currentTarget.value })}>
+        <option value="">{m.allQueues}</option>
+        {queues.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label={m.filterStatus}
+        value={q.status}
+        onChange={(e) => change({ status: e.currentTarget.value as AgentQuery["status"] })}
+        data-testid="wallboard-status-filter"
+      >
+        <option value="">{m.allStatuses}</option>
+        <option value="in-call">{m.inACall}</option>
+        {(["ready", "on-demand", "break", "logged-out"] as const).map((k) => (
+          <option key={k} value={k}>
+            {t.value.agent.status[k]}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label={m.sortBy}
+        value={q.sort}
+        onChange={(e) => change({ sort: e.currentTarget.value as AgentQuery["sort"] })}
+      >
+        {(["status", "name", "extension", "time"] as const).map((k) => (
+          <option key={k} value={k}>
+            {m.sort[k]}
+          </option>
+        ))}
+      </select>
+      <span class="muted small" data-testid="wallboard-count" aria-live="polite">
+        {m.count(count, total)}
+      </span>
     </div>
   );
 }
@@ -165,17 +196,17 @@ function keepPlaces(
   return [...kept, ...fresh.filter((id) => !had.has(id))];
 }
 
-/** One agent: it re-renders when its own row changes (or the clock ticks), never for another's. */
+/** One place of the list: rendered when it is placed or its shape changes; its words follow its agent by themselves. */
 function AgentRow({
-  number,
-  index,
+  ids,
+  place,
   total,
   top,
   height,
   compact,
 }: {
-  number: string;
-  index: number;
+  ids: ReadonlySignal<readonly string[]>;
+  place: number;
   total: number;
   top: number;
   height: number;
@@ -183,64 +214,63 @@ function AgentRow({
 }) {
   const { t } = useModel();
   const s = useSupervisor();
-  const row = useMemo(() => storeSignal(s.wallboard.store, (st) => st.board.agents.get(number)), [s, number]).value;
-  if (!row) return null;
+  const r = useMemo(() => rowWords(s, t, ids, place), [s, t, ids, place]);
+  if (!r.shown.value) return null;
   const m = t.value.supervisor;
-  const now = s.now.value;
-  // The platform's clock offset, measured from its events: read so that the row shows the exact time once it is known.
-  void s.clockOffset.value;
-  const since = statusSinceOf(row, s.wallboard.clock);
-  const inStatus = formatDuration((now - since.at) / 1000);
-  const wrapUp = inWrapUp(row, s.wallboard.clock, now);
-  const call = row.call;
-  const callState = row.callstate === "IDLE" ? "" : (m.callState[row.callstate] ?? row.callstate);
   return (
     <li
-      class={`agent-row status-${row.kind}${call ? " in-call" : ""}`}
+      class={r.rowClass}
       style={{ transform: `translateY(${top}px)`, height: `${height}px` }}
-      aria-posinset={index + 1}
+      aria-posinset={place + 1}
       aria-setsize={total}
-      data-agent={number}
+      data-agent={r.number}
       data-testid="agent-row"
     >
       <div class="agent-who">
-        <strong>{row.name || number}</strong>
-        <span class="muted small">{m.extension(row.extension || number)}</span>
+        <strong>{r.name}</strong>
+        <span class="muted small">{r.extension}</span>
       </div>
       <div class="agent-state">
         <span class="status-line">
-          <span class={`badge status-pill ${row.kind}`} data-testid="agent-status">
-            {statusLabel(row, t.value)}
+          <span class={r.pillClass} data-testid="agent-status">
+            {r.status}
           </span>
         </span>
-        <span class="muted small" data-testid="agent-time" data-exact={since.exact} data-since={since.at}>
-          {since.exact ? inStatus : m.atLeast(inStatus)}
-          {wrapUp ? ` · ${m.wrapUp}` : row.state ? ` · ${t.value.agent.state[row.state] ?? row.state}` : ""}
+        <span class="muted small" data-testid="agent-time" data-exact={r.exact} data-since={r.sinceAt}>
+          {r.time}
         </span>
       </div>
       <div class="agent-call" data-testid="agent-call">
-        {call ? (
-          <>
-            <span>
-              {callState && `${callState} · `}
-              {call.name && call.name !== call.number ? `${call.name} ` : ""}
-              {call.number}
-            </span>
-            <span class="muted small">
-              {call.queue}
-              {call.answeredAt ? ` · ${formatDuration((now - call.answeredAt) / 1000)}` : ""}
-            </span>
-          </>
-        ) : (
-          <span class="muted small">{callState}</span>
-        )}
+        {r.hasCall.value ? <CallWords r={r} /> : <span class="muted small">{r.callState}</span>}
       </div>
       {!compact && (
         <div class="agent-noanswer small" title={m.columns.noAnswer}>
-          <span>{row.noAnswerCount ? m.noAnswerCount(row.noAnswerCount) : ""}</span>
+          <span>{r.noAnswer}</span>
         </div>
       )}
-      <RowActions row={row} />
+      <RowActions r={r} />
     </li>
+  );
+}
+
+/** The call an agent is on: rendered again when its row changes (a row with a call). */
+function CallWords({ r }: { r: RowWords }) {
+  const s = useSupervisor();
+  const call = r.row.value?.call;
+  if (!call) return null;
+  const now = s.now.value;
+  const callState = r.callState.value;
+  return (
+    <>
+      <span>
+        {callState && `${callState} · `}
+        {call.name && call.name !== call.number ? `${call.name} ` : ""}
+        {call.number}
+      </span>
+      <span class="muted small">
+        {call.queue}
+        {call.answeredAt ? ` · ${formatDuration((now - call.answeredAt) / 1000)}` : ""}
+      </span>
+    </>
   );
 }
