@@ -11,26 +11,43 @@ import { goReady, queueCaller, statusOf } from "./toolbar-support";
 test.use({ platformOptions: { simRingMs: 300 } });
 
 /**
- * Every control shown lies within the window, shows its whole label, and in the bar none reaches
- * under the language and Sign out: what a narrow frame must keep true.
+ * Every control shown lies within the window, shows its whole label, in the bar none reaches under
+ * the language and Sign out, and no two of them (nor a call's quality mark) overlap, unless one is
+ * in an open panel drawn over the rest: what a narrow frame must keep true.
  */
 async function expectNothingCut(page: Page, what: string): Promise<void> {
   const cut = await page.evaluate(() => {
     const edge =
       document.querySelector(".layout-bar .shell-actions")?.getBoundingClientRect().left ?? window.innerWidth;
-    return [...document.querySelectorAll<HTMLElement>("button, input, select")]
-      .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().width > 1)
-      .map((el) => {
-        const box = el.getBoundingClientRect();
-        const limit = el.closest(".bar-regions") ? edge : window.innerWidth;
-        const name = el.getAttribute("aria-label") || el.textContent || el.getAttribute("placeholder") || el.tagName;
-        if (box.right > limit + 0.5)
-          return `${name}: ends at ${Math.round(box.right)} px, past ${Math.round(limit)} px`;
-        if (el.tagName === "BUTTON" && el.scrollWidth > el.clientWidth + 1)
-          return `${name}: label ${el.scrollWidth} px in ${el.clientWidth} px`;
-        return "";
-      })
-      .filter(Boolean);
+    const shown = [
+      ...document.querySelectorAll<HTMLElement>("button, input, select, [data-testid=quality-mark]"),
+    ].filter((el) => el.offsetParent !== null && el.getBoundingClientRect().width > 1);
+    const nameOf = (el: HTMLElement) =>
+      el.getAttribute("aria-label") || el.textContent || el.getAttribute("placeholder") || el.tagName;
+    const problems = shown.map((el) => {
+      const box = el.getBoundingClientRect();
+      const limit = el.closest(".bar-regions") ? edge : window.innerWidth;
+      if (box.right > limit + 0.5)
+        return `${nameOf(el)}: ends at ${Math.round(box.right)} px, past ${Math.round(limit)} px`;
+      if (el.tagName === "BUTTON" && el.scrollWidth > el.clientWidth + 1)
+        return `${nameOf(el)}: label ${el.scrollWidth} px in ${el.clientWidth} px`;
+      return "";
+    });
+    shown.forEach((el, i) => {
+      const a = el.getBoundingClientRect();
+      for (const other of shown.slice(i + 1)) {
+        if (el.contains(other) || other.contains(el)) continue;
+        if (el.closest(".popover-panel") !== other.closest(".popover-panel")) continue;
+        const b = other.getBoundingClientRect();
+        const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (across > 0.5 && down > 0.5)
+          problems.push(
+            `${nameOf(el)} (${Math.round(a.left)}-${Math.round(a.right)} px) and ${nameOf(other)} (${Math.round(b.left)}-${Math.round(b.right)} px) overlap`,
+          );
+      }
+    });
+    return problems.filter(Boolean);
   });
   expect(cut, `${what}: controls cut off or covered`).toEqual([]);
 }
@@ -61,7 +78,17 @@ for (const { layout, viewport } of narrowFrames) {
     // A click lands only on a control nothing covers.
     await ringing.getByRole("button", { name: "Answer" }).click();
     await alice.hears(660, "agent1 hears the customer");
+    // The call's quality mark comes with its first figures and takes room in the call: check once it is there.
+    await expect(alice.card().getByTestId("quality-mark")).toBeVisible();
     await expectNothingCut(page, "in the call");
+    // Chinese words take other widths: the call keeps every control whole and apart in both.
+    if (layout === "bar") {
+      await page.getByLabel("Language").selectOption("zh-CN");
+      await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+      await expectNothingCut(page, "in the call, in Chinese");
+      await page.locator(".language-switch select").selectOption("en");
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    }
     await alice.card().getByRole("button", { name: "Transfer" }).click();
     await expect(page.getByRole("button", { name: "Three-way" })).toBeVisible();
     await expectNothingCut(page, "transfer panel");
@@ -104,6 +131,7 @@ test("in the bar 800 px wide a second call rings in brief with Answer, Reject an
   // The call talking keeps every control beside it.
   for (const name of ["Mute", "Hold", "Keypad", "Transfer", "Hang up"])
     await expect(bob.card("active").getByRole("button", { name, exact: true })).toBeVisible();
+  await expect(bob.card("active").getByTestId("quality-mark")).toBeVisible();
   await expectNothingCut(bob.page, "a second call ringing");
   await waiting.getByRole("button", { name: "Busy", exact: true }).click();
   await expect.poll(async () => (await s.channel(second.uuid)).hangupCause).toBe("USER_BUSY");
