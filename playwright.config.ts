@@ -27,7 +27,8 @@ export default defineConfig({
   globalSetup: "./test/default-ports.ts",
   reporter: "list",
   use: {
-    trace: "retain-on-failure",
+    // CI keeps no trace: nobody can open one there, and recording them costs a fifth of the suite (docs/decisions.md, "CI time").
+    trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: chromiumLaunchOptions,
   },
   // The screenshot specs walk every layout and language to take the documentation's pictures;
