@@ -17,12 +17,14 @@ const stamp = (ms: number) => {
 interface Row {
   uuid: string;
   start: number;
+  end?: number;
 }
 
 /**
  * A platform holding `rows` (each begun at `start`), answering as the local platform does: the
- * records whose start is within `startDate`..`endDate` (both inclusive), newest start first (or
- * as written, `ordered: false`), paged by offset. Each answer waits a macrotask, so that requests
+ * records whose start is within `startDate`..`endDate` (both inclusive; with `dateType=end_stamp`,
+ * those that ended from `startDate` on), newest start first (or as written, `ordered: false`),
+ * paged by offset. Each answer waits a macrotask, so that requests
  * overlap; `onRequest` may write records meanwhile, as a busy centre does.
  */
 function platformWith(rows: Row[], options: { ordered?: boolean; onRequest?: (url: URL, rows: Row[]) => void } = {}) {
@@ -38,10 +40,12 @@ function platformWith(rows: Row[], options: { ordered?: boolean; onRequest?: (ur
     options.onRequest?.(url, rows);
     const q = url.searchParams;
     const from = parseStamp(q.get("startDate")!)!;
-    const to = parseStamp(q.get("endDate")!)!;
+    const to = parseStamp(q.get("endDate") ?? "")!;
     const page = Number(q.get("page"));
     const perPage = Number(q.get("perPage"));
-    const within = rows.filter((r) => r.start >= from && r.start <= to);
+    const within = rows.filter((r) =>
+      q.get("dateType") === "end_stamp" ? (r.end ?? 0) >= from : r.start >= from && r.start <= to,
+    );
     if (options.ordered !== false) within.sort((a, b) => b.start - a.start);
     return json(200, {
       rowCount: within.length,
@@ -52,6 +56,7 @@ function platformWith(rows: Row[], options: { ordered?: boolean; onRequest?: (ur
         caller_id_number: "5550100",
         destination_number: "support",
         start_stamp: stamp(r.start),
+        ...(r.end ? { end_stamp: stamp(r.end) } : {}),
         direction: "inbound",
       })),
     });
@@ -174,36 +179,17 @@ describe("the records that ended since a moment", () => {
   it("asks by end, page after page: records written meanwhile push others onto the next page, yet each is kept once and none is missed", async () => {
     /** Records that began from 08:00, each ending an hour later, one every minute. */
     const rows = Array.from({ length: 25 }, (_, i) => ({ uuid: `r${i}`, start: at(8, i), end: at(9, i) }));
-    const asked: URLSearchParams[] = [];
-    const fetch = (async (input: string | URL | Request) => {
-      const q = new URL(String(input)).searchParams;
-      asked.push(q);
-      // A busy centre: two calls end while the pages are read (begun after every other, so newest first).
-      if (asked.length === 2) rows.push({ uuid: "late1", start: at(8, 50), end: at(9, 50) });
-      if (asked.length === 3) rows.push({ uuid: "late2", start: at(8, 51), end: at(9, 51) });
-      const page = Number(q.get("page"));
-      const perPage = Number(q.get("perPage"));
-      const since = parseStamp(q.get("startDate")!)!;
-      const ended = rows.filter((r) => r.end >= since).sort((a, b) => b.start - a.start);
-      return json(200, {
-        rowCount: ended.length,
-        page,
-        pageCount: Math.max(1, Math.ceil(ended.length / perPage)),
-        data: ended.slice((page - 1) * perPage, page * perPage).map((r) => ({
-          uuid: r.uuid,
-          caller_id_number: "5550100",
-          destination_number: "support",
-          start_stamp: stamp(r.start),
-          end_stamp: stamp(r.end),
-          direction: "inbound",
-        })),
-      });
-    }) as typeof globalThis.fetch;
-    const client = new PlatformClient({ baseUrl: "http://pbx.test", fetch });
-    client.setCredentials({ token: "tok", expires: Date.now() / 1000 + 3600 });
+    // A busy centre: two calls end while the pages are read (begun after every other, so newest first).
+    const { client, asked } = platformWith(rows, {
+      onRequest: (_, rows) => {
+        if (asked.length === 2) rows.push({ uuid: "late1", start: at(8, 50), end: at(9, 50) });
+        if (asked.length === 3) rows.push({ uuid: "late2", start: at(8, 51), end: at(9, 51) });
+      },
+    });
     const got = await readRecordsEndedSince(client, { since: at(9, 5), groupValue: "3" }, { perPage: 5 });
-    expect(asked.map((q) => [q.get("dateType"), q.get("startDate"), q.get("groupValue"), q.get("page")])).toEqual(
-      Array.from({ length: asked.length }, (_, i) => ["end_stamp", "2031-05-06 09:05:00", "3", String(i + 1)]),
+    const queries = asked.map((u) => u.searchParams);
+    expect(queries.map((q) => [q.get("dateType"), q.get("startDate"), q.get("groupValue"), q.get("page")])).toEqual(
+      Array.from({ length: queries.length }, (_, i) => ["end_stamp", "2031-05-06 09:05:00", "3", String(i + 1)]),
     );
     // r5..r24 ended since 09:05: each once, none missed. The two written meanwhile went before the
     // pages read; the next read since (the board's, a minute later) has them.
