@@ -10,6 +10,7 @@ interface SeenRequest {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
+  priority: RequestPriority | undefined;
 }
 
 type Handler = (req: SeenRequest, signal: AbortSignal) => Response | Promise<Response>;
@@ -23,6 +24,7 @@ function fakeFetch(handler: Handler) {
       method: init.method ?? "GET",
       headers: { ...(init.headers as Record<string, string>) },
       body: init.body as string | undefined,
+      priority: init.priority,
     };
     seen.push(req);
     return handler(req, init.signal!);
@@ -77,6 +79,13 @@ describe("PlatformClient requests", () => {
     expect(req.headers["X-XTRA-AUTH-ID"]).toBe("tok-1");
     expect(req.headers["Content-Type"]).toBe("application/json");
     expect(JSON.parse(req.body!)).toEqual({ name: "X" });
+  });
+
+  it("asks at the priority given: a background read at low, every other request at the browser's default", async () => {
+    const { client, seen } = clientWith(() => json(200, { login: "agent1" }));
+    await client.request("GET", "/api/cdrs", { schema: Info, priority: "low" });
+    await client.request("GET", "/api/users/info", { schema: Info });
+    expect(seen.map((r) => r.priority)).toEqual(["low", undefined]);
   });
 
   it("sends a form body urlencoded and no token when the request is not authenticated", async () => {

@@ -85,6 +85,11 @@ interface CommonRequestOptions {
   auth?: boolean;
   /** Whether a 403 answer reports the end of the session through onSessionExpired (default true). */
   reportExpiry?: boolean;
+  /**
+   * fetch's priority: `low` for background reads of many requests (a day's records), so that
+   * the browser sends a live request waiting for a connection to the platform before them.
+   */
+  priority?: RequestPriority;
 }
 
 export type RequestOptions<T> = CommonRequestOptions &
@@ -276,6 +281,7 @@ export class PlatformClient {
         signal: controller.signal,
         credentials: "omit",
         ...(this.keepingAlive ? { keepalive: true } : {}),
+        ...(opts.priority ? { priority: opts.priority } : {}),
       });
       if (opts.decode && response.ok) bytes = await response.arrayBuffer();
       else text = await response.text();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlatformClient } from "../api/client";
-import { parseStamp } from "../api/cdrs";
+import { listCdrs, parseStamp } from "../api/cdrs";
 import { limiter, platformDay, readDayRecords, readRecordsEndedSince } from "./day-records";
 
 const json = (status: number, body: unknown) =>
@@ -87,6 +87,32 @@ describe("a day's call records", () => {
     expect(p.asked.every((u) => u.searchParams.get("groupValue") === "3")).toBe(true);
     expect(progress[0]).toEqual({ read: 10, total: 95 });
     expect(progress.at(-1)).toEqual({ read: 95, total: 95 });
+  });
+
+  it("asks the next page once a page's body has come, while that one is still being read", async () => {
+    const p = platformWith(dayOf(95));
+    let reading = 0;
+    let mostReading = 0;
+    let askedWhileReading = 0;
+    const got = await readDayRecords(p.client, DAY, {
+      perPage: 10,
+      parallel: 2,
+      // A page whose body came (`bodyIn`) is read for a while after (in a worker, say).
+      readPage: async (client, query, bodyIn) => {
+        if (reading) askedWhileReading++;
+        const page = await listCdrs(client, query);
+        bodyIn?.();
+        mostReading = Math.max(mostReading, ++reading);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        reading--;
+        return page;
+      },
+    });
+    expect(got).toHaveLength(95);
+    // Two requests at a time, yet more than two pages being read at once.
+    expect(p.mostAtOnce()).toBe(2);
+    expect(mostReading).toBeGreaterThan(2);
+    expect(askedWhileReading).toBeGreaterThan(0);
   });
 
   it("skips none and keeps each once when records are written while it reads, old starts and new", async () => {

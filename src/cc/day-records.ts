@@ -41,8 +41,16 @@ export interface DayRecordsProgress {
 /** What the day's reading itself needs of a record: which it is, and when it began. */
 export type DayRecordKey = Pick<CallRecord, "uuid" | "startedAt">;
 
-/** Reads one page of call records (`listCdrs`, or one that reads them off the page's thread). */
-export type CdrPageReader<R extends DayRecordKey> = (client: PlatformClient, query: CdrQuery) => Promise<Paged<R>>;
+/**
+ * Reads one page of call records (`listCdrs`, or one that reads them off the page's thread).
+ * `bodyIn`, when the reader calls it, says the page's body has come: the request is then no
+ * longer under way (the next may go), while the body is still being read.
+ */
+export type CdrPageReader<R extends DayRecordKey> = (
+  client: PlatformClient,
+  query: CdrQuery,
+  bodyIn?: () => void,
+) => Promise<Paged<R>>;
 
 export interface DayRecordsOptions<R extends DayRecordKey = CallRecord> {
   /** How a page is read (default `listCdrs`: whole records, on this thread). */
@@ -117,10 +125,19 @@ export async function readDayRecords<R extends DayRecordKey = CallRecord>(
   };
 
   const readPage = async (from: number, to: number, page: number) => {
-    const out = await limit(() => {
+    // The request holds its place among those under way until its body has come (or it ended).
+    let reading!: Promise<Paged<R>>;
+    await limit(() => {
       if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-      return list(client, { ...filters, startDate: stampOf(from), endDate: stampOf(to), page, perPage });
+      return new Promise<void>((bodyIn) => {
+        reading = list(client, { ...filters, startDate: stampOf(from), endDate: stampOf(to), page, perPage }, bodyIn);
+        reading.then(
+          () => bodyIn(),
+          () => bodyIn(),
+        );
+      });
     });
+    const out = await reading;
     if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
     // The day's first page (nothing else is asked before it answers) counts the whole day.
     progress.total ||= out.rowCount;

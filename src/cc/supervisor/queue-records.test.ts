@@ -133,6 +133,9 @@ class FakeWorker implements PageWorker {
   }
 }
 
+/** Lets the tasks queued so far run (a fake worker answers a task later). */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 describe("a queue's records read off the page's thread", () => {
   it("keeps of each record only what a queue's day reads, and the day counts the same as from whole records", async () => {
     const whole = await listCdrs(clientOf(() => json(200, PAGE)));
@@ -197,23 +200,46 @@ describe("a queue's records read off the page's thread", () => {
     expect(answerPage({ id: 10, body: bytesOf(refused) })).toEqual({ id: 10, reading: { failure: refused } });
   });
 
-  it("hands each page's bytes to the worker once it runs, and takes its answers back by page", async () => {
+  it("reads a page that comes before the worker runs here at once, and hands later pages' bytes to it", async () => {
     const workers: FakeWorker[] = [];
     const pages = new OffThreadPages(() => {
       workers.push(new FakeWorker());
       return workers.at(-1)!;
     });
+    // The day's first page comes while the worker starts: what is asked next depends on it.
+    const early = bytesOf(PAGE);
+    const firstReading = await pages.decode(early);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.posted).toEqual([]);
+    expect(early.byteLength).toBeGreaterThan(0);
+    expect(firstReading).toEqual((answerPage({ id: 0, body: bytesOf(PAGE) }) as { reading: unknown }).reading);
+
+    await nextTask();
     const first = bytesOf(PAGE);
     const second = bytesOf({ ...PAGE, page: 2, data: DAY_RECORDS.slice(0, 1) });
-    // Both asked before the worker said it runs: they wait for it, then go in order.
     const readings = await Promise.all([pages.decode(first), pages.decode(second)]);
     expect(workers).toHaveLength(1);
     expect(workers[0]!.posted.map((p) => p.id)).toEqual([1, 2]);
     // Transferred, not copied: the page no longer holds the bytes.
     expect(first.byteLength).toBe(0);
     expect(readings.map((r) => ("value" in r ? r.value.data.length : -1))).toEqual([5, 1]);
-    expect(readings[0]).toEqual((answerPage({ id: 0, body: bytesOf(PAGE) }) as { reading: unknown }).reading);
+    expect(readings[0]).toEqual(firstReading);
     expect("value" in readings[1]! && readings[1].value.page).toBe(2);
+  });
+
+  it("starts the worker ahead of the pages, so that the first is read in it", async () => {
+    const workers: FakeWorker[] = [];
+    const pages = new OffThreadPages(() => {
+      workers.push(new FakeWorker());
+      return workers.at(-1)!;
+    });
+    pages.warm();
+    pages.warm();
+    expect(workers).toHaveLength(1);
+    await nextTask();
+    const reading = await pages.decode(bytesOf(PAGE));
+    expect(workers[0]!.posted).toHaveLength(1);
+    expect("value" in reading && reading.value.data).toHaveLength(5);
   });
 
   it("reads the pages on the page's thread when no worker can be made or its script does not run", async () => {
@@ -231,14 +257,16 @@ describe("a queue's records read off the page's thread", () => {
       workers.push(new FakeWorker({ failsToStart: workers.length === 0 }));
       return workers.at(-1)!;
     });
-    const body = bytesOf(PAGE);
-    const reading = await blocked.decode(body);
+    blocked.warm();
+    await nextTask();
+    expect(workers[0]!.terminated).toBe(true);
+    const reading = await blocked.decode(bytesOf(PAGE));
     expect("value" in reading && reading.value.data).toHaveLength(5);
     expect(workers[0]!.posted).toEqual([]);
-    expect(workers[0]!.terminated).toBe(true);
-    // The next page tries a worker again.
-    await blocked.decode(bytesOf(PAGE));
+    // That page tried a worker again, which runs for the next.
     expect(workers).toHaveLength(2);
+    await nextTask();
+    await blocked.decode(bytesOf(PAGE));
     expect(workers[1]!.posted).toHaveLength(1);
   });
 
@@ -246,23 +274,36 @@ describe("a queue's records read off the page's thread", () => {
     vi.useFakeTimers();
     try {
       const crashing = new OffThreadPages(() => new FakeWorker({ crashes: true }));
+      crashing.warm();
+      await vi.advanceTimersByTimeAsync(1);
       const lost = crashing.decode(bytesOf(PAGE));
       const failed = expect(lost).rejects.toThrow("the worker stopped");
       await vi.runAllTimersAsync();
       await failed;
 
+      // A worker started for a page that came before it ran (read here) is let go too.
       const workers: FakeWorker[] = [];
       const pages = new OffThreadPages(() => {
         workers.push(new FakeWorker());
         return workers.at(-1)!;
       });
-      const read = pages.decode(bytesOf(PAGE));
-      await vi.advanceTimersByTimeAsync(1);
-      await read;
+      await pages.decode(bytesOf(PAGE));
       await vi.advanceTimersByTimeAsync(WORKER_IDLE_MS - 10);
       expect(workers[0]!.terminated).toBe(false);
       await vi.advanceTimersByTimeAsync(10);
       expect(workers[0]!.terminated).toBe(true);
+
+      // And one that read pages, once it has answered the last.
+      pages.warm();
+      await vi.advanceTimersByTimeAsync(1);
+      const read = pages.decode(bytesOf(PAGE));
+      await vi.advanceTimersByTimeAsync(1);
+      await read;
+      expect(workers[1]!.posted).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(WORKER_IDLE_MS - 10);
+      expect(workers[1]!.terminated).toBe(false);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(workers[1]!.terminated).toBe(true);
     } finally {
       vi.useRealTimers();
     }
@@ -303,13 +344,23 @@ describe("a queue's records read off the page's thread", () => {
     expect(down).toMatchObject({ kind: "http", status: 503, message: "busy" });
   });
 
-  it("reads a day of pages through the day's reading, each record once", async () => {
+  it("reads a day of pages through the day's reading, each record once, asked at low priority", async () => {
+    const priorities: (RequestPriority | undefined)[] = [];
+    const client = new PlatformClient({
+      baseUrl: "http://pbx.test",
+      fetch: (async (_: unknown, init: RequestInit = {}) => {
+        priorities.push(init.priority);
+        return json(200, PAGE);
+      }) as typeof globalThis.fetch,
+    });
     const records = await readDayRecords(
-      clientOf(() => json(200, PAGE)),
+      client,
       { startDate: stamp(MIDNIGHT), endDate: stamp(MIDNIGHT + 86_399_000) },
       { readPage: listQueueRecords },
     );
     expect(records.map((r) => r.uuid)).toEqual(["c3", "a2", "c2", "a1", "c1"]);
     expect(records[0]).toEqual(queueRecordOf((await listCdrs(clientOf(() => json(200, PAGE)))).data[0]!));
+    // A live request waiting for a connection to the platform goes before the day's pages.
+    expect(priorities).toEqual(["low"]);
   });
 });

@@ -11,7 +11,8 @@ import { queueRecordOf, type QueueRecord } from "./queue-day";
  * not copied), which decodes, parses and checks them as `listCdrs` does (a record that cannot be
  * read refuses the page, naming its field) and posts back only what a queue's day reads
  * (`QueueRecord`). Where no worker can be made (no `Worker`, a script the page may not load) or
- * it fails to start, the same reading runs on the page's thread.
+ * it fails to start, the same reading runs on the page's thread, as it does for a page that comes
+ * while the worker is starting.
  */
 
 /** What the page posts to the worker: a page's body. */
@@ -54,23 +55,42 @@ export class OffThreadPages {
   private ready = false;
   /** Pages posted to the worker, by id. */
   private readonly pending = new Map<number, { resolve: (r: Reading) => void; reject: (e: Error) => void }>();
-  /** Pages waiting for the worker to start. */
-  private waiting: { body: ArrayBuffer; resolve: (r: Reading) => void; reject: (e: Error) => void }[] = [];
   private nextId = 1;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly makeWorker: () => PageWorker | null) {}
 
-  /** A page's body (which may be transferred, leaving it empty here) to its reading. */
+  /**
+   * A page's body (which may be transferred, leaving it empty here) to its reading: in the worker
+   * once it runs; a page that comes before (the worker is starting) is read here at once rather
+   * than wait for it, since what is asked next depends on the day's first page.
+   */
   readonly decode = (body: ArrayBuffer): Promise<Reading> => {
     clearTimeout(this.idleTimer);
     const worker = this.worker ?? this.start();
-    if (!worker) return Promise.resolve(readHere(body));
+    if (!worker || !this.ready) {
+      if (worker) this.idleLater(worker);
+      return Promise.resolve(readHere(body));
+    }
     return new Promise<Reading>((resolve, reject) => {
-      if (this.ready) this.post(worker, body, resolve, reject);
-      else this.waiting.push({ body, resolve, reject });
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, body }, [body]);
     });
   };
+
+  /** Starts the worker now if none runs, so that it is ready for pages asked meanwhile. */
+  warm(): void {
+    const w = this.worker ?? this.start();
+    if (w) this.idleLater(w);
+  }
+
+  /** The worker is let go after WORKER_IDLE_MS unless a page is handed to it meanwhile. */
+  private idleLater(w: PageWorker): void {
+    if (this.pending.size) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.stop(w), WORKER_IDLE_MS);
+  }
 
   private start(): PageWorker | null {
     let worker: PageWorker | null;
@@ -88,9 +108,6 @@ export class OffThreadPages {
       const reply = e.data;
       if ("ready" in reply) {
         this.ready = true;
-        const waiting = this.waiting;
-        this.waiting = [];
-        for (const p of waiting) this.post(w, p.body, p.resolve, p.reject);
         return;
       }
       const page = this.pending.get(reply.id);
@@ -98,23 +115,14 @@ export class OffThreadPages {
       this.pending.delete(reply.id);
       if ("reading" in reply) page.resolve(reply.reading);
       else page.reject(new Error(`the day's records could not be read: ${reply.error}`));
-      if (!this.pending.size) this.idleTimer = setTimeout(() => this.stop(w), WORKER_IDLE_MS);
+      this.idleLater(w);
     });
-    // The worker's script could not be loaded or run: pages waiting for it are read here (none
-    // was handed over yet); pages it held are lost with it (their reads fail and are asked again).
+    // The worker's script could not be loaded or run: pages are read here from now on (while it
+    // started, they were already); pages it held are lost with it (their reads fail and are asked again).
     w.addEventListener("error", () => {
-      if (this.worker !== w) return;
-      const waiting = this.waiting;
-      this.stop(w);
-      for (const p of waiting) p.resolve(readHere(p.body));
+      if (this.worker === w) this.stop(w);
     });
     return w;
-  }
-
-  private post(w: PageWorker, body: ArrayBuffer, resolve: (r: Reading) => void, reject: (e: Error) => void): void {
-    const id = this.nextId++;
-    this.pending.set(id, { resolve, reject });
-    w.postMessage({ id, body }, [body]);
   }
 
   private stop(w: PageWorker): void {
@@ -123,7 +131,6 @@ export class OffThreadPages {
     w.terminate();
     this.worker = null;
     this.ready = false;
-    this.waiting = [];
     for (const p of this.pending.values())
       p.reject(new Error("the day's records could not be read: the worker stopped"));
     this.pending.clear();
@@ -146,9 +153,22 @@ const makeWorker = (): PageWorker | null =>
 let shared: OffThreadPages | undefined;
 
 /** One page of a queue's records (`readDayRecords`' `readPage`), read off the page's thread. */
-export function listQueueRecords(client: PlatformClient, query: CdrQuery): Promise<Paged<QueueRecord>> {
+export function listQueueRecords(
+  client: PlatformClient,
+  query: CdrQuery,
+  bodyIn?: () => void,
+): Promise<Paged<QueueRecord>> {
+  const pages = (shared ??= new OffThreadPages(makeWorker));
+  return listCdrsDecoded(client, query, (body) => {
+    bodyIn?.();
+    return pages.decode(body);
+  });
+}
+
+/** Starts the worker for a queue's pages now (pages about to be asked). */
+export function startQueueRecordsWorker(): void {
   shared ??= new OffThreadPages(makeWorker);
-  return listCdrsDecoded(client, query, shared.decode);
+  shared.warm();
 }
 
 /**

@@ -12,7 +12,7 @@ import { eventTime, type CallCenterEventData } from "../agent-status";
 import type { EventFeed } from "../event-feed";
 import { limiter, platformDay, readDayRecords, readRecordsEndedSince } from "../day-records";
 import { parseStamp } from "../../api/cdrs";
-import { listQueueRecords, listQueueRecordsHere } from "./queue-records";
+import { listQueueRecords, listQueueRecordsHere, startQueueRecordsWorker } from "./queue-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { userQueueNames } from "../user-queues";
 import { AgentDays, type AgentDayView } from "./agent-day";
@@ -125,8 +125,13 @@ export interface Wallboard {
   dispose(): void;
 }
 
-/** Requests for the day's records under way at once, of every queue (the browser opens 6 to a host; live reads need some). */
-const DAY_READS = 4;
+/**
+ * Requests for the day's records under way at once, of every queue. More than the browser's 6
+ * connections to a host: it then sends the next as soon as one is free, without waiting for this
+ * page's turn, and the platform is never left idle between pages. Asked at low priority, they let
+ * a live request (a supervisor's action, the board's reads) go first (see `listCdrsDecoded`).
+ */
+const DAY_READS = 16;
 /**
  * The same until the board's first read of its agents has answered: the records asked at once
  * under remembered ids would otherwise come before it, on the platform and on the page, and no
@@ -523,6 +528,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             if (more.length && current()) void dayCache!.add(who, q.id, day.from, more, false).catch(() => {});
           } else {
             since?.catch(() => {});
+            // Its pages are read in a worker: started now, it is running by the time they come.
+            startQueueRecordsWorker();
             const began = now();
             const all = await readDayRecords(
               c,
