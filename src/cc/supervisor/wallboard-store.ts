@@ -209,6 +209,14 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   const newDayReads = () => ({
     under: 0,
     gate: limiter(() => (agentsOpening ? DAY_READS_OPENING : DAY_READS)),
+    /** Queues whose day is being read, of every read under way. */
+    queuesReading: 0,
+    /**
+     * Whole days read, to be kept once no queue's day is being read any more: keeping one (its
+     * records made into JSON and stored, tens of ms on the page's thread) would hold up the
+     * others' pages.
+     */
+    keep: [] as (() => void)[],
     /** Records added to the queues' days since the board last showed it (see `publishDay`). */
     unshown: { records: 0, total: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined },
   });
@@ -502,52 +510,59 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     try {
       await Promise.all(
         queues.map(async (q) => {
-          const queueDay = queueDayOf(q.name);
-          const current = () => myRun === run && queueDay === days.get(q.name);
-          /** Records added to the queue's day as they come; `total`: how many the day holds, as far as known. */
-          const add = (records: readonly QueueRecord[], total: number) => {
-            if (!current()) return;
-            queueDay.addRecords(records, clock.offset() ?? 0);
-            mine.unshown.records += records.length;
-            mine.unshown.total += total - (totals.get(q.name) ?? 0);
-            totals.set(q.name, total);
-            mine.unshown.timer ??= setTimeout(() => publishDay(mine), DAY_SHOWN_MS);
-          };
-          const read: KeptDay = { id: q.id, seen: new Set(), lastEnd: 0 };
-          // The day as this browser kept it (a reload), and what ended since (asked at once, while
-          // what was kept is read); else the whole day.
-          const kept = who && dayCache ? await dayCache.read(who, q.id, day.from).catch(() => null) : null;
-          const since = kept && recordsEndedSince(c, q.id, kept.lastEnd, range);
-          const records = kept?.records();
-          if (since && records) {
-            add(records, records.length);
-            keepRead(read, records);
-            const more = (await since).filter((r) => !read.seen.has(r.uuid));
-            add(more, records.length + more.length);
-            keepRead(read, more);
-            if (more.length && current()) void dayCache!.add(who, q.id, day.from, more, false).catch(() => {});
-          } else {
-            since?.catch(() => {});
-            // Its pages are read in a worker: started now, it is running by the time they come.
-            startQueueRecordsWorker();
-            const began = now();
-            const all = await readDayRecords(
-              c,
-              { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
-              {
-                limit: mine.gate,
-                readPage: listQueueRecords,
-                onPage: (records, progress) => add(records, progress.total),
-              },
-            );
-            keepRead(read, all);
-            // A record written while the day was read may be missed (see `readDayRecords`): what
-            // ended since the read began is read again at the next turn.
-            read.lastEnd -= now() - began;
-            if (who && current()) void dayCache?.add(who, q.id, day.from, all, true).catch(() => {});
+          mine.queuesReading++;
+          try {
+            const queueDay = queueDayOf(q.name);
+            const current = () => myRun === run && queueDay === days.get(q.name);
+            /** Records added to the queue's day as they come; `total`: how many the day holds, as far as known. */
+            const add = (records: readonly QueueRecord[], total: number) => {
+              if (!current()) return;
+              queueDay.addRecords(records, clock.offset() ?? 0);
+              mine.unshown.records += records.length;
+              mine.unshown.total += total - (totals.get(q.name) ?? 0);
+              totals.set(q.name, total);
+              mine.unshown.timer ??= setTimeout(() => publishDay(mine), DAY_SHOWN_MS);
+            };
+            const read: KeptDay = { id: q.id, seen: new Set(), lastEnd: 0 };
+            // The day as this browser kept it (a reload), and what ended since (asked at once, while
+            // what was kept is read); else the whole day.
+            const kept = who && dayCache ? await dayCache.read(who, q.id, day.from).catch(() => null) : null;
+            const since = kept && recordsEndedSince(c, q.id, kept.lastEnd, range);
+            const records = kept?.records();
+            if (since && records) {
+              add(records, records.length);
+              keepRead(read, records);
+              const more = (await since).filter((r) => !read.seen.has(r.uuid));
+              add(more, records.length + more.length);
+              keepRead(read, more);
+              if (more.length && current()) void dayCache!.add(who, q.id, day.from, more, false).catch(() => {});
+            } else {
+              since?.catch(() => {});
+              // Its pages are read in a worker: started now, it is running by the time they come.
+              startQueueRecordsWorker();
+              const began = now();
+              const all = await readDayRecords(
+                c,
+                { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
+                {
+                  limit: mine.gate,
+                  readPage: listQueueRecords,
+                  onPage: (records, progress) => add(records, progress.total),
+                },
+              );
+              keepRead(read, all);
+              // A record written while the day was read may be missed (see `readDayRecords`): what
+              // ended since the read began is read again at the next turn.
+              read.lastEnd -= now() - began;
+              mine.keep.push(() => {
+                if (who && current()) void dayCache?.add(who, q.id, day.from, all, true).catch(() => {});
+              });
+            }
+            queueDay.recordsRead();
+            if (current()) dayKept.set(q.name, read);
+          } finally {
+            if (--mine.queuesReading === 0) for (const k of mine.keep.splice(0)) k();
           }
-          queueDay.recordsRead();
-          if (current()) dayKept.set(q.name, read);
         }),
       );
       if (myRun !== run || mine !== dayReads) return;

@@ -701,6 +701,34 @@ describe("the supervisor's wallboard", () => {
     expect(asked.sort()).toEqual(["1 day", "2 day"]);
   });
 
+  it("keeps a queue's whole day in the browser only once every queue's read of it has ended, so that keeping one does not hold up another's pages", async () => {
+    let letSalesGo = () => {};
+    const salesHeld = new Promise<void>((resolve) => (letSalesGo = resolve));
+    const asked: string[] = [];
+    const routes: ReturnType<typeof fakePlatform>["overrides"] = [
+      ({ url }) => {
+        if (url.pathname !== "/api/cdrs") return undefined;
+        const id = url.searchParams.get("groupValue")!;
+        asked.push(id);
+        const data = id === "1" ? [dayCaller("support", 0)] : [dayCaller("sales", 1)];
+        const answer = () => json(200, { rowCount: data.length, page: 1, pageCount: 1, data });
+        return id === "2" ? salesHeld.then(answer) : answer();
+      },
+    ];
+    const cache = memoryDayCache();
+    const kept: string[] = [];
+    const dayCache: DayCache = { ...cache, add: (...a) => (kept.push(a[1]), cache.add(...a)) };
+    const t = await setup({ agents: 4, routes, dayCache });
+    await vi.waitFor(() => expect(asked.sort()).toEqual(["1", "2"]));
+    // Support's day is read and counted while sales' is still under way: nothing is kept yet.
+    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.waitFor(() => expect(t.board.queueDay("support")?.figures(20)).toMatchObject({ answered: 1 }));
+    expect(kept).toEqual([]);
+    letSalesGo();
+    await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
+    expect(kept.sort()).toEqual(["1", "2"]);
+  });
+
   it("says so where the platform does not list waiting callers (the spec's platform)", async () => {
     const t = await setup({ agents: 2, center: (c) => (c.waitingCallers = null) });
     expect(t.state().membersListed).toBe(false);
