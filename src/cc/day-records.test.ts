@@ -115,6 +115,36 @@ describe("a day's call records", () => {
     expect(askedWhileReading).toBeGreaterThan(0);
   });
 
+  it("frees a request's place when its page fails, before its body came or after: reads sharing the limit go on", async () => {
+    const p = platformWith(dayOf(30));
+    const limit = limiter(1);
+    const failing = [
+      // A reader that throws at once, one whose request fails (no body), one whose body came but cannot be read.
+      readDayRecords(p.client, DAY, {
+        limit,
+        readPage: () => {
+          throw new Error("refused at once");
+        },
+      }),
+      readDayRecords(p.client, DAY, { limit, readPage: async () => Promise.reject(new Error("no answer")) }),
+      readDayRecords(p.client, DAY, {
+        limit,
+        readPage: async (client, query, bodyIn) => {
+          await listCdrs(client, query);
+          bodyIn?.();
+          throw new Error("cannot be read");
+        },
+      }),
+    ];
+    const reading = readDayRecords(p.client, DAY, { perPage: 10, limit });
+    expect(await Promise.all(failing.map((f) => f.catch((e: Error) => e.message)))).toEqual([
+      "refused at once",
+      "no answer",
+      "cannot be read",
+    ]);
+    expect(await reading).toHaveLength(30);
+  });
+
   it("skips none and keeps each once when records are written while it reads, old starts and new", async () => {
     let written = 0;
     const p = platformWith(dayOf(200, 3), {

@@ -344,6 +344,17 @@ describe("a queue's records read off the page's thread", () => {
     expect(down).toMatchObject({ kind: "http", status: 503, message: "busy" });
   });
 
+  it("says a page's body has come (its request's place is free) before the page is read", async () => {
+    const said: string[] = [];
+    const page = await listQueueRecords(
+      clientOf(() => json(200, PAGE)),
+      {},
+      () => said.push("body in"),
+    ).then((p) => (said.push("read"), p));
+    expect(said).toEqual(["body in", "read"]);
+    expect(page.data).toHaveLength(5);
+  });
+
   it("reads a day of pages through the day's reading, each record once, asked at low priority", async () => {
     const priorities: (RequestPriority | undefined)[] = [];
     const client = new PlatformClient({

@@ -117,8 +117,9 @@ export class OffThreadPages {
       else page.reject(new Error(`the day's records could not be read: ${reply.error}`));
       this.idleLater(w);
     });
-    // The worker's script could not be loaded or run: pages are read here from now on (while it
-    // started, they were already); pages it held are lost with it (their reads fail and are asked again).
+    // The worker's script could not be loaded or run: the pages that came while it started were
+    // read here already, and the next page tries a worker again; pages it held are lost with it
+    // (their reads fail and are asked again).
     w.addEventListener("error", () => {
       if (this.worker === w) this.stop(w);
     });
