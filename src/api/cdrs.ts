@@ -296,15 +296,17 @@ export async function listCdrs(client: PlatformClient, q: CdrQuery = {}): Promis
 
 /**
  * GET /api/cdrs with the answer's body read by `decode` (`readCdrPage` in a worker, say): a day's
- * pages are most of a megabyte of JSON each, which the page's own thread then never parses. They
- * are many, asked at once in the background: at low priority, so that a live request goes first.
+ * pages are most of a megabyte of JSON each, which the page's own thread then never parses.
+ * `priority`: fetch's (a day's many pages, asked at once in the background, go at low priority,
+ * so that a live request waiting for a connection to the platform goes first).
  */
 export function listCdrsDecoded<R>(
   client: PlatformClient,
   q: CdrQuery,
   decode: (body: ArrayBuffer) => Promise<BodyReading<Paged<R>>>,
+  priority?: RequestPriority,
 ): Promise<Paged<R>> {
-  return client.request("GET", "/api/cdrs", { query: cdrQueryOf(q), decode, priority: "low" });
+  return client.request("GET", "/api/cdrs", { query: cdrQueryOf(q), decode, ...(priority ? { priority } : {}) });
 }
 
 /**

@@ -160,10 +160,15 @@ export function listQueueRecords(
   bodyIn?: () => void,
 ): Promise<Paged<QueueRecord>> {
   const pages = (shared ??= new OffThreadPages(makeWorker));
-  return listCdrsDecoded(client, query, (body) => {
-    bodyIn?.();
-    return pages.decode(body);
-  });
+  return listCdrsDecoded(
+    client,
+    query,
+    (body) => {
+      bodyIn?.();
+      return pages.decode(body);
+    },
+    "low",
+  );
 }
 
 /** Starts the worker for a queue's pages now (pages about to be asked). */

@@ -126,12 +126,12 @@ export interface Wallboard {
 }
 
 /**
- * Requests for the day's records under way at once, of every queue. More than the browser's 6
- * connections to a host: it then sends the next as soon as one is free, without waiting for this
- * page's turn, and the platform is never left idle between pages. Asked at low priority, they let
- * a live request (a supervisor's action, the board's reads) go first (see `listCdrsDecoded`).
+ * Requests for the day's records under way at once, of every queue: one of the browser's 6
+ * connections to a host stays free for live requests (a supervisor's action, the board's reads),
+ * which also go before pages waiting for a connection (asked at low priority: `listQueueRecords`).
+ * A request's place is free once its page's body has come (see `readDayRecords`).
  */
-const DAY_READS = 16;
+const DAY_READS = 5;
 /**
  * The same until the board's first read of its agents has answered: the records asked at once
  * under remembered ids would otherwise come before it, on the platform and on the page, and no
