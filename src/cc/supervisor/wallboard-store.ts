@@ -209,6 +209,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   const newDayReads = () => ({
     under: 0,
     gate: limiter(() => (agentsOpening ? DAY_READS_OPENING : DAY_READS)),
+    /** Stops these reads' requests when the board closes or the day is read afresh. */
+    abort: new AbortController(),
     /** Queues whose day is being read, of every read under way. */
     queuesReading: 0,
     /**
@@ -230,6 +232,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   /** The day's records read afresh from `from`: its queues' days, what was asked, what waits to be shown. */
   const freshDay = (from: number): DayReading => {
     if (dayReads.unshown.timer) clearTimeout(dayReads.unshown.timer);
+    dayReads.abort.abort();
     days = new Map();
     recordsAsked = new Map();
     dayKept = new Map();
@@ -527,7 +530,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             // The day as this browser kept it (a reload), and what ended since (asked at once, while
             // what was kept is read); else the whole day.
             const kept = who && dayCache ? await dayCache.read(who, q.id, day.from).catch(() => null) : null;
-            const since = kept && recordsEndedSince(c, q.id, kept.lastEnd, range);
+            const since = kept && recordsEndedSince(c, q.id, kept.lastEnd, range, mine.abort.signal);
             const records = kept?.records();
             if (since && records) {
               add(records, records.length);
@@ -546,6 +549,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
                 { startDate: range.startDate, endDate: range.endDate, groupValue: q.id },
                 {
                   limit: mine.gate,
+                  signal: mine.abort.signal,
                   readPage: listQueueRecords,
                   onPage: (records, progress) => add(records, progress.total),
                 },
@@ -590,13 +594,14 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     queueId: string,
     lastEnd: number,
     range: { startDate: string; endDate: string },
+    signal: AbortSignal,
   ): Promise<QueueRecord[]> => {
     const from = parseStamp(range.startDate) ?? 0;
     const to = (parseStamp(range.endDate) ?? Infinity) + 999;
     const records = await readRecordsEndedSince<QueueRecord>(
       c,
       { since: Math.max(from, lastEnd - KEPT_OVERLAP_MS), groupValue: queueId },
-      { readPage: listQueueRecordsHere },
+      { readPage: listQueueRecordsHere, signal },
     );
     return records.filter((r) => r.startedAt !== null && r.startedAt >= from && r.startedAt <= to);
   };
@@ -622,7 +627,9 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       void dayCache.forget(who, day.from).catch(() => {});
       const range = platformDay(day.from, clock.offset());
       for (const [name, read] of [...dayKept]) {
-        const more = (await recordsEndedSince(c, read.id, read.lastEnd, range)).filter((r) => !read.seen.has(r.uuid));
+        const more = (await recordsEndedSince(c, read.id, read.lastEnd, range, mine.abort.signal)).filter(
+          (r) => !read.seen.has(r.uuid),
+        );
         if (myRun !== run || mine !== dayReads || dayKept.get(name) !== read) return;
         if (!more.length) continue;
         keepRead(read, more);
@@ -738,6 +745,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
   const stop = () => {
     run++;
     client = null;
+    // The day's reads ask nothing more (what was asked comes back and is dropped).
+    dayReads.abort.abort();
     unsubscribeFeed?.();
     unsubscribeFeed = undefined;
     if (tick) clearInterval(tick);

@@ -729,6 +729,31 @@ describe("the supervisor's wallboard", () => {
     expect(kept.sort()).toEqual(["1", "2"]);
   });
 
+  it("asks nothing more of the day's records once the board is closed", async () => {
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const asked: string[] = [];
+    const routes: ReturnType<typeof fakePlatform>["overrides"] = [
+      ({ url }) => {
+        if (url.pathname !== "/api/cdrs") return undefined;
+        const q = Object.fromEntries(url.searchParams);
+        asked.push(`${q.groupValue} ${q.startDate}`);
+        // A long day: its first page says 5,000 records, so that the rest is asked in spans after
+        // it (each of which says it holds the one record it gives).
+        const data = [dayCaller(q.groupValue === "1" ? "support" : "sales", 1)];
+        const whole = q.startDate!.endsWith("00:00:00") && q.endDate!.endsWith("23:59:59");
+        const rowCount = whole ? 5000 : 1;
+        return held.then(() => json(200, { rowCount, page: 1, pageCount: Math.ceil(rowCount / 1000), data }));
+      },
+    ];
+    const t = await setup({ agents: 4, routes });
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    t.board.dispose();
+    letGo();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(asked).toHaveLength(2);
+  });
+
   it("says so where the platform does not list waiting callers (the spec's platform)", async () => {
     const t = await setup({ agents: 2, center: (c) => (c.waitingCallers = null) });
     expect(t.state().membersListed).toBe(false);
