@@ -196,6 +196,13 @@ class SimulatedCenter {
   };
 }
 
+/** An answer held back until `letGo` is called. */
+function heldBack(): { until: Promise<void>; letGo: () => void } {
+  let letGo!: () => void;
+  const until = new Promise<void>((resolve) => (letGo = resolve));
+  return { until, letGo };
+}
+
 /** An answered caller of the day (T0's) in a queue's call records, the `i`th hour after midnight. */
 function dayCaller(queue: string, i: number) {
   const midnight = new Date(T0).setHours(0, 0, 0, 0);
@@ -524,10 +531,8 @@ describe("the supervisor's wallboard", () => {
 
   it("reads each queue's records of the day as soon as a read tells its id, beside the rest of that read; the day is read once every queue's is", async () => {
     const asked: string[] = [];
-    let listMembers!: () => void;
-    const membersListed = new Promise<void>((resolve) => (listMembers = resolve));
-    let answerSales!: () => void;
-    const salesAnswered = new Promise<void>((resolve) => (answerSales = resolve));
+    const { until: membersListed, letGo: listMembers } = heldBack();
+    const { until: salesAnswered, letGo: answerSales } = heldBack();
     const routes: ReturnType<typeof fakePlatform>["overrides"] = [
       ({ url }) => {
         if (url.pathname === "/api/cc/queue_members") {
@@ -702,8 +707,7 @@ describe("the supervisor's wallboard", () => {
   });
 
   it("keeps a queue's whole day in the browser only once every queue's read of it has ended, so that keeping one does not hold up another's pages", async () => {
-    let letSalesGo = () => {};
-    const salesHeld = new Promise<void>((resolve) => (letSalesGo = resolve));
+    const { until: salesHeld, letGo: letSalesGo } = heldBack();
     const asked: string[] = [];
     const routes: ReturnType<typeof fakePlatform>["overrides"] = [
       ({ url }) => {
@@ -730,8 +734,7 @@ describe("the supervisor's wallboard", () => {
   });
 
   it("asks nothing more of the day's records once the board is closed", async () => {
-    let letGo = () => {};
-    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const { until: held, letGo } = heldBack();
     const asked: string[] = [];
     const routes: ReturnType<typeof fakePlatform>["overrides"] = [
       ({ url }) => {
