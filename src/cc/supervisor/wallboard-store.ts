@@ -146,6 +146,11 @@ const DAY_SHOWN_MS = 200;
  * day went on (a few seconds), is read again rather than missed.
  */
 const KEPT_OVERLAP_MS = 60_000;
+/**
+ * A clock offset kept longer than this is not used: the platform's zone may have moved to or from
+ * summer time since (the first event measures it again in any case).
+ */
+const KEPT_CLOCK_MS = 12 * 3_600_000;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
@@ -319,6 +324,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     sinceRead?.push(e);
     if (clock.note(e, now())) {
       store.setState({ clockOffset: clock.offset() });
+      keepClock();
       for (const row of store.getState().board.agents.values())
         agentDays.refineStart(row, statusSinceOf(row, clock).at);
     }
@@ -729,6 +735,20 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       .filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "")
       .map(([name, id]) => ({ name, id }));
   };
+  /**
+   * Where the platform's clock offset is kept for the next opening, per platform: a reload shows
+   * time in status exactly, and a wrap-up over as over, before the first event measures it again.
+   */
+  let clockKey = "";
+  const keepClock = () => {
+    const offset = clock.offset();
+    if (clockKey && offset !== null) storage.setItem(clockKey, JSON.stringify({ offset, at: now() }));
+  };
+  const keptClock = (): number | null => {
+    const kept = readJson(storage, clockKey) as { offset?: unknown; at?: unknown } | null;
+    const fresh = typeof kept?.at === "number" && Math.abs(now() - kept.at) < KEPT_CLOCK_MS;
+    return fresh && typeof kept.offset === "number" && Number.isFinite(kept.offset) ? kept.offset : null;
+  };
   const rememberIds = (board: WallboardData) => {
     const ids = Object.fromEntries([...board.queues.values()].filter((q) => q.id).map((q) => [q.name, q.id]));
     const value = JSON.stringify(ids);
@@ -769,7 +789,10 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     client = who.client;
     lastReadAt = 0;
     agentDays = new AgentDays(midnightOf(now()));
+    clockKey = `agentbar.platform-clock.${deps.session.getState().platformUrl}`;
+    clock.assume(keptClock());
     store.setState({
+      clockOffset: clock.offset(),
       board: emptyWallboard(now()),
       day: freshDay(midnightOf(now())),
       dayVersion: 0,

@@ -911,15 +911,28 @@ describe("the supervisor's wallboard", () => {
     expect(before("10001")).toBeGreaterThan(lunch);
   });
 
-  it("shows time in status from the platform's status_since, read with the platform's zone and clock, once an event measured them", async () => {
-    // The platform runs 8 hours ahead of this browser's zone and its clock 1.5 s behind.
-    const zone = 8 * 3600_000;
-    const skew = 1_500;
-    const local = (ms: number) => {
-      const d = new Date(ms + zone);
-      const p = (n: number) => String(n).padStart(2, "0");
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  // The platform runs 8 hours ahead of this browser's zone and its clock 1.5 s behind.
+  const zone = 8 * 3600_000;
+  const skew = 1_500;
+  /** A moment as the platform writes it: its local time, without a zone. */
+  const local = (ms: number) => {
+    const d = new Date(ms + zone);
+    const p = (n: number) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  };
+  /** An event of the platform's now, which measures its clock. */
+  const measuringEvent = () => {
+    const platformNow = Date.now() - skew;
+    return {
+      "CC-Action": "members-count",
+      "CC-Queue": "support",
+      "CC-Count": "0",
+      "Event-Date-Timestamp": String(platformNow * 1000),
+      "Event-Date-Local": local(platformNow),
     };
+  };
+
+  it("shows time in status from the platform's status_since, read with the platform's zone and clock, once an event measured them", async () => {
     const t = await setup({
       agents: 2,
       center: (c) => {
@@ -930,20 +943,44 @@ describe("the supervisor's wallboard", () => {
     const row = () => t.state().board.agents.get("10000")!;
     expect(statusSinceOf(row(), t.board.clock)).toMatchObject({ exact: false });
     t.channel.open(true);
-    const platformNow = Date.now() - skew;
-    t.channel.push({
-      "CC-Action": "members-count",
-      "CC-Queue": "support",
-      "CC-Count": "0",
-      "Event-Date-Timestamp": String(platformNow * 1000),
-      "Event-Date-Local": local(platformNow),
-    });
+    t.channel.push(measuringEvent());
     t.board.flush();
     expect(t.state().clockOffset).toBe(zone - skew);
     // The platform's stamps are whole seconds: right within one.
     const since = statusSinceOf(row(), t.board.clock);
     expect(since.exact).toBe(true);
     expect(Math.abs(since.at - (T0 - 125_000))).toBeLessThan(1_000);
+  });
+
+  it("keeps the platform's clock as measured for the next opening: after a reload, before any event, time in status is exact and a wrap-up that ended is over", async () => {
+    const device = memoryStorage();
+    // On break for 2 minutes; the wrap-up of its last call ended a minute ago.
+    const center = (c: SimulatedCenter) =>
+      c.agents.set("10000", {
+        ...c.agents.get("10000")!,
+        status_since: local(Date.now() - skew - 125_000),
+        wrap_up_until: local(Date.now() - skew - 60_000),
+      });
+    const first = await setup({ agents: 2, device, center });
+    first.channel.open(true);
+    first.channel.push(measuringEvent());
+    first.board.flush();
+    first.board.dispose();
+    // The next opening, an hour later: no event has come yet.
+    await vi.advanceTimersByTimeAsync(3600_000);
+    const reload = await setup({ agents: 2, device, center });
+    const row = reload.state().board.agents.get("10000")!;
+    expect(reload.state().clockOffset).toBe(zone - skew);
+    const since = statusSinceOf(row, reload.board.clock);
+    expect(since.exact).toBe(true);
+    expect(Math.abs(since.at - (Date.now() - 125_000))).toBeLessThan(1_000);
+    expect(inWrapUp(row, reload.board.clock, Date.now())).toBe(false);
+    // Kept for long, it is not used: the platform may have changed to or from summer time since.
+    reload.board.dispose();
+    await vi.advanceTimersByTimeAsync(13 * 3600_000);
+    const nextDay = await setup({ agents: 2, device, center });
+    expect(nextDay.state().clockOffset).toBeNull();
+    expect(statusSinceOf(nextDay.state().board.agents.get("10000")!, nextDay.board.clock).exact).toBe(false);
   });
 
   it("shows after-call work: a queue call that ends reads its queue again, which says until when wrap-up runs", async () => {
