@@ -98,5 +98,12 @@ describe("a page of call records as the API's JSON", () => {
       [],
     );
     expect(names({ page: 1, perPage: 1000, queueId: 99 })).toEqual([]);
+    // Without a queue, a supervisor reads its own calls (its call history), not every queue's:
+    // a supervisor of no call here reads none, by list or by uuid.
+    expect(names({ page: 1, perPage: 1000, scope: { extensions: ["2002"], queueCalls: true } })).toEqual([]);
+    expect(cdrs.byUuid(support[0]!, { extensions: ["2002"], queueCalls: true })).toBeUndefined();
+    expect(names({ page: 1, perPage: 1000, scope: { extensions: ["1001"], queueCalls: true } })).toEqual(
+      names({ page: 1, perPage: 1000, scope: { extensions: ["1001"], queueCalls: false } }),
+    );
   });
 });

@@ -42,8 +42,9 @@ export type NewCdr = Omit<CdrRow, "id">;
 
 /**
  * Which records a reader who is not an administrator sees: those of the calls its extensions took
- * part in (extensionScope), and for a supervisor also every leg of a call-center queue's call (its
- * board counts the queues' calls of the day from them).
+ * part in (extensionScope), and for a supervisor also every leg of a call-center queue's call when
+ * it reads by queue (`queueId`: its board counts the queues' calls of the day from them). A
+ * supervisor's other reads (its call history, a record by uuid) are of its own calls, as anyone's.
  */
 export interface CdrScope {
   extensions: string[];
@@ -290,9 +291,7 @@ export class CdrStore {
   }
 
   private scope(scope: CdrScope | undefined): { sql: string; args: unknown[] } {
-    if (!scope) return { sql: "", args: [] };
-    const own = extensionScope(scope.extensions);
-    return scope.queueCalls ? { sql: `(${own.sql} OR ${QUEUE_OF} IS NOT NULL)`, args: own.args } : own;
+    return scope ? extensionScope(scope.extensions) : { sql: "", args: [] };
   }
 }
 

@@ -58,7 +58,7 @@ const DEFAULT_PER_PAGE = 20;
 /**
  * Call records (spec: Call records). An administrator reads every record; anyone else the
  * records of the calls their extensions took part in (see extensionScope), whatever numbers the
- * calls presented; a supervisor also every leg of a queue's call (see CdrScope). A group is a call-center queue (as in ccLogin), so `groupValue` is a queue id:
+ * calls presented; a supervisor also every leg of a queue's call in a read by queue (see CdrScope). A group is a call-center queue (as in ccLogin), so `groupValue` is a queue id:
  * the legs of that queue's calls.
  */
 export function cdrRoutes(app: FastifyInstance, ctx: PlatformContext) {
