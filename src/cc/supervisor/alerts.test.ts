@@ -105,6 +105,51 @@ describe("thresholds and alerts", () => {
     expect(alerts.store.getState()).toMatchObject({ raised: 2, active: [{ since: NOW + 3000 }] });
   });
 
+  it("keeps the breaches on through a reload: one still on is neither raised again nor dated anew; one that ended since, another user's or one seen again only a minute on is new", () => {
+    const tab = memoryStorage();
+    const sam = "sam@https://pbx";
+    const waiting = { id: "waiting:support", kind: "waiting" as const, queue: "support", value: 6, limit: 5 };
+    const level = {
+      id: "service-level:support",
+      kind: "service-level" as const,
+      queue: "support",
+      value: 67,
+      limit: 80,
+    };
+    const open = createAlerts(tab);
+    open.update([waiting, level], NOW, sam);
+    expect(open.store.getState()).toMatchObject({ raised: 1 });
+    // The reload: the board's figures come back over a few seconds.
+    const reloaded = createAlerts(tab);
+    reloaded.update([], NOW + 2000, sam);
+    reloaded.update([waiting], NOW + 3000, sam);
+    reloaded.update([waiting, level], NOW + 5000, sam);
+    expect(reloaded.store.getState()).toMatchObject({
+      raised: 0,
+      active: [
+        { id: waiting.id, since: NOW },
+        { id: level.id, since: NOW },
+      ],
+    });
+    // Ended, then on again: a new breach.
+    reloaded.update([level], NOW + 6000, sam);
+    reloaded.update([waiting, level], NOW + 7000, sam);
+    expect(reloaded.store.getState()).toMatchObject({
+      raised: 1,
+      lastRaised: [{ id: waiting.id }],
+      active: [{ since: NOW + 7000 }, { since: NOW }],
+    });
+    // Another user in the same tab has breaches of its own.
+    const other = createAlerts(tab);
+    other.update([waiting], NOW + 8000, "ada@https://pbx");
+    expect(other.store.getState()).toMatchObject({ raised: 1, active: [{ since: NOW + 8000 }] });
+    // A breach that is there again only after the reload's first minute began anew.
+    const late = createAlerts(tab);
+    late.update([], NOW + 8000, sam);
+    late.update([waiting], NOW + 69_000, sam);
+    expect(late.store.getState()).toMatchObject({ raised: 1, active: [{ since: NOW + 69_000 }] });
+  });
+
   it("keeps each queue's thresholds per supervisor and platform, and reads back only sound values", () => {
     const storage = memoryStorage();
     const mine = new ThresholdStorage(storage, "sam@https://pbx");

@@ -110,21 +110,55 @@ export interface AlertsState {
   lastRaised: readonly Breach[];
 }
 
+const ALERTS_KEY = "agentbar.alerts";
+/**
+ * A reload: the breaches of before it that are there again within this long (while the board
+ * reads its figures again) are the same breaches, raised already, since when they began.
+ */
+const RESUME_MS = 60_000;
+
 /**
  * Breaches followed over time: a new one is raised once (it stays in the list while it lasts,
  * with when it began), and it is cleared when it ends; the same breach again later is raised anew.
+ * With `storage` (the tab's), the breaches on now are kept per `scope` (user and platform), so that
+ * a reload neither raises them again (sound, notification, announcement) nor dates them anew.
  */
-export function createAlerts(): {
+export function createAlerts(storage?: KeyValueStorage): {
   store: StoreApi<AlertsState>;
-  update(breaches: readonly Breach[], now: number): void;
+  update(breaches: readonly Breach[], now: number, scope?: string): void;
 } {
   const store = createStore<AlertsState>()(() => ({ active: [], raised: 0, lastRaised: [] }));
+  let scope: string | undefined;
+  /** The breaches kept from before the reload, by id: when each began; until when they are taken up. */
+  let kept = new Map<string, number>();
+  let keptUntil = 0;
+  const resume = (now: number) => {
+    const raw = storage && scope ? readJson(storage, `${ALERTS_KEY}.${scope}`) : null;
+    const k = (raw && typeof raw === "object" ? raw : {}) as { at?: unknown; active?: unknown };
+    kept = new Map();
+    keptUntil = now + RESUME_MS;
+    if (typeof k.at !== "number" || Math.abs(now - k.at) > RESUME_MS || !Array.isArray(k.active)) return;
+    for (const a of k.active as { id?: unknown; since?: unknown }[])
+      if (typeof a?.id === "string" && typeof a.since === "number") kept.set(a.id, a.since);
+  };
   return {
     store,
-    update(breaches, now) {
+    update(breaches, now, to = "") {
+      if (to !== scope) {
+        scope = to;
+        if (store.getState().active.length) store.setState({ active: [] });
+        resume(now);
+      }
+      if (now > keptUntil) kept.clear();
       const before = new Map(store.getState().active.map((b) => [b.id, b]));
-      const fresh = breaches.filter((b) => !before.has(b.id));
-      const active = breaches.map((b) => ({ ...b, since: before.get(b.id)?.since ?? now }));
+      const fresh = breaches.filter((b) => !before.has(b.id) && !kept.has(b.id));
+      const active = breaches.map((b) => ({ ...b, since: before.get(b.id)?.since ?? kept.get(b.id) ?? now }));
+      for (const b of breaches) kept.delete(b.id);
+      if (storage && scope && (active.length || before.size))
+        storage.setItem(
+          `${ALERTS_KEY}.${scope}`,
+          JSON.stringify({ at: now, active: active.map((b) => ({ id: b.id, since: b.since })) }),
+        );
       const same =
         active.length === before.size &&
         active.every((b) => {

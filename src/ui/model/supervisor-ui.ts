@@ -64,6 +64,8 @@ export interface BoardViewDeps {
   now?: () => number;
   /** Where thresholds and the sound choice are kept (default: localStorage). */
   storage?: KeyValueStorage;
+  /** Where the alerts on now are kept through a reload (default: sessionStorage). */
+  tabStorage?: KeyValueStorage;
   /** Whether the page is hidden (a desktop notification is shown then); default: document.hidden. */
   hidden?: () => boolean;
   /** Shows a desktop notification (default: the browser's, where permission was granted). */
@@ -137,7 +139,7 @@ export function createBoardView(deps: BoardViewDeps): BoardView {
   const thresholdsVersion = signal(0);
   const alertSound = signal(storage.getItem(SOUND_KEY) === "on");
   alertSound.subscribe((on) => storage.setItem(SOUND_KEY, on ? "on" : "off"));
-  const alerts = createAlerts();
+  const alerts = createAlerts(deps.tabStorage ?? browserStorage("sessionStorage"));
   const thresholdsOf = (queue: string) =>
     scopeOf(deps.session.value) ? thresholdStorage().of(queue) : DEFAULT_THRESHOLDS;
   /** Each second while a board is shown: what breaches now; a new breach is told once. */
@@ -146,6 +148,7 @@ export function createBoardView(deps: BoardViewDeps): BoardView {
     alerts.update(
       breachesOf(st.board, thresholdsOf, (q) => deps.wallboard.queueDay(q), deps.wallboard.clock, t),
       t,
+      scopeOf(deps.session.value),
     );
   };
   alerts.store.subscribe((a, before) => {
