@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, expectAccessible, screenshot, screenshotViewports, test } from "./fixtures";
 import type { Page, Request } from "@playwright/test";
-import { agent, expectSimHears, heard, sim } from "./phone-support";
+import { agent, expectSimHears, heard, seconds, sim } from "./phone-support";
 import {
   admin,
   chooseStatus,
@@ -441,11 +441,20 @@ test("a supervisor monitors, whispers, barges in and intercepts an agent's queue
     .split(",");
   const col = (name: string) => supportRow[header.indexOf(name)];
   const tile = Object.fromEntries(before.map((f) => f.split("=") as [string, string]));
-  expect([col("offered"), col("answered"), col("abandoned"), `${col("service_level_pct")} %`]).toEqual([
+  expect([
+    col("offered"),
+    col("answered"),
+    col("abandoned"),
+    `${col("service_level_pct")} %`,
+    Number(col("asa_s")),
+    Number(col("aht_s")),
+  ]).toEqual([
     tile["queue-offered"],
     tile["queue-answered"],
     tile["queue-abandoned"],
     tile["queue-service-level"],
+    seconds(tile["queue-asa"]!),
+    seconds(tile["queue-aht"]!),
   ]);
   expect(csv).toMatch(/\r\ndate,agent,name,calls_handled,aht_s\r\n/);
   expect(csv).toContain(",1001,Alice Agent,2,");

@@ -11,6 +11,15 @@ export function formatDuration(totalSec: number): string {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
+/**
+ * A mean of durations (ms), as the board and the wall screen show one: rounded to the second, as
+ * the day's CSV export writes it (floored, a mean of 3.6 s read 0:03 beside the export's 4); "–"
+ * when there is none.
+ */
+export function formatMean(ms: number | null): string {
+  return ms === null ? "–" : formatDuration(Math.round(ms / 1000));
+}
+
 const formats = new WeakMap<Intl.DateTimeFormatOptions, Map<Language, Intl.DateTimeFormat>>();
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo } from "preact/hooks";
 import { agentCalls, type AgentSegment } from "../../cc/supervisor";
 import { useModel } from "../model/model";
-import { formatDuration, formatMoment } from "../shared/format";
+import { formatDuration, formatMean, formatMoment } from "../shared/format";
 import type { SupervisorUi } from "../model/supervisor-ui";
 
 const percent = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
@@ -44,7 +44,7 @@ export function AgentDayPanel({ s, number, onClose }: { s: SupervisorUi; number:
           <dt>
             <abbr title={m.ahtLong}>{m.aht}</abbr>
           </dt>
-          <dd>{calls.averageHandleTime === null ? "–" : formatDuration(calls.averageHandleTime / 1000)}</dd>
+          <dd>{formatMean(calls.averageHandleTime)}</dd>
         </div>
         <div>
           <dt>{m.occupancy}</dt>

@@ -1,7 +1,7 @@
 import { useMemo } from "preact/hooks";
 import { summarizeQueue, type AlertKind } from "../../cc/supervisor";
 import { useModel } from "../model/model";
-import { formatDuration, formatMoment } from "../shared/format";
+import { formatDuration, formatMean, formatMoment } from "../shared/format";
 import { IntradayChart } from "./intraday-chart";
 import type { SupervisorUi } from "../model/supervisor-ui";
 import { useSupervisor } from "./use-supervisor";
@@ -69,17 +69,13 @@ function QueueTile({ name }: { name: string }) {
           <dt>
             <abbr title={m.asaLong}>{m.asa}</abbr>
           </dt>
-          <dd data-testid="queue-asa">
-            {q.averageSpeedOfAnswer === null ? "–" : formatDuration(q.averageSpeedOfAnswer / 1000)}
-          </dd>
+          <dd data-testid="queue-asa">{formatMean(q.averageSpeedOfAnswer)}</dd>
         </div>
         <div>
           <dt>
             <abbr title={m.ahtLong}>{m.aht}</abbr>
           </dt>
-          <dd data-testid="queue-aht">
-            {q.averageHandleTime === null ? "–" : formatDuration(q.averageHandleTime / 1000)}
-          </dd>
+          <dd data-testid="queue-aht">{formatMean(q.averageHandleTime)}</dd>
         </div>
       </>
     ),

@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { summarizeQueue } from "../../cc/supervisor";
 import type { SignInErrorInfo } from "../../session";
 import { useModel } from "../model/model";
-import { formatDuration, formatMoment } from "../shared/format";
+import { formatDuration, formatMean, formatMoment } from "../shared/format";
 import { signInErrorText } from "../words/sign-in-words";
 import { IntradayChart } from "./intraday-chart";
 import { alertText, type BoardView } from "../model/supervisor-ui";
@@ -87,16 +87,8 @@ export function WallView({
                 {figure(m.offered, String(q.offered), "wall-offered")}
                 {figure(m.answered, String(q.answered), "wall-answered")}
                 {figure(m.abandoned, String(q.abandoned), "wall-abandoned")}
-                {figure(
-                  m.asa,
-                  q.averageSpeedOfAnswer === null ? "–" : formatDuration(q.averageSpeedOfAnswer / 1000),
-                  "wall-asa",
-                )}
-                {figure(
-                  m.aht,
-                  q.averageHandleTime === null ? "–" : formatDuration(q.averageHandleTime / 1000),
-                  "wall-aht",
-                )}
+                {figure(m.asa, formatMean(q.averageSpeedOfAnswer), "wall-asa")}
+                {figure(m.aht, formatMean(q.averageHandleTime), "wall-aht")}
               </dl>
               <p class="wall-agents">
                 {t.value.agent.status.ready} {q.byStatus.ready + q.byStatus["on-demand"]} · {m.inCall} {q.inCall} ·{" "}
