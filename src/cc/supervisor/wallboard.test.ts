@@ -781,6 +781,41 @@ describe("the supervisor's wallboard", () => {
     expect(t.state().board.agents.get("20000")).toMatchObject({ name: "New Agent", status: "Available" });
   });
 
+  it("leaves out an agent of no queue (a supervisor signed in for a moment to listen to a call, signed out since), whatever events it sends; signed into a queue it is one of its agents, and leaves with the next read once signed out of every queue", async () => {
+    const t = await setup({
+      agents: 2,
+      center: (c) =>
+        c.agents.set("1010", {
+          ...c.agents.get("10000")!,
+          agent_id: "1010",
+          extn: "1010",
+          name: "Sam Supervisor",
+          group_id: "",
+          status: "Logged Out",
+          state: "LOGOUT",
+        }),
+    });
+    expect([...t.state().board.agents.keys()].sort()).toEqual(["10000", "10001"]);
+    t.channel.open(true);
+    const reads = t.center.reads;
+    t.center.setStatus("1010", "Logged Out", "", T0);
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.center.reads).toBeGreaterThan(reads);
+    expect(t.state().board.agents.has("1010")).toBe(false);
+    t.center.agents.set("1010", { ...t.center.agents.get("1010")!, group_id: "support" });
+    t.center.setStatus("1010", "Available", "", T0 + 1000);
+    t.deliver();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.state().board.agents.get("1010")).toMatchObject({ status: "Available", queues: ["support"] });
+    t.center.agents.set("1010", { ...t.center.agents.get("1010")!, group_id: "" });
+    t.center.setStatus("1010", "Logged Out", "", T0 + 2000);
+    t.deliver();
+    await t.board.refresh();
+    expect(t.state().board.agents.has("1010")).toBe(false);
+    expect(summarizeQueue(t.state().board, "support", 20, undefined).byStatus).toMatchObject({ ready: 0 });
+  });
+
   it("applies the events received during a read again over its answer: an agent who signed in and out meanwhile is not left signed in by the older answer", async () => {
     // agent_state answers from `answered` (what the platform saw when it answered), once let go.
     let answered: SimulatedCenter | null = null;

@@ -313,9 +313,19 @@ export function applyRecords(
   const listed = new Set<string>();
   for (const r of records) {
     if (!r.agent_id || listed.has(r.agent_id)) continue;
+    const old = d.agent(r.agent_id);
+    const queues = [
+      ...new Set([
+        ...(partial ? (old?.queues ?? []) : []),
+        ...(queuesOf.get(r.agent_id) ?? []),
+        ...(r.group_id ? [r.group_id] : []),
+      ]),
+    ].sort();
+    // An agent of no queue (no tier, signed into none: a supervisor once signed in to listen to a
+    // call) is no queue's agent: not on the board, and gone from it once a read says so.
+    if (!queues.length) continue;
     listed.add(r.agent_id);
     const view = agentViewOf(r);
-    const old = d.agent(r.agent_id);
     const kind = statusKind(view.status);
     const sameStatus = old && old.status === view.status && old.reason === (kind === "break" ? view.reason : "");
     const platformCall = r.call;
@@ -337,13 +347,6 @@ export function applyRecords(
             answeredAt: old?.call?.answeredAt || now,
           }
         : null;
-    const queues = [
-      ...new Set([
-        ...(partial ? (old?.queues ?? []) : []),
-        ...(queuesOf.get(r.agent_id) ?? []),
-        ...(r.group_id ? [r.group_id] : []),
-      ]),
-    ].sort();
     for (const q of queues) d.addQueue(q);
     const row: WallboardAgent = {
       number: r.agent_id,
