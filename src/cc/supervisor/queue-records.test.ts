@@ -7,6 +7,7 @@ import { QueueDay, queueRecordOf } from "./queue-day";
 import {
   OffThreadPages,
   WORKER_IDLE_MS,
+  WORKER_RETRY_MS,
   answerPage,
   listQueueRecords,
   listQueueRecordsHere,
@@ -248,27 +249,65 @@ describe("a queue's records read off the page's thread", () => {
     expect(await none.decode(bytesOf(PAGE))).toEqual(
       (answerPage({ id: 0, body: bytesOf(PAGE) }) as { reading: unknown }).reading,
     );
+    let made = 0;
     const throws = new OffThreadPages(() => {
+      made++;
       throw new DOMException("blocked", "SecurityError");
     });
     expect("value" in (await throws.decode(bytesOf(PAGE)))).toBe(true);
+    await throws.decode(bytesOf(PAGE));
+    // Not tried again at the next page.
+    expect(made).toBe(1);
 
-    const workers: FakeWorker[] = [];
-    const blocked = new OffThreadPages(() => {
-      workers.push(new FakeWorker({ failsToStart: workers.length === 0 }));
-      return workers.at(-1)!;
-    });
-    blocked.warm();
-    await nextTask();
-    expect(workers[0]!.terminated).toBe(true);
-    const reading = await blocked.decode(bytesOf(PAGE));
-    expect("value" in reading && reading.value.data).toHaveLength(5);
-    expect(workers[0]!.posted).toEqual([]);
-    // That page tried a worker again, which runs for the next.
-    expect(workers).toHaveLength(2);
-    await nextTask();
-    await blocked.decode(bytesOf(PAGE));
-    expect(workers[1]!.posted).toHaveLength(1);
+    vi.useFakeTimers();
+    try {
+      const workers: FakeWorker[] = [];
+      const blocked = new OffThreadPages(() => {
+        workers.push(new FakeWorker({ failsToStart: workers.length === 0 }));
+        return workers.at(-1)!;
+      });
+      blocked.warm();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(workers[0]!.terminated).toBe(true);
+      // The pages of the next minute are read here, and no worker is tried meanwhile.
+      const reading = await blocked.decode(bytesOf(PAGE));
+      expect("value" in reading && reading.value.data).toHaveLength(5);
+      await vi.advanceTimersByTimeAsync(WORKER_RETRY_MS - 10);
+      await blocked.decode(bytesOf(PAGE));
+      expect(workers).toHaveLength(1);
+      expect(workers[0]!.posted).toEqual([]);
+      // Then a page tries a worker again (and is read here while it starts), which runs for the next.
+      await vi.advanceTimersByTimeAsync(10);
+      await blocked.decode(bytesOf(PAGE));
+      expect(workers).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      const inWorker = blocked.decode(bytesOf(PAGE));
+      await vi.advanceTimersByTimeAsync(1);
+      expect("value" in (await inWorker)).toBe(true);
+      expect(workers[1]!.posted).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reads a page here when it cannot be posted to the worker, and lets the worker go as usual", async () => {
+    vi.useFakeTimers();
+    try {
+      const worker = new FakeWorker();
+      worker.postMessage = () => {
+        throw new DOMException("could not be cloned", "DataCloneError");
+      };
+      const pages = new OffThreadPages(() => worker);
+      pages.warm();
+      await vi.advanceTimersByTimeAsync(1);
+      const reading = await pages.decode(bytesOf(PAGE));
+      expect("value" in reading && reading.value.data).toHaveLength(5);
+      // No page is left waiting for it: it is let go after its idle time.
+      await vi.advanceTimersByTimeAsync(WORKER_IDLE_MS);
+      expect(worker.terminated).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("fails the pages a worker held when it breaks, and lets an idle worker go", async () => {

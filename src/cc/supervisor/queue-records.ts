@@ -46,6 +46,8 @@ export interface PageWorker {
 
 /** A worker is let go after this long without a page (a day is read at open and on a new day). */
 export const WORKER_IDLE_MS = 15_000;
+/** After a worker could not start, pages are read on the page's thread this long before one is tried again. */
+export const WORKER_RETRY_MS = 60_000;
 
 type Reading = BodyReading<Paged<QueueRecord>>;
 
@@ -57,6 +59,8 @@ export class OffThreadPages {
   private readonly pending = new Map<number, { resolve: (r: Reading) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When a worker last failed to start (ms). */
+  private failedAt = -Infinity;
 
   constructor(private readonly makeWorker: () => PageWorker | null) {}
 
@@ -75,7 +79,14 @@ export class OffThreadPages {
     return new Promise<Reading>((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, body }, [body]);
+      try {
+        worker.postMessage({ id, body }, [body]);
+      } catch {
+        // Not posted (nothing is transferred then): read here, and the worker is not waited for.
+        this.pending.delete(id);
+        this.idleLater(worker);
+        resolve(readHere(body));
+      }
     });
   };
 
@@ -93,13 +104,19 @@ export class OffThreadPages {
   }
 
   private start(): PageWorker | null {
+    // A worker that could not start is not tried again at every page (a script the page may not
+    // load fails each time): the pages are read here meanwhile.
+    if (Date.now() - this.failedAt < WORKER_RETRY_MS) return null;
     let worker: PageWorker | null;
     try {
       worker = this.makeWorker();
     } catch {
       worker = null;
     }
-    if (!worker) return null;
+    if (!worker) {
+      this.failedAt = Date.now();
+      return null;
+    }
     const w = worker;
     this.worker = w;
     this.ready = false;
@@ -118,10 +135,13 @@ export class OffThreadPages {
       this.idleLater(w);
     });
     // The worker's script could not be loaded or run: the pages that came while it started were
-    // read here already, and the next page tries a worker again; pages it held are lost with it
-    // (their reads fail and are asked again).
+    // read here already, and so are the pages of the next WORKER_RETRY_MS; pages it held (it
+    // broke after it ran) are lost with it (their reads fail and are asked again), and the next
+    // page tries a worker again.
     w.addEventListener("error", () => {
-      if (this.worker === w) this.stop(w);
+      if (this.worker !== w) return;
+      if (!this.ready) this.failedAt = Date.now();
+      this.stop(w);
     });
     return w;
   }
