@@ -28,7 +28,8 @@
  * Run: npm run bench -- wallboard   (or npx tsx bench/wallboard.bench.ts [--minutes 10] [--agents 2000] [--rate 2000]
  * [--records 20000] [--reloads 5] [--first-opens 3]; the default rate makes batches of 200 changes, the target's)
  * `--profile <folder>` also writes the page's CPU profiles there: from the sign-in to every queue's
- * figures (open.cpuprofile), from the first reload to them (reload.cpuprofile) and the first
+ * figures (open.cpuprofile), from the first reload to them (reload.cpuprofile), from the first opening
+ * with nothing kept to them (first-open.cpuprofile) and the first
  * minute of changes (changes.cpuprofile), for Chromium's DevTools or any .cpuprofile reader; the app
  * is then built without minifying, so that the profiles name its functions.
  */
@@ -512,7 +513,7 @@ async function main() {
             };
           });
         };
-        if (i === 0 && kept) await profile("reload", open);
+        if (i === 0) await profile(kept ? "reload" : "first-open", open);
         else await open();
         opens.push({ agents, figures, busy, ...pages });
         const again = await page

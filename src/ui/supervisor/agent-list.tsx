@@ -17,8 +17,13 @@ const viewOf = (el: HTMLElement) => ({
   height: el.clientHeight || 600,
   width: el.clientWidth || Infinity,
 });
-/** Rows rendered beyond each edge of the view, so that a scroll shows drawn rows: each costs as much as one in view. */
-const OVERSCAN = 3;
+/**
+ * Rows rendered beyond each edge of the view, so that a scroll shows drawn rows: each costs as
+ * much as one in view at every batch of changes. A scroll renders the rows of its new view before
+ * the frame that shows it; one row more covers a frame the compositor scrolls on its own while
+ * the page's thread is busy (docs/decisions.md, "Figures": three rows cost 0.2 to 0.4 ms a batch).
+ */
+const OVERSCAN = 1;
 
 /** The agents: a search, two filters and an order; only the rows in view are in the page. */
 export function AgentList({ compact }: { compact: boolean }) {
