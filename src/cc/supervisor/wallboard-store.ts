@@ -146,11 +146,6 @@ const DAY_SHOWN_MS = 200;
  * day went on (a few seconds), is read again rather than missed.
  */
 const KEPT_OVERLAP_MS = 60_000;
-/**
- * A clock offset kept longer than this is not used: the platform's zone may have moved to or from
- * summer time since (the first event measures it again in any case).
- */
-const KEPT_CLOCK_MS = 12 * 3_600_000;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
@@ -736,18 +731,19 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       .map(([name, id]) => ({ name, id }));
   };
   /**
-   * Where the platform's clock offset is kept for the next opening, per platform: a reload shows
-   * time in status exactly, and a wrap-up over as over, before the first event measures it again.
+   * Where the platform's clock offset is kept for the next opening, per platform: a reload (or
+   * the next morning's opening) reads the day in the platform's time, shows time in status
+   * exactly and a wrap-up over as over, before the first event measures the offset again. Two
+   * zones' difference changes only with summer time, which that event then corrects.
    */
   let clockKey = "";
   const keepClock = () => {
     const offset = clock.offset();
-    if (clockKey && offset !== null) storage.setItem(clockKey, JSON.stringify({ offset, at: now() }));
+    if (clockKey && offset !== null) storage.setItem(clockKey, String(offset));
   };
   const keptClock = (): number | null => {
-    const kept = readJson(storage, clockKey) as { offset?: unknown; at?: unknown } | null;
-    const fresh = typeof kept?.at === "number" && Math.abs(now() - kept.at) < KEPT_CLOCK_MS;
-    return fresh && typeof kept.offset === "number" && Number.isFinite(kept.offset) ? kept.offset : null;
+    const kept = Number(storage.getItem(clockKey) ?? "");
+    return storage.getItem(clockKey) && Number.isFinite(kept) ? kept : null;
   };
   const rememberIds = (board: WallboardData) => {
     const ids = Object.fromEntries([...board.queues.values()].filter((q) => q.id).map((q) => [q.name, q.id]));

@@ -1010,12 +1010,25 @@ describe("the supervisor's wallboard", () => {
     expect(since.exact).toBe(true);
     expect(Math.abs(since.at - (Date.now() - 125_000))).toBeLessThan(1_000);
     expect(inWrapUp(row, reload.board.clock, Date.now())).toBe(false);
-    // Kept for long, it is not used: the platform may have changed to or from summer time since.
+    // The next morning too: the day's records are asked in the platform's time from the start.
     reload.board.dispose();
-    await vi.advanceTimersByTimeAsync(13 * 3600_000);
-    const nextDay = await setup({ agents: 2, device, center });
-    expect(nextDay.state().clockOffset).toBeNull();
-    expect(statusSinceOf(nextDay.state().board.agents.get("10000")!, nextDay.board.clock).exact).toBe(false);
+    await vi.advanceTimersByTimeAsync(20 * 3600_000);
+    const asked: string[] = [];
+    const nextDay = await setup({
+      agents: 2,
+      device,
+      center,
+      routes: [
+        ({ url }) => {
+          if (url.pathname !== "/api/cdrs") return undefined;
+          asked.push(url.searchParams.get("startDate") ?? "");
+          return json(200, { rowCount: 0, page: 1, pageCount: 1, data: [] });
+        },
+      ],
+    });
+    expect(nextDay.state().clockOffset).toBe(zone - skew);
+    await vi.waitFor(() => expect(asked.length).toBeGreaterThan(0));
+    expect(new Set(asked)).toEqual(new Set([local(new Date(Date.now()).setHours(0, 0, 0, 0) - skew)]));
   });
 
   it("shows after-call work: a queue call that ends reads its queue again, which says until when wrap-up runs", async () => {
