@@ -12,7 +12,7 @@ test.use({ platformOptions: { simRingMs: 300 } });
 
 /**
  * Every control shown lies within the window, shows its whole label, in the bar none reaches under
- * the language and Sign out, and no two of them (nor a call's quality mark) overlap, unless one is
+ * the language and Sign out, and no two of them (nor a call's quality mark, measuring or not) overlap, unless one is
  * in an open panel drawn over the rest: what a narrow frame must keep true.
  */
 async function expectNothingCut(page: Page, what: string): Promise<void> {
@@ -52,6 +52,51 @@ async function expectNothingCut(page: Page, what: string): Promise<void> {
   expect(cut, `${what}: controls cut off or covered`).toEqual([]);
 }
 
+/**
+ * Watches the call card from the moment its quality mark holds its place ("measuring") until the
+ * first figures fill it; resolves with every control that moved then (and a word if the mark came
+ * without its place held first). Started before the call is answered.
+ */
+async function watchMarkFilling(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { markFilled?: string[] };
+    const boxes = () =>
+      new Map(
+        [...document.querySelectorAll("[data-testid=call] button")].map((el) => [el, el.getBoundingClientRect()]),
+      );
+    let measuring: Map<Element, DOMRect> | undefined;
+    new MutationObserver((_, observer) => {
+      const mark = document.querySelector("[data-testid=call] [data-testid=quality-mark]");
+      if (!mark) return;
+      // Every change while measuring (the timer, the language) is taken as the card's place.
+      if (mark.getAttribute("data-mark") === "measuring") {
+        measuring = boxes();
+        return;
+      }
+      observer.disconnect();
+      if (!measuring) {
+        w.markFilled = ["the mark came with its figures: its place was not held"];
+        return;
+      }
+      const moved: string[] = [];
+      for (const [el, now] of boxes()) {
+        const was = measuring.get(el);
+        if (!was) continue;
+        const by = Math.max(...(["left", "top", "width", "height"] as const).map((k) => Math.abs(now[k] - was[k])));
+        if (by > 0.5)
+          moved.push(
+            `${el.getAttribute("aria-label") || el.textContent}: moved ${Math.round(by)} px as the figures came`,
+          );
+      }
+      w.markFilled = moved;
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  return async () => {
+    const moved = await page.waitForFunction(() => (window as unknown as { markFilled?: string[] }).markFilled);
+    return (await moved.jsonValue()) as string[];
+  };
+}
+
 const narrowFrames = [
   { layout: "bar", viewport: { width: 800, height: 56 } },
   { layout: "side", viewport: { width: 320, height: 800 } },
@@ -75,10 +120,12 @@ for (const { layout, viewport } of narrowFrames) {
     await expect(ringing.getByTestId("call-queue")).toContainText("Queue support");
     await expect(ringing.getByTestId("call-queue")).toContainText(/waited \d+:\d\d/);
     await expectNothingCut(page, "ringing");
+    const markFilled = await watchMarkFilling(page);
     // A click lands only on a control nothing covers.
     await ringing.getByRole("button", { name: "Answer" }).click();
     await alice.hears(660, "agent1 hears the customer");
-    // The call's quality mark comes with its first figures and takes room in the call: check once it is there.
+    // The call's quality mark holds its room from the answer on (measuring until the first
+    // figures): the check covers its box at once.
     await expect(alice.card().getByTestId("quality-mark")).toBeVisible();
     await expectNothingCut(page, "in the call");
     // Chinese words take other widths: the call keeps every control whole and apart in both.
@@ -97,6 +144,8 @@ for (const { layout, viewport } of narrowFrames) {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("button", { name: "Three-way" })).toHaveCount(0);
     await expect(alice.card().getByRole("button", { name: "Transfer" })).toBeFocused();
+    // The figures came meanwhile (a second into the call) and moved no control.
+    expect(await markFilled(), "the quality mark's figures coming").toEqual([]);
     await alice.card().getByRole("button", { name: "Hang up" }).click();
     const wrapUp = page.getByTestId("wrap-up");
     await expect(wrapUp).toBeVisible();

@@ -310,6 +310,8 @@ export const enPanels = {
   },
   quality: {
     mark: { good: "Good", fair: "Fair", poor: "Poor" },
+    /** What the mark's place says from the answer until the call's first figures (a second or so). */
+    measuring: "Call quality: measuring…",
     /** The mark as a screen reader says it, with the figures. */
     label: (mark: string, figures: string) => `Call quality: ${mark}. ${figures}`,
     figures: (f: { rtt?: number; jitter?: number; loss?: string; mos?: string }) =>

@@ -706,6 +706,7 @@ export const zhCN: Messages = {
   },
   quality: {
     mark: { good: "良好", fair: "一般", poor: "差" },
+    measuring: "通话质量：检测中…",
     label: (mark, figures) => `通话质量：${mark}。${figures}`,
     figures: (f) =>
       [

@@ -268,11 +268,11 @@ export function CallCard({
                 {timer}
               </span>
             )}
-            {!compact && answered && call.quality && <QualityMark quality={call.quality} compact={false} />}
+            {!compact && answered && <QualityMark quality={call.quality} compact={false} />}
           </div>
         )}
-        {/* The bar has one line: the mark's bars stand beside the timer. */}
-        {compact && answered && call.quality && <QualityMark quality={call.quality} compact />}
+        {/* The bar has one line: the mark's bars stand beside the timer. From the answer on, measuring until the first figures. */}
+        {compact && answered && <QualityMark quality={call.quality} compact />}
       </div>
 
       {muted && !compact && (

@@ -1,10 +1,10 @@
 import type { CallQuality } from "../../softphone";
 import { useModel } from "../model/model";
-import { problemName, qualityFigures, qualityProblem } from "../words/quality-words";
+import { qualityMarkWords, qualityProblem } from "../words/quality-words";
 
-/** Signal bars: three for good, two for fair, one for poor. */
-function Bars({ mark }: { mark: CallQuality["mark"] }) {
-  const lit = mark === "good" ? 3 : mark === "fair" ? 2 : 1;
+/** Signal bars: three for good, two for fair, one for poor, none lit while measuring. */
+function Bars({ mark }: { mark: CallQuality["mark"] | "measuring" }) {
+  const lit = mark === "good" ? 3 : mark === "fair" ? 2 : mark === "poor" ? 1 : 0;
   return (
     <svg class="quality-bars" viewBox="0 0 14 12" width="14" height="12" aria-hidden="true">
       {[0, 1, 2].map((i) => (
@@ -17,23 +17,22 @@ function Bars({ mark }: { mark: CallQuality["mark"] }) {
 /**
  * A call's quality mark (good, fair, poor): bars and, outside the bar, the word (in the bar, the
  * problem's name when there is one); the figures and, in the bar, the problem in its tooltip;
- * read out as "Call quality: poor. Round trip …".
+ * read out as "Call quality: poor. Round trip …". From the answer until the first figures it holds
+ * the mark's place as "measuring", so that nothing on the card moves when they come.
  */
-export function QualityMark({ quality, compact }: { quality: CallQuality; compact: boolean }) {
+export function QualityMark({ quality, compact }: { quality: CallQuality | undefined; compact: boolean }) {
   const { t } = useModel();
-  const word = t.value.quality.mark[quality.mark];
-  const label = t.value.quality.label(word, qualityFigures(quality, t.value));
-  const shown = compact ? problemName(quality, t.value) : word;
+  const { mark, shown, label, title } = qualityMarkWords(quality, t.value, compact, Date.now());
   return (
     <span
-      class={`quality-mark ${quality.mark}`}
+      class={`quality-mark ${mark}`}
       role="img"
       aria-label={label}
-      title={compact ? [label, qualityProblem(quality, t.value, Date.now())].filter(Boolean).join("\n") : label}
+      title={title}
       data-testid="quality-mark"
-      data-mark={quality.mark}
+      data-mark={mark}
     >
-      <Bars mark={quality.mark} />
+      <Bars mark={mark} />
       {shown && <span aria-hidden="true">{shown}</span>}
     </span>
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CallQuality } from "../../softphone";
 import { testCall } from "../../softphone/testing/test-call";
 import { catalogues } from "../i18n/all";
-import { announceQuality, qualityFigures, qualityProblem } from "./quality-words";
+import { announceQuality, qualityFigures, qualityMarkWords, qualityProblem } from "./quality-words";
 
 const en = catalogues.en;
 const zh = catalogues["zh-CN"];
@@ -87,5 +87,32 @@ describe("a call's quality in words", () => {
     announceQuality({ ...lossy, state: "ended" }, before, en, say);
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/^Call with Bob: Packets are being lost \(4\.0 %\)/);
+  });
+
+  it("holds the mark's place as measuring until the first figures, named in both languages", () => {
+    expect(qualityMarkWords(undefined, en, false, 0)).toEqual({
+      mark: "measuring",
+      shown: "…",
+      label: "Call quality: measuring…",
+      title: "Call quality: measuring…",
+    });
+    // In the bar only the bars show, as the mark's do without a problem: the same box.
+    expect(qualityMarkWords(undefined, zh, true, 0)).toEqual({
+      mark: "measuring",
+      shown: "",
+      label: "通话质量：检测中…",
+      title: "通话质量：检测中…",
+    });
+    expect(qualityMarkWords(quality(), en, true, 0).shown).toBe("");
+  });
+
+  it("shows the mark's word outside the bar; in the bar a problem's name, and the problem in the tooltip", () => {
+    const label = "Call quality: Good. Round trip 24 ms, jitter 3 ms, packet loss 0.0 %, estimated MOS 4.4 of 5.";
+    expect(qualityMarkWords(quality(), en, false, 0)).toEqual({ mark: "good", shown: "Good", label, title: label });
+    const lossy = qualityMarkWords(quality({ mark: "poor", warnings: ["loss"], lossPercent: 5 }), zh, true, 0);
+    expect(lossy.mark).toBe("poor");
+    expect(lossy.shown).toBe("丢包");
+    expect(lossy.label).toMatch(/^通话质量：差。/);
+    expect(lossy.title).toMatch(/^通话质量：差。.*\n正在丢包（5\.0%）/s);
   });
 });

@@ -44,6 +44,30 @@ export function qualityProblem(q: CallQuality | undefined, t: Messages, now: num
   }
 }
 
+/**
+ * What a call's quality mark says: its mark ("measuring" until the first figures), the word shown
+ * beside the bars (outside the bar the mark's word; in the bar only a problem's name), what a screen
+ * reader says, and its tooltip (in the bar with the problem, which the bar has no room for).
+ */
+export function qualityMarkWords(
+  q: CallQuality | undefined,
+  t: Messages,
+  compact: boolean,
+  now: number,
+): { mark: CallQuality["mark"] | "measuring"; shown: string; label: string; title: string } {
+  // Dim bars (and an ellipsis where the word goes): no wider than a mark, so the name beside it is not cut the more.
+  if (!q)
+    return { mark: "measuring", shown: compact ? "" : "…", label: t.quality.measuring, title: t.quality.measuring };
+  const word = t.quality.mark[q.mark];
+  const label = t.quality.label(word, qualityFigures(q, t));
+  return {
+    mark: q.mark,
+    shown: compact ? problemName(q, t) : word,
+    label,
+    title: compact ? [label, qualityProblem(q, t, now)].filter(Boolean).join("\n") : label,
+  };
+}
+
 /** The problem in a word or two, for the bar ("" when there is none). */
 export function problemName(q: CallQuality, t: Messages): string {
   if (q.oneWayAudio) return t.quality.short.oneWay;
