@@ -146,6 +146,11 @@ const DAY_SHOWN_MS = 200;
  * day went on (a few seconds), is read again rather than missed.
  */
 const KEPT_OVERLAP_MS = 60_000;
+/**
+ * A platform's clock offset this far from the one its day's records were asked with asks them
+ * again (a zone is a quarter of an hour at least; a measure refined by a few ms asks nothing).
+ */
+const CLOCK_MOVED_MS = 60_000;
 const dayOf = (ms: number) => new Date(ms).toDateString();
 const midnightOf = (ms: number) => new Date(new Date(ms).toDateString()).getTime();
 
@@ -219,6 +224,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
      * others' pages.
      */
     keep: [] as (() => void)[],
+    /** The platform's clock offset its records were asked with (null: not measured, read as this browser's zone). */
+    askedWith: undefined as number | null | undefined,
     /** Records added to the queues' days since the board last showed it (see `publishDay`). */
     unshown: { records: 0, total: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined },
   });
@@ -240,6 +247,19 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     return { from, status: "waiting", records: 0, total: 0, error: null };
   };
   const restartDay = () => store.setState((s) => ({ day: freshDay(s.day.from), dayVersion: s.dayVersion + 1 }));
+  /**
+   * The day's records asked before the platform's clock was known (the first opening in this
+   * browser, before any event) were asked as if the platform were in this browser's zone: once an
+   * event tells its zone (or a clock far off), the day is read again in the platform's time, and
+   * what was kept of the wrong one is not used but replaced.
+   */
+  const readDayInPlatformTime = () => {
+    const asked = dayReads.askedWith;
+    if (asked === undefined || Math.abs((clock.offset() ?? 0) - (asked ?? 0)) < CLOCK_MOVED_MS) return;
+    const ids = [...recordsAsked].map(([name, id]) => ({ name, id }));
+    restartDay();
+    void readDay(ids, true);
+  };
   let agentDays = new AgentDays(store.getState().day.from);
 
   let watchers = 0;
@@ -322,6 +342,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       keepClock();
       for (const row of store.getState().board.agents.values())
         agentDays.refineStart(row, statusSinceOf(row, clock).at);
+      readDayInPlatformTime();
     }
     pending.push(e);
     batch ??= setTimeout(flush, batchMs);
@@ -486,7 +507,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
    * `readDayRecords`): the live board goes on meanwhile, and each page adds to the figures as it
    * comes. A queue whose id is learnt later is read when it is.
    */
-  const readDay = async (known?: readonly { name: string; id: string }[]): Promise<void> => {
+  const readDay = async (known?: readonly { name: string; id: string }[], fresh = false): Promise<void> => {
     const c = client;
     if (!c) return;
     const myRun = run;
@@ -498,7 +519,10 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
       const ids = new Map(recordsAsked);
       for (const q of asked) if (q.id) ids.set(q.name, q.id);
       restartDay();
-      return readDay([...ids].map(([name, id]) => ({ name, id })));
+      return readDay(
+        [...ids].map(([name, id]) => ({ name, id })),
+        fresh,
+      );
     }
     const queues = asked.filter((q) => q.id && !recordsAsked.has(q.name));
     if (!queues.length) return;
@@ -506,6 +530,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     const { day } = store.getState();
     const range = platformDay(day.from, clock.offset());
     const mine = dayReads;
+    if (mine.askedWith === undefined) mine.askedWith = clock.offset();
     mine.under++;
     store.setState((s) => ({ day: { ...s.day, status: "reading", error: null } }));
     // Each queue's count of the day, once its first page said it.
@@ -530,7 +555,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
             const read: KeptDay = { id: q.id, seen: new Set(), lastEnd: 0 };
             // The day as this browser kept it (a reload), and what ended since (asked at once, while
             // what was kept is read); else the whole day.
-            const kept = who && dayCache ? await dayCache.read(who, q.id, day.from).catch(() => null) : null;
+            const kept = who && dayCache && !fresh ? await dayCache.read(who, q.id, day.from).catch(() => null) : null;
             const since = kept && recordsEndedSince(c, q.id, kept.lastEnd, range, mine.abort.signal);
             const records = kept?.records();
             if (since && records) {

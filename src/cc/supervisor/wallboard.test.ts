@@ -1031,6 +1031,44 @@ describe("the supervisor's wallboard", () => {
     expect(new Set(asked)).toEqual(new Set([local(new Date(Date.now()).setHours(0, 0, 0, 0) - skew)]));
   });
 
+  it("reads the day again in the platform's time once an event tells its zone, at the first opening in this browser, and does not keep the day read in the wrong one", async () => {
+    const cache = memoryDayCache();
+    const midnight = new Date(Date.now()).setHours(0, 0, 0, 0);
+    const asked: string[] = [];
+    const t = await setup({
+      agents: 2,
+      dayCache: cache,
+      routes: [
+        ({ url }) => {
+          if (url.pathname !== "/api/cdrs") return undefined;
+          // The whole day (by start), or what ended since a day kept (by end).
+          asked.push(`${url.searchParams.get("dateType") ?? "start_stamp"} ${url.searchParams.get("startDate")}`);
+          return json(200, { rowCount: 0, page: 1, pageCount: 1, data: [] });
+        },
+      ],
+    });
+    // Nothing tells the platform's zone yet: the day is asked in this browser's.
+    await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
+    expect(new Set(asked)).toEqual(new Set([`start_stamp ${local(midnight - zone)}`]));
+    const owner = "supervisor@https://pbx.example.com";
+    expect(await cache.read(owner, "1", midnight)).not.toBeNull();
+    // An event says the platform runs 8 hours ahead: the day is read again from the platform's
+    // midnight, whatever was kept, and that read is what is kept now.
+    asked.length = 0;
+    t.channel.open(true);
+    t.channel.push(measuringEvent());
+    t.board.flush();
+    await vi.waitFor(() => expect(t.state().day.status).toBe("read"));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked)).toEqual(new Set([`start_stamp ${local(midnight - skew)}`]));
+    // A later event refines the clock by a few ms: nothing is asked again.
+    asked.length = 0;
+    t.channel.push(measuringEvent());
+    t.board.flush();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(asked).toEqual([]);
+  });
+
   it("shows after-call work: a queue call that ends reads its queue again, which says until when wrap-up runs", async () => {
     const t = await setup({ agents: 2 });
     t.channel.open(true);
