@@ -91,7 +91,11 @@ test("the frozen tab had the phone and the agent has another tab: that tab takes
   await expect.poll(() => contacts().filter((c) => c !== before[0])).toHaveLength(1);
   expect(contacts()).toHaveLength(1);
   const platformAdmin = await admin(platform.url);
-  expect(await platformAdmin.agentState("1001")).toMatchObject({ status: "On Break", reason: "Phone unreachable" });
+  // The break left the frozen tab in a keep-alive request, which may reach the platform after the
+  // second tab's registration did.
+  await expect
+    .poll(() => platformAdmin.agentState("1001"))
+    .toMatchObject({ status: "On Break", reason: "Phone unreachable" });
   const line = second.getByTestId("phone-watch");
   await expect(line).toContainText("while calls could not reach your phone; now they can.");
   await line.getByRole("button", { name: "Go Ready" }).click();
