@@ -34,6 +34,37 @@ describe("an agent's day on the board", () => {
     expect(days.view("1002", t)).toBeNull();
   });
 
+  it("shows the calls of the day's records in the first status, begun before the board saw the agent, in the timeline and the occupancy", () => {
+    const days = new AgentDays(MIDNIGHT);
+    const t = MIDNIGHT + 9 * 3_600_000;
+    const min = 60_000;
+    // Seen at t, Available since 10 minutes before; the records tell two calls it took meanwhile
+    // (an agent in a call stays Available), one of yesterday's end and one of another agent's.
+    days.note(row(), t, t - 10 * min);
+    const calls = [
+      { from: t - 8 * min, to: t - 6 * min },
+      { from: t - 4 * min, to: t - 3 * min },
+      { from: MIDNIGHT - 5 * min, to: MIDNIGHT - min },
+    ];
+    days.note(onBreak("lunch"), t + min, t + min);
+    const view = days.view("1001", t + 2 * min, calls)!;
+    expect(view.knownSince).toBe(t - 10 * min);
+    expect(view.segments.map((s) => [(s.from - t) / min, s.status, s.busy])).toEqual([
+      [-10, "Available", false],
+      [-8, "Available", true],
+      [-6, "Available", false],
+      [-4, "Available", true],
+      [-3, "Available", false],
+      [1, "On Break", false],
+    ]);
+    expect(Object.fromEntries(view.timePerStatus)).toEqual({ Available: 11 * min, "On Break · lunch": min });
+    // 3 minutes in calls of 11 signed in and not on break; the records alone did not count (0).
+    expect(view.occupancy).toBeCloseTo(3 / 11);
+    expect(days.view("1001", t + 2 * min)!.occupancy).toBe(0);
+    // What the board saw itself is not cut: a call the records tell after the first sight is the board's to show.
+    expect(days.view("1001", t + 2 * min, [{ from: t + 10_000, to: t + 20_000 }])!.segments).toHaveLength(2);
+  });
+
   it("folds the oldest segments into the totals beyond 400, whatever the day's length, and starts again at a new day", () => {
     const days = new AgentDays(MIDNIGHT);
     const t = MIDNIGHT + 3_600_000;

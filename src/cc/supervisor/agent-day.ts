@@ -46,6 +46,8 @@ const kindOf = (row: WallboardAgent): Kind => {
 
 interface Day {
   knownSince: number;
+  /** When the board first saw the agent: its first status began before (`knownSince`), unseen. */
+  seenSince: number;
   /** The segments, oldest first: when each began (numbers kept unboxed) and what it is. */
   from: number[];
   what: Kind[];
@@ -60,8 +62,9 @@ export const statusKey = (s: Pick<AgentSegment, "status" | "reason">) =>
 
 const busyOf = (row: WallboardAgent) => !!row.call;
 
-const newDay = (knownSince: number, what: Kind | undefined): Day => ({
+const newDay = (knownSince: number, what: Kind | undefined, seenSince = knownSince): Day => ({
   knownSince,
+  seenSince,
   from: what ? [knownSince] : [],
   what: what ? [what] : [],
   folded: new Map(),
@@ -84,7 +87,7 @@ export class AgentDays {
   note(row: WallboardAgent, at: number, since: number): void {
     const day = this.days.get(row.number);
     if (!day) {
-      this.days.set(row.number, newDay(Math.max(this.from, Math.min(since, at)), kindOf(row)));
+      this.days.set(row.number, newDay(Math.max(this.from, Math.min(since, at)), kindOf(row), at));
       return;
     }
     const last = day.what.at(-1);
@@ -115,10 +118,20 @@ export class AgentDays {
     this.days.delete(number);
   }
 
-  view(number: string, now: number): AgentDayView | null {
+  /**
+   * The agent's day up to `now`. `calls`: its calls of the day as the queues' records tell them
+   * (answered, ended; `agentCallSpans`): the first status began before the board saw the agent,
+   * and the calls it took meanwhile, which no status shows (an agent stays Available in a call),
+   * are in the timeline and the occupancy from them.
+   */
+  view(number: string, now: number, calls: readonly CallSpan[] = []): AgentDayView | null {
     const day = this.days.get(number);
     if (!day) return null;
-    const segments = day.what.map((what, i) => ({ ...what, from: day.from[i]! }));
+    const segments = unseenCalls(
+      day.what.map((what, i) => ({ ...what, from: day.from[i]! })),
+      Math.min(day.seenSince, day.from[1] ?? now, now),
+      calls,
+    );
     const time = new Map(day.folded);
     let busy = day.foldedBusy;
     let available = day.foldedAvailable;
@@ -138,6 +151,43 @@ export class AgentDays {
 }
 
 const availableKinds = new Set<StatusKind>(["ready", "on-demand"]);
+
+/** A call of an agent: from its answer to its end (or now, for one not ended). */
+export interface CallSpan {
+  from: number;
+  to: number;
+}
+
+/** The first segment, up to `seen`, cut where the calls in `calls` were (the segment busy there). */
+function unseenCalls(segments: AgentSegment[], seen: number, calls: readonly CallSpan[]): AgentSegment[] {
+  const first = segments[0];
+  if (!first || first.busy || first.from >= seen) return segments;
+  const within = calls
+    .map((c) => ({ from: Math.max(c.from, first.from), to: Math.min(c.to, seen) }))
+    .filter((c) => c.to > c.from)
+    .sort((a, b) => a.from - b.from);
+  if (!within.length) return segments;
+  const cut: AgentSegment[] = [];
+  let at = first.from;
+  for (const c of within) {
+    if (c.to <= at) continue;
+    if (c.from > at) cut.push({ ...first, from: at });
+    cut.push({ ...first, from: Math.max(at, c.from), busy: true });
+    at = c.to;
+  }
+  // The first status goes on, not in a call, until the next one began.
+  if (at < (segments[1]?.from ?? Infinity)) cut.push({ ...first, from: at });
+  return [...cut, ...segments.slice(1)];
+}
+
+/** An agent's calls of the day from its queues' days (`view`'s `calls`): answered by it, up to their end or `now`. */
+export function agentCallSpans(days: Iterable<QueueDay>, number: string, now: number): CallSpan[] {
+  const spans: CallSpan[] = [];
+  for (const day of days)
+    for (const c of day.callers.values())
+      if (c.agent === number && c.answeredAt > 0) spans.push({ from: c.answeredAt, to: c.endedAt || now });
+  return spans;
+}
 
 /** An agent's calls of the day, from its queues' days: answered callers, and the mean handle time of those that ended. */
 export function agentCalls(

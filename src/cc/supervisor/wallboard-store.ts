@@ -15,7 +15,7 @@ import { parseStamp } from "../../api/cdrs";
 import { listQueueRecords, listQueueRecordsHere, startQueueRecordsWorker } from "./queue-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { userQueueNames } from "../user-queues";
-import { AgentDays, type AgentDayView } from "./agent-day";
+import { AgentDays, agentCallSpans, type AgentDayView } from "./agent-day";
 import { pastDayCsv, todayCsv } from "./day-export";
 import { indexedDbDayCache, type DayCache } from "./day-cache";
 import { QueueDay, type QueueRecord } from "./queue-day";
@@ -860,7 +860,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     clock,
     queueDay: (queue) => days.get(queue),
     queueDays: () => days.values(),
-    agentDay: (number, at) => agentDays.view(number, at),
+    agentDay: (number, at) => agentDays.view(number, at, agentCallSpans(days.values(), number, at)),
     async exportDay(day, thresholdOf) {
       const { board, day: today } = store.getState();
       const date = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
