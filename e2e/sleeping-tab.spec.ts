@@ -71,7 +71,7 @@ test("the frozen tab had the phone and the agent has another tab: that tab takes
   platform,
 }) => {
   let party!: Awaited<ReturnType<typeof newFreezableParty>>;
-  await agent(async (options) => (party = await newFreezableParty(options)), "agent1", "1001", 440);
+  const phoneTab = await agent(async (options) => (party = await newFreezableParty(options)), "agent1", "1001", 440);
   const contacts = () => platform.ctx.sip.registrar.contactsOf("1001", "agentbar.local").map((c) => c.contactUri);
   const second = await party.context.newPage();
   // The agent looks at the second tab (it is drawn).
@@ -84,6 +84,12 @@ test("the frozen tab had the phone and the agent has another tab: that tab takes
   await goReady(second);
   const before = contacts();
   expect(before).toHaveLength(1);
+  // The tab with the phone made the change: it is done with it (a status command still under way
+  // there when the page freezes turns the break away as "busy"), as it is long before a browser
+  // freezes a tab.
+  const phoneStatus = statusOf(phoneTab.page);
+  await expect(phoneStatus).toHaveAttribute("data-status", "Available");
+  await expect(phoneStatus.locator(".status-button:not([aria-busy=true])")).toHaveCount(1);
 
   await party.freeze();
   // The frozen tab said so on its way: the second has the phone now, registered with its own contact.
