@@ -152,7 +152,7 @@ export class AgentDays {
 
 const availableKinds = new Set<StatusKind>(["ready", "on-demand"]);
 
-/** A call of an agent: from its answer to its end (or now, for one not ended). */
+/** A call of an agent: from its answer to its end (Infinity: not ended). */
 export interface CallSpan {
   from: number;
   to: number;
@@ -180,12 +180,12 @@ function unseenCalls(segments: AgentSegment[], seen: number, calls: readonly Cal
   return [...cut, ...segments.slice(1)];
 }
 
-/** An agent's calls of the day from its queues' days (`view`'s `calls`): answered by it, up to their end or `now`. */
-export function agentCallSpans(days: Iterable<QueueDay>, number: string, now: number): CallSpan[] {
+/** An agent's calls of the day from its queues' days (`view`'s `calls`): answered by it, up to their end. */
+export function agentCallSpans(days: Iterable<QueueDay>, number: string): CallSpan[] {
   const spans: CallSpan[] = [];
   for (const day of days)
     for (const c of day.callers.values())
-      if (c.agent === number && c.answeredAt > 0) spans.push({ from: c.answeredAt, to: c.endedAt || now });
+      if (c.agent === number && c.answeredAt > 0) spans.push({ from: c.answeredAt, to: c.endedAt || Infinity });
   return spans;
 }
 

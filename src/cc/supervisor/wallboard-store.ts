@@ -15,7 +15,7 @@ import { parseStamp } from "../../api/cdrs";
 import { listQueueRecords, listQueueRecordsHere, startQueueRecordsWorker } from "./queue-records";
 import { createPlatformClock, type PlatformClock } from "../platform-clock";
 import { userQueueNames } from "../user-queues";
-import { AgentDays, agentCallSpans, type AgentDayView } from "./agent-day";
+import { AgentDays, agentCallSpans, type AgentDayView, type CallSpan } from "./agent-day";
 import { pastDayCsv, todayCsv } from "./day-export";
 import { indexedDbDayCache, type DayCache } from "./day-cache";
 import { QueueDay, type QueueRecord } from "./queue-day";
@@ -261,6 +261,14 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     void readDay(ids, true);
   };
   let agentDays = new AgentDays(store.getState().day.from);
+  /** An agent's calls from the queues' days, for its day's view (asked every second while it shows): read again when the days change. */
+  let spans = { number: "", days: new Map<string, QueueDay>(), version: -1, calls: [] as CallSpan[] };
+  const callSpansOf = (number: string): CallSpan[] => {
+    const version = [...days.values()].reduce((v, d) => v + d.version, 0);
+    if (spans.number !== number || spans.days !== days || spans.version !== version)
+      spans = { number, days, version, calls: agentCallSpans(days.values(), number) };
+    return spans.calls;
+  };
 
   let watchers = 0;
   let run = 0;
@@ -767,8 +775,8 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     if (clockKey && offset !== null) storage.setItem(clockKey, String(offset));
   };
   const keptClock = (): number | null => {
-    const kept = Number(storage.getItem(clockKey) ?? "");
-    return storage.getItem(clockKey) && Number.isFinite(kept) ? kept : null;
+    const kept = storage.getItem(clockKey);
+    return kept && Number.isFinite(Number(kept)) ? Number(kept) : null;
   };
   const rememberIds = (board: WallboardData) => {
     const ids = Object.fromEntries([...board.queues.values()].filter((q) => q.id).map((q) => [q.name, q.id]));
@@ -860,7 +868,7 @@ export function createWallboard(deps: WallboardDeps): Wallboard {
     clock,
     queueDay: (queue) => days.get(queue),
     queueDays: () => days.values(),
-    agentDay: (number, at) => agentDays.view(number, at, agentCallSpans(days.values(), number, at)),
+    agentDay: (number, at) => agentDays.view(number, at, callSpansOf(number)),
     async exportDay(day, thresholdOf) {
       const { board, day: today } = store.getState();
       const date = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
